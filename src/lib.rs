@@ -1,0 +1,12 @@
+//! `handoff`: Interaction Records for agent-to-agent work.
+//!
+//! Interaction Records are the Markdown artifacts that AI agents (and people) exchange
+//! when they hand work over, consult, escalate, review or ask for a capability. This
+//! crate is the domain: it parses and renders records, lints them, classifies the risk
+//! of a git change, checks evidence, file scope and sign-off, and routes tasks.
+//!
+//! The library prints nothing and never exits the process; `src/main.rs` and
+//! `src/cli/` are a thin command-line layer over it. Parsing is total: it returns what
+//! it understood together with [`diagnostic::Diagnostic`]s that carry line numbers.
+
+pub mod diagnostic;
