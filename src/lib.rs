@@ -10,3 +10,4 @@
 //! it understood together with [`diagnostic::Diagnostic`]s that carry line numbers.
 
 pub mod diagnostic;
+pub mod risk;
