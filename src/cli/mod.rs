@@ -4,6 +4,7 @@
 
 mod explain;
 mod output;
+mod route;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +23,8 @@ struct Cli {
 enum Command {
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
+    /// Route a task to an agent from a registry by the protocol's tie-break rules.
+    Route(route::Args),
 }
 
 /// Parses the command line, runs the command, and maps its result to an exit code.
@@ -40,6 +43,7 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),
+        Command::Route(args) => route::run(args),
     };
     output::finish(result)
 }

@@ -1,0 +1,378 @@
+//! Auditing recorded routing decisions against the registry.
+//!
+//! A `## Routing Decision` record states what was asked, who matched, who was selected,
+//! why, and which rule decided. [`check_decision`] re-derives the decision with the same
+//! [`candidates`] and [`derive`] that `handoff route` uses and reports five findings:
+//!
+//! - [`FindingKind::SelectedLacksDomain`] (error): the selected agent does not declare
+//!   the requested domain;
+//! - [`FindingKind::BetterCandidate`] (error): another candidate covers more requested
+//!   qualifiers than the selected one;
+//! - [`FindingKind::WrongTieBreak`] (error): the recorded rule is not the rule that
+//!   actually decided;
+//! - [`FindingKind::LoadBalancingReason`] (error): the reason or rule relies on
+//!   assignments, load, availability or round-robin, which the protocol excludes;
+//! - [`FindingKind::CandidatesDiffer`] (warning): the matched or rejected agents in the
+//!   record are not the registry's candidates (the registry changed since, or the record
+//!   is incomplete).
+//!
+//! Only the load-balancing check needs no registry. Records carry no requester, so
+//! department affinity is re-derived with the requester from the record when it names
+//! one, and otherwise charitably with the selected agent's own department.
+
+use super::aliases::Aliases;
+use super::normalise::{normalise_term, Capability};
+use super::registry::Registry;
+use super::route::{candidates, derive, load_balancing_term, Candidate, Rule, Stage};
+use crate::diagnostic::Severity;
+use serde::{Serialize, Serializer};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// The five things an audit can find wrong with a routing decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FindingKind {
+    /// The selected agent does not declare the requested domain.
+    SelectedLacksDomain,
+    /// Another candidate covers more requested qualifiers than the selected one.
+    BetterCandidate,
+    /// The recorded tie-break rule is not the rule that decided.
+    WrongTieBreak,
+    /// The decision relies on load-balancing, which the protocol excludes.
+    LoadBalancingReason,
+    /// The recorded matched or rejected agents differ from the registry's candidates.
+    CandidatesDiffer,
+}
+
+impl FindingKind {
+    /// Every kind, in report order.
+    pub const ALL: [FindingKind; 5] = [
+        FindingKind::SelectedLacksDomain,
+        FindingKind::BetterCandidate,
+        FindingKind::WrongTieBreak,
+        FindingKind::LoadBalancingReason,
+        FindingKind::CandidatesDiffer,
+    ];
+
+    /// The stable name scripts match on.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingKind::SelectedLacksDomain => "selected-lacks-domain",
+            FindingKind::BetterCandidate => "better-candidate",
+            FindingKind::WrongTieBreak => "wrong-tie-break",
+            FindingKind::LoadBalancingReason => "load-balancing-reason",
+            FindingKind::CandidatesDiffer => "candidates-differ",
+        }
+    }
+
+    /// Errors break the protocol; the differing-candidates warning may be history.
+    pub fn severity(self) -> Severity {
+        match self {
+            FindingKind::CandidatesDiffer => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+}
+
+impl fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for FindingKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// One problem with one recorded decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// What kind of problem.
+    pub kind: FindingKind,
+    /// Error or warning (from the kind).
+    pub severity: Severity,
+    /// What exactly, naming agents and qualifiers.
+    pub message: String,
+}
+
+impl Finding {
+    fn new(kind: FindingKind, message: String) -> Finding {
+        Finding {
+            kind,
+            severity: kind.severity(),
+            message,
+        }
+    }
+}
+
+/// An agent a record lists as matched, with the qualifiers it shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedMatch {
+    /// The agent's name as written.
+    pub agent: String,
+    /// The qualifiers shown for it, as written.
+    pub qualifiers: Vec<String>,
+}
+
+/// What a `## Routing Decision` record states, as the audit needs it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RecordedDecision {
+    /// The requested capability, when it could be read.
+    pub capability: Option<Capability>,
+    /// The requester, when the record names one.
+    pub requester: Option<String>,
+    /// The matched agents.
+    pub matched: Vec<RecordedMatch>,
+    /// The selected agent.
+    pub selected: Option<String>,
+    /// The Reason field.
+    pub reason: Option<String>,
+    /// The rejected agents with their reasons.
+    pub rejected: Vec<(String, String)>,
+    /// The `Tie-break rule applied` field, verbatim.
+    pub tie_break_text: Option<String>,
+    /// That field normalised; `None` for `none`, absent or unrecognised text.
+    pub tie_break: Option<Rule>,
+}
+
+/// The registry (with its aliases) a decision is re-derived against.
+#[derive(Debug, Clone, Copy)]
+pub struct Reference<'a> {
+    /// The agents.
+    pub registry: &'a Registry,
+    /// The vocabulary and aliases.
+    pub aliases: &'a Aliases,
+}
+
+/// Checks one recorded decision; without a reference only load-balancing is checked.
+/// Findings come in [`FindingKind`] order.
+pub fn check_decision(
+    decision: &RecordedDecision,
+    reference: Option<Reference<'_>>,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    if let (Some(reference), Some(capability), Some(selected)) = (
+        reference,
+        decision.capability.as_ref(),
+        decision.selected.as_deref(),
+    ) {
+        findings.extend(rederive(
+            decision,
+            reference,
+            capability,
+            &normalise_term(selected),
+        ));
+    }
+    findings.extend(load_balancing(decision));
+    findings.sort_by_key(|finding| finding.kind);
+    findings
+}
+
+fn rederive(
+    decision: &RecordedDecision,
+    reference: Reference<'_>,
+    asked: &Capability,
+    selected: &str,
+) -> Vec<Finding> {
+    let capability = reference.aliases.canonical(asked);
+    let all = candidates(reference.registry, reference.aliases, &capability);
+    let mut findings = Vec::new();
+    match all.iter().find(|c| c.agent == selected) {
+        None => findings.push(Finding::new(
+            FindingKind::SelectedLacksDomain,
+            format!(
+                "`{selected}` is selected but does not declare the domain `{}`",
+                capability.domain
+            ),
+        )),
+        Some(chosen) => {
+            findings.extend(better_candidate(chosen, &all, &capability));
+            findings.extend(wrong_tie_break(
+                decision,
+                reference,
+                chosen,
+                &all,
+                &capability,
+            ));
+        }
+    }
+    findings.extend(candidates_differ(
+        decision,
+        reference.aliases,
+        &all,
+        selected,
+    ));
+    findings
+}
+
+fn better_candidate(
+    chosen: &Candidate,
+    all: &[Candidate],
+    capability: &Capability,
+) -> Option<Finding> {
+    let best = all
+        .iter()
+        .filter(|c| c.covered.len() > chosen.covered.len())
+        .max_by(|a, b| {
+            a.covered
+                .len()
+                .cmp(&b.covered.len())
+                .then_with(|| b.agent.cmp(&a.agent))
+        })?;
+    Some(Finding::new(
+        FindingKind::BetterCandidate,
+        format!(
+            "`{}` covers {} of the requested qualifiers [{}] ({}), more than the selected `{}` ({})",
+            best.agent,
+            best.covered.len(),
+            capability.qualifiers.join(", "),
+            best.covered.join(", "),
+            chosen.agent,
+            chosen.covered.len()
+        ),
+    ))
+}
+
+fn wrong_tie_break(
+    decision: &RecordedDecision,
+    reference: Reference<'_>,
+    chosen: &Candidate,
+    all: &[Candidate],
+    capability: &Capability,
+) -> Option<Finding> {
+    let requester = decision.requester.as_deref().map(normalise_term);
+    let department = match requester.as_deref() {
+        Some(name) => reference
+            .registry
+            .agent(name)
+            .and_then(|a| a.department.clone()),
+        None => chosen.department.clone(),
+    };
+    if all.iter().any(|c| c.covered.len() > chosen.covered.len()) {
+        return None; // qualifier match already rejects it: that is `better-candidate`
+    }
+    let derivation = derive(all.to_vec(), capability, department.as_deref());
+    let actual = match derivation.stage {
+        Stage::SingleCandidate => None,
+        Stage::DecidedBy(rule) => Some(rule),
+        Stage::Tied => Some(Rule::DocumentedChoice),
+    };
+    let recorded = decision.tie_break;
+    let winner = derivation
+        .remaining
+        .first()
+        .map_or("", |c| c.agent.as_str());
+    let decided_other = derivation.stage != Stage::Tied && winner != chosen.agent;
+    let message = if actual != recorded {
+        let detail = match derivation.stage {
+            Stage::Tied => {
+                "the first two rules leave a tie, so only a documented choice decides".to_string()
+            }
+            _ => format!("it selects `{winner}`"),
+        };
+        let written = decision.tie_break_text.as_deref().map_or("none", str::trim);
+        format!(
+            "the record says `{written}` but `{}` decides: {detail}",
+            Rule::label(actual)
+        )
+    } else if decided_other {
+        format!(
+            "`{}` selects `{winner}`, not `{}`",
+            Rule::label(actual),
+            chosen.agent
+        )
+    } else {
+        return None;
+    };
+    Some(Finding::new(FindingKind::WrongTieBreak, message))
+}
+
+fn load_balancing(decision: &RecordedDecision) -> Option<Finding> {
+    let texts = [
+        decision.reason.as_deref(),
+        decision.tie_break_text.as_deref(),
+    ];
+    let rejected = decision
+        .rejected
+        .iter()
+        .map(|(_, reason)| Some(reason.as_str()));
+    let term = texts
+        .into_iter()
+        .chain(rejected)
+        .flatten()
+        .find_map(load_balancing_term)?;
+    Some(Finding::new(
+        FindingKind::LoadBalancingReason,
+        format!("the decision relies on load-balancing (`{term}`), which the protocol excludes: no durable assignment ledger can confirm it"),
+    ))
+}
+
+fn candidates_differ(
+    decision: &RecordedDecision,
+    aliases: &Aliases,
+    all: &[Candidate],
+    selected: &str,
+) -> Option<Finding> {
+    let registry_matched: BTreeSet<(String, Vec<String>)> = all
+        .iter()
+        .map(|c| (c.agent.clone(), c.qualifiers.clone()))
+        .collect();
+    let recorded_matched: BTreeSet<(String, Vec<String>)> = decision
+        .matched
+        .iter()
+        .map(|m| {
+            let qualifiers = m.qualifiers.iter().map(|q| aliases.canonical_qualifier(q));
+            (
+                normalise_term(&m.agent),
+                Capability::new("", qualifiers).qualifiers,
+            )
+        })
+        .collect();
+    let registry_rejected: BTreeSet<String> = all
+        .iter()
+        .map(|c| c.agent.clone())
+        .filter(|a| a != selected)
+        .collect();
+    let recorded_rejected: BTreeSet<String> = decision
+        .rejected
+        .iter()
+        .map(|(agent, _)| normalise_term(agent))
+        .collect();
+    let mut differences = Vec::new();
+    if registry_matched != recorded_matched {
+        differences.push(format!(
+            "matched agents are {} but the registry's candidates are {}",
+            describe_matches(&recorded_matched),
+            describe_matches(&registry_matched)
+        ));
+    }
+    if registry_rejected != recorded_rejected {
+        differences.push(format!(
+            "rejected agents are [{}] but the registry rejects [{}]",
+            join(&recorded_rejected),
+            join(&registry_rejected)
+        ));
+    }
+    if differences.is_empty() {
+        return None;
+    }
+    let message = format!(
+        "{} (the registry changed since, or the record is incomplete)",
+        differences.join("; ")
+    );
+    Some(Finding::new(FindingKind::CandidatesDiffer, message))
+}
+
+fn describe_matches(matches: &BTreeSet<(String, Vec<String>)>) -> String {
+    let items: Vec<String> = matches
+        .iter()
+        .map(|(agent, qualifiers)| format!("{agent} [{}]", qualifiers.join(", ")))
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn join(names: &BTreeSet<String>) -> String {
+    names.iter().cloned().collect::<Vec<_>>().join(", ")
+}
