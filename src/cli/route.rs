@@ -133,7 +133,7 @@ fn markdown(outcome: &RoutingOutcome, task: Option<&str>) -> String {
     match outcome {
         RoutingOutcome::Selected(decision) => render_record_fallback(decision, task),
         RoutingOutcome::NoCandidates { capability } => format!(
-            "no agent declares the domain `{}` (asked: {capability}): escalate the task, no agent has the capability\n",
+            "no agent declares the domain `{}` (asked: `{capability}`): escalate the task, no agent has the capability\n",
             capability.domain
         ),
         RoutingOutcome::Tied {

@@ -6,6 +6,7 @@
 //! applied. The field values are built here once; rendering them to Markdown is the
 //! record templates' job.
 
+use super::normalise::Capability;
 use super::route::{Candidate, Decision, Rule};
 
 /// The placeholder written for a task ID that was not given; lint reports it unfilled.
@@ -39,11 +40,17 @@ pub fn record_fields(decision: &Decision, task_id: Option<&str>) -> Vec<(&'stati
     fields
 }
 
-/// `security-engineer (auth: [oauth2, saml]), backend-engineer (auth: [jwt])`.
+/// `security-engineer (auth: [oauth2, saml]), backend-engineer (auth)`.
 pub fn matched_agents(candidates: &[Candidate], domain: &str) -> String {
     let items: Vec<String> = candidates
         .iter()
-        .map(|c| format!("{} ({domain}: [{}])", c.agent, c.qualifiers.join(", ")))
+        .map(|c| {
+            format!(
+                "{} ({})",
+                c.agent,
+                Capability::new(domain, c.qualifiers.clone())
+            )
+        })
         .collect();
     items.join(", ")
 }

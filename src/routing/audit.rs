@@ -133,8 +133,31 @@ pub struct RecordedDecision {
     pub rejected: Vec<(String, String)>,
     /// The `Tie-break rule applied` field, verbatim.
     pub tie_break_text: Option<String>,
-    /// That field normalised; `None` for `none`, absent or unrecognised text.
-    pub tie_break: Option<Rule>,
+    /// That field normalised.
+    pub tie_break: RecordedRule,
+}
+
+/// The `Tie-break rule applied` field, as the audit reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RecordedRule {
+    /// One of the three rules.
+    Applied(Rule),
+    /// `none`: a single candidate, no rule needed.
+    NoneNeeded,
+    /// Missing, or text that names no rule.
+    #[default]
+    Unreadable,
+}
+
+impl RecordedRule {
+    /// Whether the record names `actual`, the rule that decided (`None`: no rule needed).
+    pub fn names(self, actual: Option<Rule>) -> bool {
+        match (self, actual) {
+            (RecordedRule::Applied(recorded), Some(rule)) => recorded == rule,
+            (RecordedRule::NoneNeeded, None) => true,
+            _ => false,
+        }
+    }
 }
 
 /// The registry (with its aliases) a decision is re-derived against.
@@ -259,13 +282,12 @@ fn wrong_tie_break(
         Stage::DecidedBy(rule) => Some(rule),
         Stage::Tied => Some(Rule::DocumentedChoice),
     };
-    let recorded = decision.tie_break;
     let winner = derivation
         .remaining
         .first()
         .map_or("", |c| c.agent.as_str());
     let decided_other = derivation.stage != Stage::Tied && winner != chosen.agent;
-    let message = if actual != recorded {
+    let message = if !decision.tie_break.names(actual) {
         let detail = match derivation.stage {
             Stage::Tied => {
                 "the first two rules leave a tie, so only a documented choice decides".to_string()
@@ -375,4 +397,157 @@ fn describe_matches(matches: &BTreeSet<(String, Vec<String>)>) -> String {
 
 fn join(names: &BTreeSet<String>) -> String {
     names.iter().cloned().collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    const REGISTRY: &str = "agents:\n  - name: security-engineer\n    department: engineering\n    capabilities: {auth: [oauth2, jwt, saml]}\n  - name: backend-engineer\n    department: engineering\n    capabilities: {auth: [jwt, session], backend: [nodejs]}\n  - name: fullstack-engineer\n    department: product\n    capabilities: {backend: [nodejs], frontend: [react]}\n";
+
+    fn registry() -> Registry {
+        match Registry::from_yaml(Path::new("registry.yaml"), REGISTRY) {
+            Ok(registry) => registry,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    fn matched(agent: &str, qualifiers: &[&str]) -> RecordedMatch {
+        RecordedMatch {
+            agent: agent.into(),
+            qualifiers: qualifiers.iter().map(|q| q.to_string()).collect(),
+        }
+    }
+
+    /// The seed's own example: compliant.
+    fn seed_decision() -> RecordedDecision {
+        RecordedDecision {
+            capability: Some(Capability::new("auth", ["oauth2".into(), "pkce".into()])),
+            requester: None,
+            matched: vec![
+                matched("security-engineer", &["oauth2", "jwt", "saml"]),
+                matched("backend-engineer", &["jwt", "session"]),
+            ],
+            selected: Some("security-engineer".into()),
+            reason: Some("Qualifier match: oauth2 is in security-engineer's qualifiers".into()),
+            rejected: vec![("backend-engineer".into(), "qualifier mismatch".into())],
+            tie_break_text: Some("qualifier-match (highest priority)".into()),
+            tie_break: RecordedRule::Applied(Rule::QualifierMatch),
+        }
+    }
+
+    fn kinds(decision: &RecordedDecision) -> Vec<FindingKind> {
+        let registry = registry();
+        let aliases = Aliases::default();
+        let reference = Reference {
+            registry: &registry,
+            aliases: &aliases,
+        };
+        check_decision(decision, Some(reference))
+            .into_iter()
+            .map(|f| f.kind)
+            .collect()
+    }
+
+    #[test]
+    fn the_seed_example_is_compliant() {
+        assert_eq!(kinds(&seed_decision()), []);
+    }
+
+    #[test]
+    fn a_selected_agent_without_the_domain_is_an_error() {
+        let decision = RecordedDecision {
+            selected: Some("fullstack-engineer".into()),
+            ..seed_decision()
+        };
+        assert!(kinds(&decision).starts_with(&[FindingKind::SelectedLacksDomain]));
+    }
+
+    #[test]
+    fn a_candidate_covering_more_qualifiers_is_an_error() {
+        let decision = RecordedDecision {
+            selected: Some("backend-engineer".into()),
+            rejected: vec![("security-engineer".into(), "qualifier mismatch".into())],
+            ..seed_decision()
+        };
+        assert_eq!(kinds(&decision), [FindingKind::BetterCandidate]);
+    }
+
+    #[test]
+    fn a_rule_that_did_not_decide_is_an_error() {
+        let decision = RecordedDecision {
+            tie_break_text: Some("department-affinity".into()),
+            tie_break: RecordedRule::Applied(Rule::DepartmentAffinity),
+            ..seed_decision()
+        };
+        assert_eq!(kinds(&decision), [FindingKind::WrongTieBreak]);
+        let unreadable = RecordedDecision {
+            tie_break_text: Some("coin flip".into()),
+            tie_break: RecordedRule::Unreadable,
+            ..seed_decision()
+        };
+        assert_eq!(kinds(&unreadable), [FindingKind::WrongTieBreak]);
+        let backend = RecordedDecision {
+            capability: Some(Capability::new("backend", ["nodejs".into()])),
+            matched: vec![
+                matched("backend-engineer", &["nodejs"]),
+                matched("fullstack-engineer", &["nodejs"]),
+            ],
+            selected: Some("fullstack-engineer".into()),
+            rejected: vec![("backend-engineer".into(), "not picked".into())],
+            tie_break: RecordedRule::Applied(Rule::QualifierMatch),
+            requester: Some("backend-engineer".into()),
+            ..seed_decision()
+        };
+        assert_eq!(kinds(&backend), [FindingKind::WrongTieBreak]);
+        let documented = RecordedDecision {
+            requester: None,
+            tie_break: RecordedRule::Applied(Rule::DepartmentAffinity),
+            ..backend
+        };
+        assert_eq!(
+            kinds(&documented),
+            [],
+            "the selected agent's department decides"
+        );
+    }
+
+    #[test]
+    fn a_load_balancing_reason_is_an_error_even_without_a_registry() {
+        let decision = RecordedDecision {
+            reason: Some("backend-engineer has fewer current assignments".into()),
+            ..seed_decision()
+        };
+        assert_eq!(kinds(&decision), [FindingKind::LoadBalancingReason]);
+        let findings = check_decision(&decision, None);
+        assert_eq!(findings.len(), 1);
+        assert!(findings[0].message.contains("`assignments`"));
+    }
+
+    #[test]
+    fn differing_candidates_are_a_warning() {
+        let decision = RecordedDecision {
+            matched: vec![matched("security-engineer", &["oauth2", "jwt", "saml"])],
+            rejected: Vec::new(),
+            ..seed_decision()
+        };
+        let registry = registry();
+        let aliases = Aliases::default();
+        let reference = Reference {
+            registry: &registry,
+            aliases: &aliases,
+        };
+        let findings = check_decision(&decision, Some(reference));
+        assert_eq!(findings.len(), 1);
+        assert_eq!(findings[0].kind, FindingKind::CandidatesDiffer);
+        assert_eq!(findings[0].severity, Severity::Warning);
+        assert!(
+            findings[0]
+                .message
+                .contains("backend-engineer [jwt, session]"),
+            "{}",
+            findings[0].message
+        );
+    }
 }

@@ -38,9 +38,13 @@ impl Capability {
 }
 
 impl fmt::Display for Capability {
-    /// The protocol's spelling: `auth: [oauth2, pkce]`, or `auth: []` with no qualifiers.
+    /// The protocol's spelling: `auth: [oauth2, pkce]`, or a bare `auth` with no
+    /// qualifiers (the records' canonical form).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: [{}]", self.domain, self.qualifiers.join(", "))
+        match self.qualifiers.is_empty() {
+            true => f.write_str(&self.domain),
+            false => write!(f, "{}: [{}]", self.domain, self.qualifiers.join(", ")),
+        }
     }
 }
 
@@ -146,7 +150,7 @@ mod tests {
             assert_eq!(cap(text), expected, "{text}");
         }
         assert_eq!(cap("auth"), Capability::new("auth", []));
-        assert_eq!(cap("auth: []").to_string(), "auth: []");
+        assert_eq!(cap("auth: []").to_string(), "auth");
         assert_eq!(expected.to_string(), "auth: [oauth2, pkce]");
     }
 
