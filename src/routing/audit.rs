@@ -16,14 +16,16 @@
 //!   record are not the registry's candidates (the registry changed since, or the record
 //!   is incomplete).
 //!
-//! Only the load-balancing check needs no registry. Records carry no requester, so
-//! department affinity is re-derived with the requester from the record when it names
-//! one, and otherwise charitably with the selected agent's own department.
+//! Only the load-balancing check needs no registry. A record rarely names its requester,
+//! so department affinity is re-derived with the requester's department when the record
+//! names one (a `Requester` row, as `handoff route` writes it), and otherwise both ways
+//! the rules allow: with the selected agent's own department, and with none. The
+//! recorded rule passes when either reading selects the recorded agent by that rule.
 
 use super::aliases::Aliases;
 use super::normalise::{normalise_term, Capability};
 use super::registry::Registry;
-use super::route::{candidates, derive, load_balancing_term, Candidate, Rule, Stage};
+use super::route::{candidates, derive, load_balancing_term, Candidate, Derivation, Rule, Stage};
 use crate::diagnostic::Severity;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeSet;
@@ -265,29 +267,33 @@ fn wrong_tie_break(
     all: &[Candidate],
     capability: &Capability,
 ) -> Option<Finding> {
-    let requester = decision.requester.as_deref().map(normalise_term);
-    let department = match requester.as_deref() {
-        Some(name) => reference
-            .registry
-            .agent(name)
-            .and_then(|a| a.department.clone()),
-        None => chosen.department.clone(),
-    };
     if all.iter().any(|c| c.covered.len() > chosen.covered.len()) {
         return None; // qualifier match already rejects it: that is `better-candidate`
     }
-    let derivation = derive(all.to_vec(), capability, department.as_deref());
-    let actual = match derivation.stage {
-        Stage::SingleCandidate => None,
-        Stage::DecidedBy(rule) => Some(rule),
-        Stage::Tied => Some(Rule::DocumentedChoice),
+    let readings: Vec<Derivation> = requester_departments(decision, reference, chosen)
+        .iter()
+        .map(|department| derive(all.to_vec(), capability, department.as_deref()))
+        .collect();
+    let consistent = |d: &Derivation| {
+        decision.tie_break.names(deciding_rule(d))
+            && d.remaining.iter().any(|c| c.agent == chosen.agent)
     };
+    if readings.iter().any(consistent) {
+        return None;
+    }
+    let derivation = readings.first()?;
+    let actual = deciding_rule(derivation);
     let winner = derivation
         .remaining
         .first()
         .map_or("", |c| c.agent.as_str());
-    let decided_other = derivation.stage != Stage::Tied && winner != chosen.agent;
-    let message = if !decision.tie_break.names(actual) {
+    let message = if decision.tie_break.names(actual) {
+        format!(
+            "`{}` selects `{winner}`, not `{}`",
+            Rule::label(actual),
+            chosen.agent
+        )
+    } else {
         let detail = match derivation.stage {
             Stage::Tied => {
                 "the first two rules leave a tie, so only a documented choice decides".to_string()
@@ -299,16 +305,34 @@ fn wrong_tie_break(
             "the record says `{written}` but `{}` decides: {detail}",
             Rule::label(actual)
         )
-    } else if decided_other {
-        format!(
-            "`{}` selects `{winner}`, not `{}`",
-            Rule::label(actual),
-            chosen.agent
-        )
-    } else {
-        return None;
     };
     Some(Finding::new(FindingKind::WrongTieBreak, message))
+}
+
+/// The rule a derivation says decided; a tie left after two rules needs a documented choice.
+fn deciding_rule(derivation: &Derivation) -> Option<Rule> {
+    match derivation.stage {
+        Stage::SingleCandidate => None,
+        Stage::DecidedBy(rule) => Some(rule),
+        Stage::Tied => Some(Rule::DocumentedChoice),
+    }
+}
+
+/// The requester departments the decision may have been made with: the requester's,
+/// when the record names one; otherwise the selected agent's own (department affinity
+/// could have chosen it) or none at all (then only a documented choice could have).
+fn requester_departments(
+    decision: &RecordedDecision,
+    reference: Reference<'_>,
+    chosen: &Candidate,
+) -> Vec<Option<String>> {
+    match decision.requester.as_deref().map(normalise_term) {
+        Some(name) => vec![reference
+            .registry
+            .agent(&name)
+            .and_then(|a| a.department.clone())],
+        None => vec![chosen.department.clone(), None],
+    }
 }
 
 fn load_balancing(decision: &RecordedDecision) -> Option<Finding> {
