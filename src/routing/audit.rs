@@ -535,6 +535,15 @@ mod tests {
             [],
             "the selected agent's department decides"
         );
+        let picked = RecordedDecision {
+            tie_break: RecordedRule::Applied(Rule::DocumentedChoice),
+            ..documented
+        };
+        assert_eq!(
+            kinds(&picked),
+            [],
+            "a requester without a department leaves a tie"
+        );
     }
 
     #[test]
