@@ -3,7 +3,10 @@
 //! them into the exit codes the README documents.
 
 mod explain;
+mod inputs;
+mod lint;
 mod output;
+mod parse;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +25,10 @@ struct Cli {
 enum Command {
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
+    /// Check records against the protocol: fields, values, placeholders, sections.
+    Lint(lint::Args),
+    /// Print records as JSON or YAML (the documented contract).
+    Parse(parse::Args),
 }
 
 /// Parses the command line, runs the command, and maps its result to an exit code.
@@ -40,6 +47,8 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),
+        Command::Lint(args) => lint::run(args),
+        Command::Parse(args) => parse::run(args),
     };
     output::finish(result)
 }
