@@ -14,23 +14,29 @@
 //! line, byte span) are carried along but never take part in equality.
 
 mod derived;
+mod diff;
 pub mod fields;
+mod fmt;
 mod input;
 mod json;
 mod lint;
 mod parse;
+mod render;
 mod sanitize;
 
 pub use crate::evidence::{EvidenceItem, EvidenceItemId};
 pub use derived::{CapabilityRequest, Decision, DecisionStatus, ScopeExpansion};
+pub use diff::unified_diff;
 pub use fields::{
     Capability, FailureType, FieldKey, InteractionType, MatchedAgent, RejectedAgent, TieBreak,
     Transport, Urgency,
 };
+pub use fmt::{format_document, FormattedDocument, SkippedRecord};
 pub use input::{read_bytes, read_input, read_stdin, InputError, MAX_INPUT_BYTES};
 pub use json::{records_from_json, JsonInputError, RecordJson};
 pub use lint::{lint, lint_record};
 pub use parse::{parse_document, ParsedDocument};
+pub use render::{render, RenderError, Templates, TEMPLATE_NAMES};
 
 use crate::risk::RiskClass;
 use std::ops::Range;
