@@ -10,5 +10,7 @@
 //! it understood together with [`diagnostic::Diagnostic`]s that carry line numbers.
 
 pub mod diagnostic;
+pub mod evidence;
+pub mod record;
 pub mod risk;
 pub mod routing;

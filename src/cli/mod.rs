@@ -3,7 +3,13 @@
 //! them into the exit codes the README documents.
 
 mod explain;
+mod fmt;
+mod inputs;
+mod lint;
+mod new;
 mod output;
+mod parse;
+mod render;
 mod route;
 
 use clap::{Parser, Subcommand};
@@ -23,6 +29,16 @@ struct Cli {
 enum Command {
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
+    /// Rewrite records in canonical form, in place (`--check`: diff, exit 1).
+    Fmt(fmt::Args),
+    /// Check records against the protocol: fields, values, placeholders, sections.
+    Lint(lint::Args),
+    /// Create a record in canonical form, placeholders where values are missing.
+    New(new::Args),
+    /// Print records as JSON or YAML (the documented contract).
+    Parse(parse::Args),
+    /// Turn `handoff parse` JSON or YAML back into canonical Markdown.
+    Render(render::Args),
     /// Route a task to an agent from a registry by the protocol's tie-break rules.
     Route(route::Args),
 }
@@ -43,6 +59,11 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),
+        Command::Fmt(args) => fmt::run(args),
+        Command::Lint(args) => lint::run(args),
+        Command::New(args) => new::run(args),
+        Command::Parse(args) => parse::run(args),
+        Command::Render(args) => render::run(args),
         Command::Route(args) => route::run(args),
     };
     output::finish(result)
