@@ -2,6 +2,7 @@
 //! plumbing: every command returns an [`Outcome`] or a [`Failure`], and [`run`] turns
 //! them into the exit codes the README documents.
 
+mod audit;
 mod explain;
 mod fmt;
 mod inputs;
@@ -27,6 +28,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Re-derive recorded routing decisions and summarise the records for a team lead.
+    Audit(audit::Args),
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
     /// Rewrite records in canonical form, in place (`--check`: diff, exit 1).
@@ -58,6 +61,7 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Audit(args) => audit::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Lint(args) => lint::run(args),

@@ -7,6 +7,7 @@
 
 use super::output::write_stdout;
 use super::{Failure, Outcome};
+use handoff::record::{render, Record, RecordKind, Templates};
 use handoff::routing::aliases::Aliases;
 use handoff::routing::artifact::{matched_agents, record_fields};
 use handoff::routing::normalise::normalise_term;
@@ -46,6 +47,16 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Md)]
     format: Format,
+    /// A directory whose templates override the embedded ones, file by file.
+    #[arg(long, value_name = "DIR")]
+    templates: Option<PathBuf>,
+}
+
+fn templates(dir: Option<&Path>) -> Result<Templates, Failure> {
+    Ok(match dir {
+        Some(dir) => Templates::with_overrides(dir)?,
+        None => Templates::embedded(),
+    })
 }
 
 /// How `handoff route` prints its result.
@@ -75,7 +86,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     let task = args.task.as_deref();
     let requester = args.requester.as_deref().map(normalise_term);
     let text = match args.format {
-        Format::Md => markdown(&outcome, task),
+        Format::Md => markdown(&outcome, task, &templates(args.templates.as_deref())?)?,
         Format::Json => json(&outcome, task, requester.as_deref())?,
     };
     write_stdout(&text)?;
@@ -129,9 +140,13 @@ fn warn_about_request(
     }
 }
 
-fn markdown(outcome: &RoutingOutcome, task: Option<&str>) -> String {
-    match outcome {
-        RoutingOutcome::Selected(decision) => render_record_fallback(decision, task),
+fn markdown(
+    outcome: &RoutingOutcome,
+    task: Option<&str>,
+    templates: &Templates,
+) -> Result<String, Failure> {
+    Ok(match outcome {
+        RoutingOutcome::Selected(decision) => render_record(decision, task, templates)?,
         RoutingOutcome::NoCandidates { capability } => format!(
             "no agent declares the domain `{}` (asked: `{capability}`): escalate the task, no agent has the capability\n",
             capability.domain
@@ -139,7 +154,7 @@ fn markdown(outcome: &RoutingOutcome, task: Option<&str>) -> String {
         RoutingOutcome::Tied {
             capability, candidates, tied, ..
         } => tie_report(capability, candidates, tied),
-    }
+    })
 }
 
 fn tie_report(capability: &Capability, candidates: &[Candidate], tied: &[String]) -> String {
@@ -157,22 +172,18 @@ fn tie_report(capability: &Capability, candidates: &[Candidate], tied: &[String]
     text
 }
 
-/// Renders the record as canonical Markdown without the record templates: a level-2
-/// heading and a `| Field | Value |` table whose cells escape `|` and line breaks.
-fn render_record_fallback(decision: &Decision, task: Option<&str>) -> String {
-    let mut text = String::from("## Routing Decision\n\n| Field | Value |\n|---|---|\n");
+/// Renders the decision as a canonical `## Routing Decision` record through the record
+/// templates (embedded, or a user's directory overriding them).
+fn render_record(
+    decision: &Decision,
+    task: Option<&str>,
+    templates: &Templates,
+) -> Result<String, Failure> {
+    let mut record = Record::new(RecordKind::RoutingDecision);
     for (key, value) in record_fields(decision, task) {
-        text.push_str(&format!("| {key} | {} |\n", escape_cell(&value)));
+        record.set_field(key, &value);
     }
-    text
-}
-
-fn escape_cell(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace("\r\n", "<br>")
-        .replace(['\n', '\r'], "<br>")
+    Ok(render(&record, templates)?)
 }
 
 /// The JSON contract of `handoff route --format json`: every key always present.

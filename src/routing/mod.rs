@@ -28,6 +28,7 @@ pub mod audit;
 pub mod normalise;
 pub mod registry;
 pub mod route;
+pub mod summary;
 mod yaml;
 
 pub use aliases::Aliases;
