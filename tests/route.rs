@@ -338,3 +338,21 @@ fn a_malformed_agent_file_is_reported_with_file_and_line() {
         .code(2)
         .stderr(predicate::str::contains("bad.md:1:1: no YAML front matter"));
 }
+
+#[test]
+fn a_registry_that_is_not_text_is_refused_and_an_unknown_requester_is_a_warning() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let registry = dir.path().join("registry.yaml");
+    fs::write(&registry, b"agents:\n  - name: \xff\xfe\n").expect("write registry");
+    route(&registry, &["--capability", "auth"])
+        .code(2)
+        .stderr(predicate::str::contains("registry.yaml: is not UTF-8 text"));
+    route(
+        &example(""),
+        &["--capability", "auth: [oauth2]", "--requester", "nobody"],
+    )
+    .success()
+    .stderr(predicate::str::contains(
+        "requester `nobody` is not in the registry",
+    ));
+}

@@ -89,7 +89,12 @@ struct Context<'a> {
 impl Context<'_> {
     fn registry_line(&self) -> String {
         match self.registry {
-            Some(registry) => format!("registry `{}`", registry.path().display()),
+            Some(registry) => format!(
+                "registry `{}` ({}, {} agents)",
+                registry.path().display(),
+                registry.layout().describe(),
+                registry.agents().count()
+            ),
             None => "no registry (routing decisions checked for load-balancing only)".to_string(),
         }
     }

@@ -72,6 +72,17 @@ pub enum Layout {
     PlainYaml,
 }
 
+impl Layout {
+    /// The layout in words: `agent files`, `capability index`, `plain YAML`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Layout::AgentFiles => "agent files",
+            Layout::CapabilityIndex => "capability index",
+            Layout::PlainYaml => "plain YAML",
+        }
+    }
+}
+
 /// One agent of the registry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Agent {

@@ -330,6 +330,7 @@ fn decision(
     })
 }
 
+/// Why the rules selected `winner` (a documented choice writes its own reason).
 fn rule_reason(rule: Option<Rule>, winner: &Candidate, context: &Context) -> String {
     let covers = coverage(winner, &context.capability);
     match rule {
@@ -340,7 +341,7 @@ fn rule_reason(rule: Option<Rule>, winner: &Candidate, context: &Context) -> Str
         Some(Rule::QualifierMatch) => {
             format!("Qualifier match: {covers}, more than any other candidate")
         }
-        Some(_) => format!(
+        Some(Rule::DepartmentAffinity | Rule::DocumentedChoice) => format!(
             "Department affinity: in `{}`, the department of the requester `{}`: {covers}",
             winner.department.as_deref().unwrap_or_default(),
             context.requester.as_deref().unwrap_or_default()
