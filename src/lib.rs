@@ -10,4 +10,5 @@
 //! it understood together with [`diagnostic::Diagnostic`]s that carry line numbers.
 
 pub mod diagnostic;
+pub mod git;
 pub mod risk;

@@ -14,6 +14,8 @@ pub enum Outcome {
     /// Nothing to report: exit 0.
     Ok,
     /// Findings or a rejection: exit 1.
+    // Constructed by the commands that report findings (lint, check), not by classify.
+    #[allow(dead_code)]
     Findings,
 }
 
@@ -30,7 +32,10 @@ impl<E: Display> From<E> for Failure {
 /// Writes `text` to standard output; a closed pipe is not an error.
 pub fn write_stdout(text: &str) -> Result<(), Failure> {
     let mut stdout = io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         Ok(()) => Ok(()),
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(error) => Err(Failure(format!("cannot write to standard output: {error}"))),
