@@ -11,4 +11,5 @@
 
 pub mod diagnostic;
 pub mod git;
+pub mod policy;
 pub mod risk;

@@ -2,8 +2,10 @@
 //! plumbing: every command returns an [`Outcome`] or a [`Failure`], and [`run`] turns
 //! them into the exit codes the README documents.
 
+mod classify;
 mod explain;
 mod output;
+mod policy;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +24,10 @@ struct Cli {
 enum Command {
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
+    /// Classify a change's risk from its git diff, and say why.
+    Classify(classify::Args),
+    /// Inspect the gate's policy (`.handoff.yaml`).
+    Policy(policy::Args),
 }
 
 /// Parses the command line, runs the command, and maps its result to an exit code.
@@ -40,6 +46,8 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),
+        Command::Classify(args) => classify::run(args),
+        Command::Policy(args) => policy::run(args),
     };
     output::finish(result)
 }
