@@ -11,5 +11,7 @@
 
 pub mod diagnostic;
 pub mod evidence;
+pub mod git;
+pub mod policy;
 pub mod record;
 pub mod risk;
