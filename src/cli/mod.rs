@@ -2,6 +2,7 @@
 //! plumbing: every command returns an [`Outcome`] or a [`Failure`], and [`run`] turns
 //! them into the exit codes the README documents.
 
+mod contract;
 mod explain;
 mod output;
 
@@ -20,6 +21,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Check an agent_contract_handoff block, or decide the next action from it.
+    Contract(contract::Args),
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
 }
@@ -39,6 +42,7 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Contract(args) => contract::run(args),
         Command::Explain(args) => explain::run(args),
     };
     output::finish(result)
