@@ -12,7 +12,8 @@ use serde_json::{Map, Value};
 use super::python::{is_truthy, repr, string_repr, to_float, to_int, type_name};
 
 const MEMORIALIZE_TYPES: [&str; 3] = ["atom", "decision", "negative"];
-const MEMORIALIZE_CLASSES: [&str; 3] = ["anchor", "thread", "log"];
+// Sorted, as the reference prints them in its messages.
+const MEMORIALIZE_CLASSES: [&str; 3] = ["anchor", "log", "thread"];
 
 /// Messages about every malformed advisory field of `contract`, in field order.
 pub fn advisories(contract: &Map<String, Value>) -> Vec<String> {
