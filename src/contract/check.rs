@@ -253,15 +253,19 @@ pub fn normalise_status(raw: &str) -> String {
 }
 
 /// The reference's `_get_str`: the lower-case key, else the upper-case one, `str()`-ed;
-/// `null` and absent give "".
+/// absent, `null` and `{}` give "".
 fn scalar(map: &Map<String, Value>, key: &str) -> String {
-    let value = match map.get(key) {
-        Some(Value::Null) | None => map.get(&key.to_uppercase()),
+    let value = present(map, key).or_else(|| present(map, &key.to_uppercase()));
+    value.map(to_str).unwrap_or_default()
+}
+
+/// The value under `key`, unless it is absent, `null` or `{}` (which counts as absent
+/// throughout CONTRACT.md).
+fn present<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    match map.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::Object(object)) if object.is_empty() => None,
         found => found,
-    };
-    match value {
-        None | Some(Value::Null) => String::new(),
-        Some(value) => to_str(value),
     }
 }
 
@@ -324,9 +328,18 @@ fn check_evidence(contract: &Map<String, Value>, findings: &mut Findings) {
         return;
     };
     for field in EVIDENCE_FIELDS {
-        if !evidence.contains_key(&field.to_lowercase()) && !evidence.contains_key(field) {
+        if !has_key(evidence, &field.to_lowercase()) && !has_key(evidence, field) {
             findings.missing(field.into(), evidence_hint(field));
         }
+    }
+}
+
+/// Key presence (`null` and `[]` are present), except that `{}` counts as absent.
+fn has_key(map: &Map<String, Value>, key: &str) -> bool {
+    match map.get(key) {
+        None => false,
+        Some(Value::Object(object)) => !object.is_empty(),
+        Some(_) => true,
     }
 }
 
