@@ -82,12 +82,6 @@ impl PlanStatus {
 
     /// The wire name, e.g. `IN_PROGRESS`.
     pub fn name(self) -> &'static str {
-        match self {
-            PlanStatus::InProgress => "IN_PROGRESS",
-            PlanStatus::ApprovalRequest => "APPROVAL_REQUEST",
-            PlanStatus::Complete => "COMPLETE",
-            PlanStatus::Blocked => "BLOCKED",
-            PlanStatus::NeedsInput => "NEEDS_INPUT",
-        }
+        PlanStatus::NAMES[self as usize]
     }
 }
