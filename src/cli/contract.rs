@@ -50,15 +50,31 @@ enum Format {
 struct CheckArgs {
     /// The agent's output; `-` or nothing reads standard input.
     file: Option<PathBuf>,
+    #[command(flatten)]
+    task: TaskArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+/// What the runtime knows about the task; shared by `check` and `next`.
+#[derive(Debug, clap::Args)]
+struct TaskArgs {
     /// The task requires a consolidation_report (multi-surface work).
     #[arg(long)]
     consolidation_required: bool,
     /// The agent id the runtime assigned; routes the repair when the block has none.
     #[arg(long, value_name = "ID", default_value = "")]
     task_agent_id: String,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+}
+
+impl TaskArgs {
+    fn options(self) -> CheckOptions {
+        CheckOptions {
+            consolidation_required: self.consolidation_required,
+            task_agent_id: self.task_agent_id,
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -71,6 +87,8 @@ struct NextArgs {
     /// A JSON file tracking each agent's status across turns (created when missing).
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
+    #[command(flatten)]
+    task: TaskArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -86,10 +104,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
 
 fn run_check(args: CheckArgs) -> Result<Outcome, Failure> {
     let (name, text) = read_input(args.file.as_deref())?;
-    let options = CheckOptions {
-        consolidation_required: args.consolidation_required,
-        task_agent_id: args.task_agent_id,
-    };
+    let options = args.task.options();
     let (result, _) = check_output(&text, &options);
     match args.format {
         Format::Json => {
@@ -109,7 +124,7 @@ fn run_check(args: CheckArgs) -> Result<Outcome, Failure> {
 
 fn run_next(args: NextArgs) -> Result<Outcome, Failure> {
     let (name, text) = read_input(args.file.as_deref())?;
-    let (result, contract) = check_output(&text, &CheckOptions::default());
+    let (result, contract) = check_output(&text, &args.task.options());
     let transition = match &args.state {
         Some(path) => track(path, &result)?,
         None => None,

@@ -221,6 +221,23 @@ fn next_follows_the_decision_table() {
 }
 
 #[test]
+fn next_routes_a_repair_with_the_task_agent_id() {
+    let assert = handoff()
+        .args([
+            "contract",
+            "next",
+            "--format",
+            "json",
+            "--task-agent-id",
+            "a0f1e2d3",
+        ])
+        .write_stdin("prose without a contract")
+        .assert()
+        .code(1);
+    assert_eq!(stdout_json(&assert)["action"], "resume_contract_repair");
+}
+
+#[test]
 fn next_rejects_zero_agents() {
     handoff()
         .args(["contract", "next", "--agents", "0"])
