@@ -228,11 +228,8 @@ fn human_check(name: &str, result: &CheckResult) -> String {
         ));
         out.push_str(&indent(TEMPLATE, "    "));
     }
-    let codes = result.missing.iter().map(|c| ("missing", c));
-    let codes = codes.chain(result.invalid.iter().map(|c| ("invalid", c)));
-    let codes = codes.chain(result.warnings.iter().map(|c| ("warning", c)));
-    for ((kind, code), repair) in codes.zip(&result.repairs) {
-        out.push_str(&format!("  {kind} {code}: {repair}\n"));
+    for line in result.repair_lines() {
+        out.push_str(&format!("  {line}\n"));
     }
     for advisory in &result.advisories {
         out.push_str(&format!("  advisory: {advisory}\n"));

@@ -88,6 +88,24 @@ pub struct CheckResult {
     /// Why there is no usable block, when there is none.
     #[serde(skip)]
     pub no_block: Option<NoBlock>,
+    /// The id a repair routes to: the block's `agent_id`, else `--task-agent-id`, when
+    /// it matches `^a[0-9a-f]{5,}$`; "" when neither does.
+    #[serde(skip)]
+    pub repair_agent_id: String,
+}
+
+impl CheckResult {
+    /// One line per code, `missing`, then `invalid`, then `warnings`:
+    /// `missing AGENT_ID: add "agent_status.agent_id": …`.
+    pub fn repair_lines(&self) -> Vec<String> {
+        let kinds = self.missing.iter().map(|code| ("missing", code));
+        let kinds = kinds.chain(self.invalid.iter().map(|code| ("invalid", code)));
+        let kinds = kinds.chain(self.warnings.iter().map(|code| ("warning", code)));
+        kinds
+            .zip(&self.repairs)
+            .map(|((kind, code), repair)| format!("{kind} {code}: {repair}"))
+            .collect()
+    }
 }
 
 /// Checks an agent's whole output: finds the block, then applies every rule.
@@ -174,6 +192,7 @@ impl Findings {
         evidence_required: bool,
     ) -> CheckResult {
         let valid = self.missing.is_empty() && self.invalid.is_empty();
+        let repair_agent_id = repair_agent_id(agent_id, &options.task_agent_id);
         let mut repairs = self.missing_repairs;
         repairs.extend(self.invalid_repairs);
         repairs.extend(self.warning_repairs);
@@ -185,25 +204,30 @@ impl Findings {
             warnings: self.warnings,
             evidence_required,
             consolidation_required: options.consolidation_required,
-            recommended_action: recommended_action(valid, agent_id, &options.task_agent_id),
+            recommended_action: if valid {
+                ACTION_NONE
+            } else if repair_agent_id.is_empty() {
+                ACTION_ESCALATE_REPAIR
+            } else {
+                ACTION_RESUME_REPAIR
+            },
             plan_status: plan_status.to_string(),
             agent_id: agent_id.to_string(),
             advisories: Vec::new(),
             repairs,
             no_block: None,
+            repair_agent_id,
         }
     }
 }
 
-/// `none` when valid; else resume the same agent when an id routes the repair.
-fn recommended_action(valid: bool, agent_id: &str, task_agent_id: &str) -> &'static str {
-    if valid {
-        ACTION_NONE
-    } else if is_resumable_agent_id(agent_id) || is_resumable_agent_id(task_agent_id) {
-        ACTION_RESUME_REPAIR
-    } else {
-        ACTION_ESCALATE_REPAIR
-    }
+/// The block's agent id when it can be resumed, else the task's, else "".
+fn repair_agent_id(agent_id: &str, task_agent_id: &str) -> String {
+    [agent_id, task_agent_id]
+        .into_iter()
+        .find(|id| is_resumable_agent_id(id))
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Whether `id` matches the reference's `^a[0-9a-f]{5,}$` (Python's `$` also accepts

@@ -148,10 +148,15 @@ pub fn decide(
 }
 
 fn agent_label(decision: &Decision) -> String {
-    if decision.agent_id.is_empty() {
+    let id = if decision.agent_id.is_empty() {
+        &decision.check.repair_agent_id
+    } else {
+        &decision.agent_id
+    };
+    if id.is_empty() {
         "the agent".to_string()
     } else {
-        format!("agent {}", decision.agent_id)
+        format!("agent {id}")
     }
 }
 
@@ -186,7 +191,7 @@ fn decide_invalid(decision: &mut Decision) {
     if let Some(reason) = &decision.check.no_block {
         decision.instructions.push(format!("{reason}; end the response with a ```agent_contract_handoff block holding a JSON object"));
     }
-    let repairs = decision.check.repairs.clone();
+    let repairs = decision.check.repair_lines();
     decision.instructions.extend(repairs);
 }
 
