@@ -364,3 +364,37 @@ fn an_invalid_contract_does_not_touch_the_state_file() {
         .stdout(predicate::str::contains("resume_contract_repair"));
     assert!(!state.exists());
 }
+
+/// The whole human report, pinned: the wording an agent reads to repair its contract.
+#[test]
+fn human_reports_are_stable() {
+    let mut broken = contract("COMPLETE");
+    broken["agent_status"]["pending_steps"] = Value::Null;
+    broken["evidence_report"]["verification"]["result"] = json!("fail");
+    broken["evidence_report"]
+        .as_object_mut()
+        .map(|evidence| evidence.remove("open_gaps"));
+    broken["approval_request"] =
+        json!({"rollback": "git revert", "verification": "v", "risk_level": "urgent"});
+    broken["loop_state"] =
+        json!({"iteration": 1, "max_iterations": 3, "metric": 0.25, "threshold": 1});
+    broken["memory_suggestions"] = json!("remember this");
+    let check = handoff()
+        .args(["contract", "check", "--consolidation-required"])
+        .write_stdin(output(&broken))
+        .assert()
+        .code(1);
+    insta::assert_snapshot!(
+        "check_human",
+        String::from_utf8_lossy(&check.get_output().stdout)
+    );
+    let next = handoff()
+        .args(["contract", "next"])
+        .write_stdin(output(&broken))
+        .assert()
+        .code(1);
+    insta::assert_snapshot!(
+        "next_human",
+        String::from_utf8_lossy(&next.get_output().stdout)
+    );
+}
