@@ -8,7 +8,7 @@
 //! used.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use handoff::contract::check::{check_output, CheckOptions, CheckResult};
@@ -109,7 +109,8 @@ fn run_check(args: CheckArgs) -> Result<Outcome, Failure> {
     match args.format {
         Format::Json => {
             if let Some(reason) = &result.no_block {
-                eprintln!("note: {name}: {reason}");
+                // A closed standard error must not turn a verdict into a panic.
+                let _ = writeln!(io::stderr(), "note: {name}: {reason}");
             }
             write_stdout(&to_json(&result)?)?;
         }
@@ -164,12 +165,8 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
 
 /// Reads the whole input, enforcing the size cap and UTF-8.
 fn read_input(file: Option<&Path>) -> Result<(String, String), Failure> {
-    let (name, bytes) = match file {
+    let (name, bytes) = match file.filter(|path| path.as_os_str() != "-") {
         None => (
-            "<stdin>".to_string(),
-            read_capped(io::stdin().lock(), "<stdin>")?,
-        ),
-        Some(path) if path.as_os_str() == "-" => (
             "<stdin>".to_string(),
             read_capped(io::stdin().lock(), "<stdin>")?,
         ),
