@@ -11,4 +11,6 @@
 
 pub mod contract;
 pub mod diagnostic;
+pub mod evidence;
+pub mod record;
 pub mod risk;
