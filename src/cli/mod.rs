@@ -3,6 +3,7 @@
 //! them into the exit codes the README documents.
 
 mod classify;
+mod contract;
 mod explain;
 mod fmt;
 mod inputs;
@@ -28,6 +29,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Check an agent_contract_handoff block, or decide the next action from it.
+    Contract(contract::Args),
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
     /// Rewrite records in canonical form, in place (`--check`: diff, exit 1).
@@ -61,6 +64,7 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Contract(args) => contract::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Lint(args) => lint::run(args),
