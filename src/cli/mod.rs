@@ -3,6 +3,8 @@
 //! them into the exit codes the README documents.
 
 mod audit;
+mod classify;
+mod contract;
 mod explain;
 mod fmt;
 mod inputs;
@@ -10,6 +12,7 @@ mod lint;
 mod new;
 mod output;
 mod parse;
+mod policy;
 mod render;
 mod route;
 
@@ -28,6 +31,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Check an agent_contract_handoff block, or decide the next action from it.
+    Contract(contract::Args),
     /// Re-derive recorded routing decisions and summarise the records for a team lead.
     Audit(audit::Args),
     /// Explain a diagnostic code: what it means, an example, and the fix.
@@ -42,6 +47,10 @@ enum Command {
     Parse(parse::Args),
     /// Turn `handoff parse` JSON or YAML back into canonical Markdown.
     Render(render::Args),
+    /// Classify a change's risk from its git diff, and say why.
+    Classify(classify::Args),
+    /// Inspect the gate's policy (`.handoff.yaml`).
+    Policy(policy::Args),
     /// Route a task to an agent from a registry by the protocol's tie-break rules.
     Route(route::Args),
 }
@@ -61,6 +70,7 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Contract(args) => contract::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),
@@ -68,6 +78,8 @@ pub fn run() -> ExitCode {
         Command::New(args) => new::run(args),
         Command::Parse(args) => parse::run(args),
         Command::Render(args) => render::run(args),
+        Command::Classify(args) => classify::run(args),
+        Command::Policy(args) => policy::run(args),
         Command::Route(args) => route::run(args),
     };
     output::finish(result)
