@@ -10,6 +10,7 @@ use super::inputs::expand;
 use super::output::write_stdout;
 use super::route::load;
 use super::{Failure, Outcome};
+use handoff::diagnostic::Severity;
 use handoff::record::parse_document;
 use handoff::routing::audit::{FindingKind, Reference};
 use handoff::routing::summary::{audit_documents, AuditReport};
@@ -286,7 +287,10 @@ fn findings_section(report: &AuditReport, md: &mut String) {
     }
     let rows = report.findings.iter().map(|f| {
         vec![
-            f.finding.severity.to_string(),
+            match f.finding.severity {
+                Severity::Error => "**error**".to_string(),
+                Severity::Warning => "warning".to_string(),
+            },
             format!("`{}`", f.finding.kind),
             f.task_id.clone().unwrap_or_default(),
             format!("{}:{}", f.source, f.line),
@@ -372,7 +376,7 @@ main{max-width:1180px;margin:0 auto;padding:24px 32px;background:#fff;min-height
 h1{border-bottom:2px solid #d0d7de;padding-bottom:8px}h2{margin-top:32px;border-bottom:1px solid #d0d7de;padding-bottom:4px}\
 h3{margin:20px 0 8px;font-size:16px}table{border-collapse:collapse;margin:0 0 12px;font-size:14px}\
 th,td{border:1px solid #d0d7de;padding:5px 10px;text-align:left;vertical-align:top}th{background:#f0f3f6}\
-tr:nth-child(even) td{background:#fafbfc}code{background:#eff1f3;padding:1px 4px;border-radius:4px;font-size:13px}\
+tr:nth-child(even) td{background:#fafbfc}td:not(:last-child){white-space:nowrap}code{background:#eff1f3;padding:1px 4px;border-radius:4px;font-size:13px}\
 strong{color:#b42318}";
 
 /// One self-contained HTML page: the Markdown rendered by comrak (GFM tables; raw HTML

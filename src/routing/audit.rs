@@ -386,21 +386,17 @@ fn candidates_differ(
         .iter()
         .map(|(agent, _)| normalise_term(agent))
         .collect();
-    let mut differences = Vec::new();
-    if registry_matched != recorded_matched {
-        differences.push(format!(
-            "matched agents are {} but the registry's candidates are {}",
-            describe_matches(&recorded_matched),
-            describe_matches(&registry_matched)
-        ));
-    }
-    if registry_rejected != recorded_rejected {
-        differences.push(format!(
-            "rejected agents are [{}] but the registry rejects [{}]",
-            join(&recorded_rejected),
-            join(&registry_rejected)
-        ));
-    }
+    let differences: Vec<String> = [
+        set_difference(
+            "matched agents",
+            &describe(&registry_matched),
+            &describe(&recorded_matched),
+        ),
+        set_difference("rejected agents", &registry_rejected, &recorded_rejected),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     if differences.is_empty() {
         return None;
     }
@@ -411,16 +407,30 @@ fn candidates_differ(
     Some(Finding::new(FindingKind::CandidatesDiffer, message))
 }
 
-fn describe_matches(matches: &BTreeSet<(String, Vec<String>)>) -> String {
-    let items: Vec<String> = matches
+/// `agent [q1, q2]` for each matched agent.
+fn describe(matches: &BTreeSet<(String, Vec<String>)>) -> BTreeSet<String> {
+    matches
         .iter()
         .map(|(agent, qualifiers)| format!("{agent} [{}]", qualifiers.join(", ")))
-        .collect();
-    format!("[{}]", items.join(", "))
+        .collect()
 }
 
-fn join(names: &BTreeSet<String>) -> String {
-    names.iter().cloned().collect::<Vec<_>>().join(", ")
+/// "matched agents: the record lacks a, b; the registry has no c", or `None` when equal.
+fn set_difference(
+    label: &str,
+    registry: &BTreeSet<String>,
+    recorded: &BTreeSet<String>,
+) -> Option<String> {
+    let lacks: Vec<&str> = registry.difference(recorded).map(String::as_str).collect();
+    let unknown: Vec<&str> = recorded.difference(registry).map(String::as_str).collect();
+    let parts: Vec<String> = [
+        (!lacks.is_empty()).then(|| format!("the record lacks {}", lacks.join(", "))),
+        (!unknown.is_empty()).then(|| format!("the registry has no {}", unknown.join(", "))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| format!("{label}: {}", parts.join(" and ")))
 }
 
 #[cfg(test)]
