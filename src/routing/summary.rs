@@ -20,6 +20,7 @@ use super::audit::{
 use super::normalise::{normalise_term, Capability};
 use super::route::Rule;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::record::fields::{is_placeholder_for, FieldKey};
 use crate::record::{
     lint, DecisionStatus, InteractionType, ParsedDocument, Record, RecordKind, TieBreak,
 };
@@ -324,7 +325,7 @@ pub fn recorded_decision(record: &Record, requester_fallback: Option<&str>) -> R
             .collect(),
         selected: record
             .selected()
-            .filter(|s| !s.trim().is_empty())
+            .filter(|s| !s.trim().is_empty() && !is_placeholder_for(FieldKey::Selected, s))
             .map(str::to_string),
         reason: record.reason().map(str::to_string),
         rejected: record
@@ -369,4 +370,53 @@ fn lint_failures(document: &ParsedDocument) -> Vec<LintFailure> {
     }
     failures.sort_by(|a, b| (&a.source, a.line).cmp(&(&b.source, b.line)));
     failures
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::parse_document;
+
+    const RECORDS: &str = "## Interaction Record\n\n| Field | Value |\n|---|---|\n| Task ID | T-1 |\n| Type | capability-request |\n| From | frontend-engineer |\n| To | enterprise-orchestrator |\n\n### Request\n\nCapability needed: backend: [node]\n\n## Routing Decision\n\n| Field | Value |\n|---|---|\n| Task ID | T-1 |\n| Requested capability | Backend: [Node] |\n| Matched agents | a (backend: [nodejs]) |\n| Selected | [agent name] |\n| Rejected | none |\n| Tie-break rule applied | coin flip |\n\n## Routing Decision\n\n| Field | Value |\n|---|---|\n| Task ID | T-2 |\n| Requested capability | auth |\n| Selected | a |\n| Requester | qa-engineer |\n| Tie-break rule applied | none |\n";
+
+    #[test]
+    fn records_read_as_decisions_with_their_requester() {
+        let document = parse_document("r.md", RECORDS);
+        let requesters = requesters_by_task(std::slice::from_ref(&document));
+        assert_eq!(
+            requesters.get("T-1").map(String::as_str),
+            Some("frontend-engineer")
+        );
+        let first = recorded_decision(
+            &document.records[1],
+            requesters.get("T-1").map(String::as_str),
+        );
+        assert_eq!(
+            first.capability,
+            Some(Capability::new("backend", ["node".to_string()]))
+        );
+        assert_eq!(first.requester.as_deref(), Some("frontend-engineer"));
+        assert_eq!(first.selected, None, "a placeholder selects nobody");
+        assert!(first.rejected.is_empty(), "`none` rejects nobody");
+        assert_eq!(first.tie_break, RecordedRule::Unreadable);
+        let second = recorded_decision(&document.records[2], Some("frontend-engineer"));
+        assert_eq!(
+            second.requester.as_deref(),
+            Some("qa-engineer"),
+            "the record's own row wins"
+        );
+        assert_eq!(second.tie_break, RecordedRule::NoneNeeded);
+    }
+
+    #[test]
+    fn lint_errors_are_grouped_by_the_record_they_fall_in() {
+        let document = parse_document("r.md", RECORDS);
+        let failures = lint_failures(&document);
+        assert_eq!(failures.len(), 1, "{failures:?}");
+        assert_eq!(
+            (failures[0].line, failures[0].kind),
+            (document.records[1].line, Some("routing-decision"))
+        );
+        assert_eq!(failures[0].task_id.as_deref(), Some("T-1"));
+    }
 }
