@@ -40,17 +40,17 @@ fn located_error(path: &Path, error: &yaml_serde::Error, first_line: usize) -> R
     RegistryError::new(path, Some((line, location.column())), message)
 }
 
-/// Adds `offset` to every `line N` a libyaml message mentions ("while parsing a flow
-/// sequence at line 3 column 11").
+/// Adds `offset` to every position a libyaml message mentions ("while parsing a flow
+/// sequence at line 3 column 11"); names and keys quoted in the message are left alone.
 fn shift_line_numbers(message: &str, offset: usize) -> String {
     static LINE: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(pattern) = LINE.get_or_init(|| Regex::new(r"line (\d+)").ok()) else {
+    let Some(pattern) = LINE.get_or_init(|| Regex::new(r"at line (\d+) column").ok()) else {
         return message.to_string();
     };
     pattern
         .replace_all(message, |captures: &regex::Captures<'_>| {
             let line: usize = captures[1].parse().unwrap_or(0);
-            format!("line {}", line + offset)
+            format!("at line {} column", line + offset)
         })
         .into_owned()
 }
