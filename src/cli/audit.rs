@@ -125,7 +125,7 @@ fn human(report: &AuditReport, context: &Context<'_>) -> String {
     }
     let _ = writeln!(
         text,
-        "{} records in {} files; {}",
+        "{} record(s) in {} file(s); {}",
         report.records,
         context.files,
         context.registry_line()
@@ -188,7 +188,7 @@ fn markdown(report: &AuditReport, context: &Context<'_>) -> String {
     let mut md = String::from("# Audit report\n\n");
     let _ = writeln!(
         md,
-        "{} records in {} files; {}. **{} error(s), {} warning(s).**\n",
+        "{} record(s) in {} file(s); {}. **{} error(s), {} warning(s).**\n",
         report.records,
         context.files,
         context.registry_line(),

@@ -208,8 +208,12 @@ fn rederive(
         None => findings.push(Finding::new(
             FindingKind::SelectedLacksDomain,
             format!(
-                "`{selected}` is selected but does not declare the domain `{}`",
-                capability.domain
+                "`{selected}` is selected but does not declare the domain `{}`{}",
+                capability.domain,
+                match reference.aliases.knows_domain(&capability.domain) {
+                    true => "",
+                    false => " (which is not in the controlled vocabulary)",
+                }
             ),
         )),
         Some(chosen) => {
