@@ -356,3 +356,50 @@ fn a_registry_that_is_not_text_is_refused_and_an_unknown_requester_is_a_warning(
         "requester `nobody` is not in the registry",
     ));
 }
+
+#[test]
+fn the_seed_example_renders_byte_for_byte() {
+    let args = [
+        "--capability",
+        "Auth: [OAuth, PKCE]",
+        "--task",
+        "ENG-042",
+        "--requester",
+        "backend-engineer",
+    ];
+    let expected = "## Routing Decision
+
+| Field | Value |
+|---|---|
+| Task ID | ENG-042 |
+| Requested capability | auth: [oauth2, pkce] |
+| Matched agents | backend-engineer (auth: [jwt, middleware, session]), security-engineer (auth: [jwt, oauth2, saml, session]) |
+| Selected | security-engineer |
+| Reason | Qualifier match: covers oauth2 (1 of 2 requested qualifiers), more than any other candidate |
+| Rejected | backend-engineer — qualifier-match: covers 0 of 2 requested qualifiers, the best cover 1 |
+| Tie-break rule applied | qualifier-match |
+| Requester | backend-engineer |
+";
+    route(&example(""), &args).success().stdout(expected);
+}
+
+#[test]
+fn user_templates_that_would_change_the_record_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(
+        dir.path().join("routing-decision.md"),
+        "## Routing Decision\n\n| Field | Value |\n|---|---|\n| Selected | someone-else |\n",
+    )
+    .expect("write template");
+    route(
+        &example(""),
+        &[
+            "--capability",
+            "auth: [oauth2]",
+            "--templates",
+            dir.path().to_str().unwrap_or_default(),
+        ],
+    )
+    .code(2)
+    .stdout("");
+}
