@@ -9,7 +9,7 @@
 //! rewrite that would change how the records around it parse. The result is checked by
 //! re-parsing the whole new document.
 
-use super::sanitize::sanitize_body;
+use super::sanitize::{sanitize_body, PREAMBLE, SECTION_BODY};
 use super::{parse_document, render, Record, Templates};
 
 /// A record `fmt` left as it was, and why.
@@ -101,7 +101,7 @@ fn replacement(
         ));
     }
     for section in record.sections() {
-        if sanitize_body(&section.body) != section.body {
+        if sanitize_body(&section.body, SECTION_BODY) != section.body {
             return Err(format!(
                 "section `{}` holds a heading or an unclosed block the canonical form would escape",
                 section.title
@@ -110,7 +110,7 @@ fn replacement(
     }
     if record
         .preamble()
-        .is_some_and(|preamble| sanitize_body(preamble) != preamble)
+        .is_some_and(|preamble| sanitize_body(preamble, PREAMBLE) != preamble)
     {
         return Err(
             "the text under the header table holds a heading or an unclosed block".to_string(),

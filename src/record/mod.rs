@@ -543,9 +543,12 @@ impl Record {
         let mut canonical = self.clone();
         canonical.sections = canonical_section_order(&self.sections);
         for section in &mut canonical.sections {
-            section.body = sanitize::sanitize_body(&section.body);
+            section.body = sanitize::sanitize_body(&section.body, sanitize::SECTION_BODY);
         }
-        canonical.preamble = self.preamble.as_deref().map(sanitize::sanitize_body);
+        canonical.preamble = self
+            .preamble
+            .as_deref()
+            .map(|preamble| sanitize::sanitize_body(preamble, sanitize::PREAMBLE));
         canonical
     }
 

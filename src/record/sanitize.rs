@@ -11,11 +11,18 @@ use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 /// How many rounds of escaping are tried before giving up (each round fixes one block).
 const MAX_ROUNDS: usize = 64;
 
-/// The body with every escape hatch closed. A body without one is returned unchanged.
-pub(crate) fn sanitize_body(body: &str) -> String {
+/// The deepest heading a section body must not hold: `###` would start a section.
+pub(crate) const SECTION_BODY: u8 = 3;
+
+/// The deepest heading the preamble must not hold: any heading would start a section.
+pub(crate) const PREAMBLE: u8 = 6;
+
+/// The body with every escape hatch closed, headings of level `max_level` or less
+/// escaped. A body without one is returned unchanged.
+pub(crate) fn sanitize_body(body: &str, max_level: u8) -> String {
     let mut body = body.to_string();
     for _ in 0..MAX_ROUNDS {
-        match first_hazard(&body) {
+        match first_hazard(&body, max_level) {
             Some(Hazard::Insert { at, text }) => body.insert_str(at, text),
             Some(Hazard::CloseFence(fence)) => {
                 body.push('\n');
@@ -34,13 +41,13 @@ enum Hazard {
     CloseFence(String),
 }
 
-fn first_hazard(body: &str) -> Option<Hazard> {
+fn first_hazard(body: &str, max_level: u8) -> Option<Hazard> {
     let mut depth = 0usize;
     for (event, range) in Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter() {
         match event {
             Event::Start(tag) => {
                 if depth == 0 {
-                    if let Some(hazard) = block_hazard(body, &tag, range) {
+                    if let Some(hazard) = block_hazard(body, &tag, range, max_level) {
                         return Some(hazard);
                     }
                 }
@@ -55,9 +62,16 @@ fn first_hazard(body: &str) -> Option<Hazard> {
     None
 }
 
-fn block_hazard(body: &str, tag: &Tag<'_>, range: std::ops::Range<usize>) -> Option<Hazard> {
+fn block_hazard(
+    body: &str,
+    tag: &Tag<'_>,
+    range: std::ops::Range<usize>,
+    max_level: u8,
+) -> Option<Hazard> {
     match tag {
-        Tag::Heading { level, .. } if (*level as u8) <= 3 => Some(heading_escape(body, range)),
+        Tag::Heading { level, .. } if (*level as u8) <= max_level => {
+            Some(heading_escape(body, range))
+        }
         Tag::CodeBlock(CodeBlockKind::Fenced(_)) => unclosed_fence(&body[range]),
         Tag::HtmlBlock => unterminated_html(body, range.start),
         _ => None,
@@ -136,19 +150,22 @@ mod tests {
     #[test]
     fn headings_fences_and_html_cannot_escape() {
         assert_eq!(
-            sanitize_body("text\n### Decision\nApproved"),
+            sanitize_body("text\n### Decision\nApproved", SECTION_BODY),
             "text\n\\### Decision\nApproved"
         );
-        assert_eq!(sanitize_body("Title\n---\nmore"), "Title\n\\---\nmore");
         assert_eq!(
-            sanitize_body("```rust\nfn x() {}"),
+            sanitize_body("Title\n---\nmore", SECTION_BODY),
+            "Title\n\\---\nmore"
+        );
+        assert_eq!(
+            sanitize_body("```rust\nfn x() {}", SECTION_BODY),
             "```rust\nfn x() {}\n```"
         );
         assert_eq!(
-            sanitize_body("<!-- never closed\n\n## x"),
+            sanitize_body("<!-- never closed\n\n## x", SECTION_BODY),
             "\\<!-- never closed\n\n\\## x"
         );
         let safe = "#### Deep\n- ## in a list\n```\n## in code\n```\n<!-- ok -->";
-        assert_eq!(sanitize_body(safe), safe);
+        assert_eq!(sanitize_body(safe, SECTION_BODY), safe);
     }
 }
