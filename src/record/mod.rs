@@ -142,11 +142,10 @@ impl RecordKind {
 
     /// The known key a header-table key names for this kind, matched case-insensitively.
     pub fn key_named(self, key: &str) -> Option<FieldKey> {
-        let folded = fields::fold_key(key);
         self.keys()
             .iter()
             .copied()
-            .find(|known| known.label().to_lowercase() == folded)
+            .find(|known| fields::keys_match(known.label(), key))
     }
 }
 
@@ -229,12 +228,19 @@ impl Record {
     /// Sets a header value by key (a known key of this kind, matched case-insensitively,
     /// else an extra key). The value is normalised; an existing value is replaced.
     pub fn set_field(&mut self, key: &str, value: &str) -> &mut Record {
-        self.set_field_at(key, value, 0, 0);
+        self.set_field_at(self.kind.key_named(key), key, value, (0, 0));
         self
     }
 
-    pub(crate) fn set_field_at(&mut self, key: &str, value: &str, line: usize, column: usize) {
-        match self.kind.key_named(key) {
+    /// Sets a value whose key was already resolved to `known` (`None`: an extra key).
+    pub(crate) fn set_field_at(
+        &mut self,
+        known: Option<FieldKey>,
+        key: &str,
+        value: &str,
+        (line, column): (usize, usize),
+    ) {
+        match known {
             Some(known) => self.set_known(known, value, line, column),
             None => self.set_extra(key, value, line),
         }
