@@ -45,6 +45,23 @@ fn lint_reports_every_placeholder_of_the_blank_template_at_its_line() {
                 .collect()
         })
         .unwrap_or_default();
+    let keys: Vec<Vec<&str>> = value["diagnostics"]
+        .as_array()
+        .map(|all| {
+            all.iter()
+                .filter_map(|d| d.as_object())
+                .map(|d| d.keys().map(String::as_str).collect())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut expected_keys = [
+        "source", "line", "column", "severity", "code", "message", "hint",
+    ];
+    expected_keys.sort_unstable();
+    assert!(
+        keys.iter().all(|k| k.as_slice() == expected_keys),
+        "{keys:?}"
+    );
     let placeholder = |line, column| {
         (
             line,
