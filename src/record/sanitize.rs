@@ -6,10 +6,12 @@
 //! swallow every section after it, so it is closed; an HTML block of types 1–5 that is
 //! never terminated would do the same, so its `<` is escaped.
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 
-/// How many rounds of escaping are tried before giving up (each round fixes one block).
-const MAX_ROUNDS: usize = 64;
+/// How many rounds of escaping are tried before giving up. One round escapes every
+/// top-level heading at once; only a block that swallows the rest of the body (an
+/// unclosed fence or HTML block) needs a round of its own.
+const MAX_ROUNDS: usize = 256;
 
 /// The deepest heading a section body must not hold: `###` would start a section.
 pub(crate) const SECTION_BODY: u8 = 3;
@@ -22,13 +24,19 @@ pub(crate) const PREAMBLE: u8 = 6;
 pub(crate) fn sanitize_body(body: &str, max_level: u8) -> String {
     let mut body = body.to_string();
     for _ in 0..MAX_ROUNDS {
-        match first_hazard(&body, max_level) {
-            Some(Hazard::Insert { at, text }) => body.insert_str(at, text),
-            Some(Hazard::CloseFence(fence)) => {
-                body.push('\n');
-                body.push_str(&fence);
+        let found = hazards(&body, max_level);
+        if found.is_empty() {
+            break;
+        }
+        // Later positions first, so earlier offsets stay valid.
+        for hazard in found.into_iter().rev() {
+            match hazard {
+                Hazard::Insert { at, text } => body.insert_str(at, text),
+                Hazard::CloseFence(fence) => {
+                    body.push('\n');
+                    body.push_str(&fence);
+                }
             }
-            None => return body,
         }
     }
     body
@@ -41,25 +49,24 @@ enum Hazard {
     CloseFence(String),
 }
 
-fn first_hazard(body: &str, max_level: u8) -> Option<Hazard> {
+/// Every top-level hazard of the body, in document order. Blocks that swallow the rest
+/// of the body come last by nature, so the hazards are independent of each other.
+fn hazards(body: &str, max_level: u8) -> Vec<Hazard> {
+    let mut found = Vec::new();
     let mut depth = 0usize;
     for (event, range) in Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter() {
         match event {
             Event::Start(tag) => {
                 if depth == 0 {
-                    if let Some(hazard) = block_hazard(body, &tag, range, max_level) {
-                        return Some(hazard);
-                    }
+                    found.extend(block_hazard(body, &tag, range, max_level));
                 }
                 depth += 1;
             }
-            Event::End(TagEnd::CodeBlock | TagEnd::HtmlBlock) | Event::End(_) => {
-                depth = depth.saturating_sub(1);
-            }
+            Event::End(_) => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    None
+    found
 }
 
 fn block_hazard(
@@ -165,6 +172,8 @@ mod tests {
             sanitize_body("<!-- never closed\n\n## x", SECTION_BODY),
             "\\<!-- never closed\n\n\\## x"
         );
+        let many = "### a\n".repeat(300);
+        assert_eq!(sanitize_body(&many, SECTION_BODY), "\\### a\n".repeat(300));
         let safe = "#### Deep\n- ## in a list\n```\n## in code\n```\n<!-- ok -->";
         assert_eq!(sanitize_body(safe, SECTION_BODY), safe);
     }
