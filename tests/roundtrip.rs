@@ -69,6 +69,8 @@ const FRAGMENTS: &[&str] = &[
     "!",
     "=",
     "\u{2028}",
+    "İ",
+    "\u{212A}",
 ];
 
 fn hostile() -> impl Strategy<Value = String> {
@@ -181,6 +183,9 @@ proptest! {
         let text = text.concat();
         let document = parse_document("noise", &text);
         let _ = handoff::record::lint(&document);
+        for record in &document.records {
+            let _ = record.to_json();
+        }
         let formatted = format_document("noise", &text, &Templates::embedded());
         let again = format_document("noise", &formatted.text, &Templates::embedded());
         prop_assert_eq!(&again.text, &formatted.text, "fmt is idempotent");
@@ -214,6 +219,17 @@ const NOISE: &[&str] = &[
     "| a | b | c |\n",
     "\\|",
     "<br>",
+    "| Type | escalation |\n",
+    "| Type | capability-request |\n",
+    "### Request\n",
+    "### Evidence Bundle\n",
+    "İİ",
+    "Failure Type: İ\n",
+    "Scope expansion: İ because İ\n",
+    "Reviewer: İ\n",
+    "Capability needed: İ\n",
+    "Urgency: İ\n",
+    "- **Files**: İ\n",
 ];
 
 /// The rows (cell texts) of the first table comrak finds.
