@@ -36,7 +36,7 @@ pub use input::{read_bytes, read_input, read_stdin, InputError, MAX_INPUT_BYTES}
 pub use json::{records_from_json, JsonInputError, RecordJson};
 pub use lint::{lint, lint_record};
 pub use parse::{parse_document, ParsedDocument};
-pub use render::{render, RenderError, Templates, TEMPLATE_NAMES};
+pub use render::{render, RenderError, Templates};
 
 use crate::risk::RiskClass;
 use std::ops::Range;
