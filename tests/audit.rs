@@ -152,8 +152,11 @@ fn without_a_registry_only_load_balancing_is_checked() {
 
 #[test]
 fn the_example_records_fail_with_every_finding_and_a_lint_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = record_failing_lint(dir.path());
     let assert = audit_cli(&[
         "examples/registry/records",
+        &bad,
         "--registry",
         "examples/registry",
     ])
@@ -165,7 +168,10 @@ fn the_example_records_fail_with_every_finding_and_a_lint_error() {
         "eng-044-api.md:13: error[better-candidate] ENG-045: `security-engineer` covers 1",
         "eng-047-data.md:1: error[selected-lacks-domain] ENG-047",
         "eng-047-data.md:13: warning[candidates-differ] ENG-048",
-        "eng-047-data.md:25:1: error[missing-field]",
+        "bad.md:1:1: error[missing-field]: Interaction Record without `From`",
+        "bad.md:8:16: error[invalid-value]",
+        "tasks by risk class: low 1, medium 2, high 1, unclassified 3",
+        "records failing lint: 1",
         "routing decisions: 2 compliant, 4 non-compliant, 0 unverified",
         "scope expansions: 1 approved, 1 rejected, 1 undecided",
         "escalations, wrong-capability: 1 (1 decided) -> Reroute to matching capability",
@@ -236,14 +242,17 @@ fn a_decision_written_by_route_passes_the_audit() {
 
 #[test]
 fn the_html_page_is_self_contained_and_has_every_section() {
-    let assert = audit_cli(&[
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = record_failing_lint(dir.path());
+    let args = [
         "examples/registry/records",
+        &bad,
         "--registry",
         "examples/registry",
         "--format",
         "html",
-    ])
-    .code(1);
+    ];
+    let assert = audit_cli(&args).code(1);
     let page = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
     assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
     assert_eq!(page.matches("<style>").count(), 1);
@@ -281,6 +290,14 @@ fn the_html_page_is_self_contained_and_has_every_section() {
         9,
         "seven summary tables, findings, lint"
     );
+}
+
+/// Writes a record that fails lint (no `From`, an unknown risk class); returns its path.
+fn record_failing_lint(dir: &Path) -> String {
+    let path = dir.join("bad.md");
+    let record = "## Interaction Record\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-049 |\n| Type | handoff |\n| To | qa-engineer |\n| Risk Class | extreme |\n";
+    std::fs::write(&path, record).expect("write a record that fails lint");
+    path.to_string_lossy().into_owned()
 }
 
 /// The text of every `<tag>…</tag>` element, inner tags stripped.
