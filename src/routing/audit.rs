@@ -28,7 +28,7 @@ use super::registry::Registry;
 use super::route::{candidates, derive, load_balancing_term, Candidate, Derivation, Rule, Stage};
 use crate::diagnostic::Severity;
 use serde::{Serialize, Serializer};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// The five things an audit can find wrong with a routing decision.
@@ -365,11 +365,11 @@ fn candidates_differ(
     all: &[Candidate],
     selected: &str,
 ) -> Option<Finding> {
-    let registry_matched: BTreeSet<(String, Vec<String>)> = all
+    let registry_matched: BTreeMap<String, Vec<String>> = all
         .iter()
         .map(|c| (c.agent.clone(), c.qualifiers.clone()))
         .collect();
-    let recorded_matched: BTreeSet<(String, Vec<String>)> = decision
+    let recorded_matched: BTreeMap<String, Vec<String>> = decision
         .matched
         .iter()
         .map(|m| {
@@ -393,9 +393,10 @@ fn candidates_differ(
     let differences: Vec<String> = [
         set_difference(
             "matched agents",
-            &describe(&registry_matched),
-            &describe(&recorded_matched),
+            &only_in(&registry_matched, &recorded_matched),
+            &only_in(&recorded_matched, &registry_matched),
         ),
+        qualifier_difference(&registry_matched, &recorded_matched),
         set_difference("rejected agents", &registry_rejected, &recorded_rejected),
     ]
     .into_iter()
@@ -411,12 +412,35 @@ fn candidates_differ(
     Some(Finding::new(FindingKind::CandidatesDiffer, message))
 }
 
-/// `agent [q1, q2]` for each matched agent.
-fn describe(matches: &BTreeSet<(String, Vec<String>)>) -> BTreeSet<String> {
-    matches
-        .iter()
+/// `agent [q1, q2]` for each agent of `list` that `other` does not name.
+fn only_in(
+    list: &BTreeMap<String, Vec<String>>,
+    other: &BTreeMap<String, Vec<String>>,
+) -> BTreeSet<String> {
+    list.iter()
+        .filter(|(agent, _)| !other.contains_key(*agent))
         .map(|(agent, qualifiers)| format!("{agent} [{}]", qualifiers.join(", ")))
         .collect()
+}
+
+/// "qualifiers: backend-engineer shows [jwt] where the registry has [jwt, session]" for
+/// agents in both lists, or `None` when they agree.
+fn qualifier_difference(
+    registry: &BTreeMap<String, Vec<String>>,
+    recorded: &BTreeMap<String, Vec<String>>,
+) -> Option<String> {
+    let differing: Vec<String> = recorded
+        .iter()
+        .filter_map(|(agent, shown)| {
+            let declared = registry.get(agent).filter(|declared| *declared != shown)?;
+            Some(format!(
+                "{agent} shows [{}] where the registry has [{}]",
+                shown.join(", "),
+                declared.join(", ")
+            ))
+        })
+        .collect();
+    (!differing.is_empty()).then(|| format!("qualifiers: {}", differing.join(", ")))
 }
 
 /// "matched agents: the record lacks a, b; the registry has no c", or `None` when equal.
@@ -593,6 +617,20 @@ mod tests {
             findings[0]
                 .message
                 .contains("backend-engineer [jwt, session]"),
+            "{}",
+            findings[0].message
+        );
+        let other_qualifiers = RecordedDecision {
+            matched: vec![
+                matched("security-engineer", &["OAuth2", "saml"]),
+                matched("backend-engineer", &["jwt", "session"]),
+            ],
+            ..seed_decision()
+        };
+        let findings = check_decision(&other_qualifiers, Some(reference));
+        let expected = "qualifiers: security-engineer shows [oauth2, saml] where the registry has [jwt, oauth2, saml]";
+        assert!(
+            findings[0].message.starts_with(expected),
             "{}",
             findings[0].message
         );
