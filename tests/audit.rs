@@ -165,7 +165,7 @@ fn the_example_records_fail_with_every_finding_and_a_lint_error() {
     for expected in [
         "eng-043-backend.md:27: error[wrong-tie-break] ENG-043: the record says `qualifier-match` but `department-affinity` decides: it selects `fullstack-engineer`",
         "eng-044-api.md:1: error[load-balancing-reason] ENG-044",
-        "eng-044-api.md:13: error[better-candidate] ENG-045: `security-engineer` covers 1",
+        "eng-044-api.md:13: error[better-candidate] ENG-045: `security-engineer` covers oauth2 (1 of 1 requested qualifiers), more than the selected `backend-engineer` (0)",
         "eng-047-data.md:1: error[selected-lacks-domain] ENG-047",
         "eng-047-data.md:13: warning[candidates-differ] ENG-048",
         "bad.md:1:1: error[missing-field]: Interaction Record without `From`",

@@ -253,11 +253,11 @@ fn better_candidate(
     Some(Finding::new(
         FindingKind::BetterCandidate,
         format!(
-            "`{}` covers {} of the requested qualifiers [{}] ({}), more than the selected `{}` ({})",
+            "`{}` covers {} ({} of {} requested qualifiers), more than the selected `{}` ({})",
             best.agent,
-            best.covered.len(),
-            capability.qualifiers.join(", "),
             best.covered.join(", "),
+            best.covered.len(),
+            capability.qualifiers.len(),
             chosen.agent,
             chosen.covered.len()
         ),
