@@ -9,7 +9,10 @@
 //! The header table is the first block after the heading when it is a paragraph or a
 //! table whose first line starts with `|`. Its source lines are split by hand, which
 //! reads the seed's pipe rows, a `| Field | Value |` table, and a table whose header row
-//! is the first pair alike. The first heading deeper than the record heading sets the
+//! is the first pair alike. Prose on the line right after the table joins its block in
+//! Markdown; the table ends at the first line that is neither a `|` row nor a `key | value`
+//! row, and the rest of the block starts the preamble (a `prose-joins-table` warning).
+//! The first heading deeper than the record heading sets the
 //! section level; deeper headings stay in the section bodies.
 
 use super::fields::{decode_cell, fold_key, is_delimiter_row, keys_match, split_row};
@@ -226,8 +229,10 @@ impl RecordReader<'_> {
         let mut body_start = self.lines.next_start(heading.range.end.saturating_sub(1));
         match rest.first().filter(|block| self.is_header_table(block)) {
             Some(table) => {
-                self.read_header(&mut record, table, diagnostics);
-                body_start = self.lines.next_start(table.range.end.saturating_sub(1));
+                body_start = match self.read_header(&mut record, table, diagnostics) {
+                    Some(prose) => prose,
+                    None => self.lines.next_start(table.range.end.saturating_sub(1)),
+                };
                 rest = &rest[1..];
             }
             None => diagnostics.push(self.missing_table(&record)),
@@ -267,7 +272,14 @@ impl RecordReader<'_> {
         .with_hint("put `| Task ID | ENG-042 |` rows directly under the heading")
     }
 
-    fn read_header(&self, record: &mut Record, table: &Block, diagnostics: &mut Vec<Diagnostic>) {
+    /// Reads the rows of the header table into `record`. Returns where the prose that
+    /// joins the table's paragraph starts, when a line of it is not a row.
+    fn read_header(
+        &self,
+        record: &mut Record,
+        table: &Block,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<usize> {
         let start = self.lines.start_of(table.range.start);
         let end = self.content_end(table.range.end.max(start));
         let mut seen: Vec<(String, usize)> = Vec::new();
@@ -283,6 +295,10 @@ impl RecordReader<'_> {
                 continue;
             }
             let line = self.lines.line(line_start);
+            if is_prose(raw, &cells) {
+                diagnostics.push(self.prose_joins_table(line));
+                return Some(line_start);
+            }
             if cells.len() != 2 || raw.trim().is_empty() {
                 diagnostics.push(self.malformed_row(line, raw, cells.len()));
                 continue;
@@ -298,6 +314,20 @@ impl RecordReader<'_> {
                 diagnostics,
             );
         }
+        None
+    }
+
+    fn prose_joins_table(&self, line: usize) -> Diagnostic {
+        Diagnostic::new(
+            Code::ProseJoinsTable,
+            self.source,
+            line,
+            1,
+            "prose right under the header table joins its paragraph; the table ends here and \
+             the rest is read as the text under it"
+                .to_string(),
+        )
+        .with_hint("put a blank line after the table (`handoff fmt` does it)")
     }
 
     fn store_row(
@@ -406,6 +436,13 @@ impl RecordReader<'_> {
             body_line: self.lines.line((body.start + leading_blank).min(body.end)),
         }
     }
+}
+
+/// Whether a line of the header table's block is prose that joined it: not blank, not
+/// starting with `|`, and not a `key | value` row either.
+fn is_prose(raw: &str, cells: &[&str]) -> bool {
+    let trimmed = raw.trim();
+    !trimmed.is_empty() && !trimmed.starts_with('|') && cells.len() != 2
 }
 
 fn is_field_value_header(cells: &[&str]) -> bool {
@@ -527,6 +564,51 @@ mod tests {
         assert_eq!(record.task_id(), Some("A"));
         assert_eq!(record.rejected().len(), 2);
         assert_eq!(document.records[1].preamble(), Some("prose"));
+    }
+
+    #[test]
+    fn prose_right_under_the_table_ends_it_and_becomes_the_preamble() {
+        let seed_shape = "## Task Assignment\n| Task ID | ENG-042 |\n| Risk Class | medium |\nRules:\n- The agent MAY modify files\n| not | a row |\n\nMore.\n### Context\nx\n";
+        let gfm_shape = "## Task Assignment\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-042 |\n| Risk Class | medium |\nRules:\n- The agent MAY modify files\n| not | a row |\n\nMore.\n### Context\nx\n";
+        for (text, line) in [(seed_shape, 4), (gfm_shape, 7)] {
+            let document = parse_document("x", text);
+            let found: Vec<(Code, usize, bool)> = document
+                .diagnostics
+                .iter()
+                .map(|d| (d.code, d.line, d.is_error()))
+                .collect();
+            assert_eq!(found, [(Code::ProseJoinsTable, line, false)], "{text}");
+            assert_eq!(
+                document.diagnostics[0].hint.as_deref(),
+                Some("put a blank line after the table (`handoff fmt` does it)")
+            );
+            let record = &document.records[0];
+            assert_eq!(record.task_id(), Some("ENG-042"));
+            assert_eq!(
+                record.value(super::super::FieldKey::RiskClass),
+                Some("medium")
+            );
+            assert_eq!(record.extra(), &[]);
+            assert_eq!(
+                record.preamble(),
+                Some("Rules:\n- The agent MAY modify files\n| not | a row |\n\nMore.")
+            );
+            assert_eq!(record.sections()[0].title, "Context");
+        }
+    }
+
+    #[test]
+    fn a_row_with_a_pipe_but_the_wrong_cells_stays_an_error() {
+        let text = "## Task Assignment\n| Task ID | ENG-042 |\n| Risk Class |\n| a | b | c |\nkey | value\n";
+        let document = parse_document("x", text);
+        let found: Vec<(Code, usize)> = document
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.line))
+            .collect();
+        assert_eq!(found, [(Code::MalformedRow, 3), (Code::MalformedRow, 4)]);
+        assert_eq!(document.records[0].extra()[0].0, "key");
+        assert_eq!(document.records[0].preamble(), None);
     }
 
     #[test]
