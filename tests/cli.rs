@@ -550,3 +550,45 @@ fn prose_joining_a_table_is_a_warning_that_fmt_repairs() {
         .code(0)
         .stdout(predicate::str::contains("prose-joins-table").not());
 }
+
+#[test]
+fn lint_hints_name_the_allowed_values_and_forms() {
+    let output = stdout_of(
+        handoff()
+            .args(["lint", "--format", "json"])
+            .arg(fixture("template.md")),
+    );
+    let value: Value = serde_json::from_str(&output).unwrap_or_default();
+    let hint_at = |line: u64| -> String {
+        value["diagnostics"]
+            .as_array()
+            .and_then(|all| all.iter().find(|d| d["line"] == line))
+            .and_then(|d| d["hint"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        hint_at(2),
+        "replace it with the real Task ID; expected the form `DEPT-NNN`, e.g. `ENG-042`"
+    );
+    assert_eq!(
+        hint_at(6),
+        "replace it with the real Transport; expected one of: agent-teams, orchestrator-mediated"
+    );
+    assert_eq!(
+        hint_at(8),
+        "replace it with the real Timestamp; expected RFC 3339 with a zone, e.g. `2026-01-11T20:30:00Z`"
+    );
+    let bad = "## Interaction Record\n| Task ID | ENG-1 |\n| Type | chat |\n| From | a |\n| To | b |\n| Risk Class | severe |\n";
+    handoff()
+        .args(["lint", "-"])
+        .write_stdin(bad)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "  = hint: expected one of: consultation, handoff, review, escalation, capability-request\n",
+        ))
+        .stdout(predicate::str::contains(
+            "  = hint: expected one of: low, medium, high\n",
+        ));
+}
