@@ -15,8 +15,8 @@
 //! The first heading deeper than the record heading sets the
 //! section level; deeper headings stay in the section bodies.
 
-use super::fields::{decode_cell, fold_key, is_delimiter_row, keys_match, split_row};
-use super::{normalize_body, normalize_title, Record, RecordKind, Section};
+use super::fields::{decode_cell, is_delimiter_row, keys_match, split_row};
+use super::{normalize_body, normalize_title, FieldKey, Record, RecordKind, Section};
 use crate::diagnostic::{Code, Diagnostic};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -33,7 +33,12 @@ pub struct ParsedDocument {
 /// The kinds of top-level block the parser distinguishes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum BlockKind {
-    Heading { level: u8, text: String },
+    /// `record`: the kind this heading starts, when it is a record heading (level 1–3).
+    Heading {
+        level: u8,
+        text: String,
+        record: Option<RecordKind>,
+    },
     Paragraph,
     Table,
     Other,
@@ -54,9 +59,15 @@ pub(crate) struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     pub(crate) fn new(text: &'a str) -> Lines<'a> {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-            .collect();
+        // A byte loop: `match_indices` pays a searcher call per line.
+        let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+        starts.push(0);
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, byte)| *byte == b'\n')
+                .map(|(at, _)| at + 1),
+        );
         Lines { text, starts }
     }
 
@@ -133,6 +144,7 @@ fn top_level_blocks(text: &str) -> Vec<Block> {
                             BlockKind::Heading {
                                 level: level as u8,
                                 text: String::new(),
+                                record: None,
                             }
                         }
                         Tag::Paragraph => BlockKind::Paragraph,
@@ -172,23 +184,39 @@ fn top_level_blocks(text: &str) -> Vec<Block> {
 fn finish_heading(blocks: &mut [Block], text: Option<String>) {
     if let (
         Some(Block {
-            kind: BlockKind::Heading { text: slot, .. },
+            kind:
+                BlockKind::Heading {
+                    level,
+                    text: slot,
+                    record,
+                },
             ..
         }),
         Some(text),
     ) = (blocks.last_mut(), text)
     {
-        *slot = normalize_title(&text);
+        // Most titles are one trimmed line already: keep the text without copying it.
+        *slot = if text.contains(['\r', '\n']) || text.trim().len() != text.len() {
+            normalize_title(&text)
+        } else {
+            text
+        };
+        if *level <= 3 {
+            *record = RecordKind::ALL
+                .into_iter()
+                .find(|kind| keys_match(kind.heading(), slot));
+        }
     }
 }
 
 /// The kind and level of a record heading.
 fn record_heading(block: &Block) -> Option<(RecordKind, u8)> {
     match &block.kind {
-        BlockKind::Heading { level, text } if *level <= 3 => RecordKind::ALL
-            .into_iter()
-            .find(|kind| keys_match(kind.heading(), text))
-            .map(|kind| (kind, *level)),
+        BlockKind::Heading {
+            level,
+            record: Some(kind),
+            ..
+        } => Some((*kind, *level)),
         _ => None,
     }
 }
@@ -282,7 +310,7 @@ impl RecordReader<'_> {
     ) -> Option<usize> {
         let start = self.lines.start_of(table.range.start);
         let end = self.content_end(table.range.end.max(start));
-        let mut seen: Vec<(String, usize)> = Vec::new();
+        let mut seen: Vec<SeenKey> = Vec::new();
         let mut offset = start;
         for (index, raw) in self.text[start..end].split('\n').enumerate() {
             let line_start = offset;
@@ -333,15 +361,26 @@ impl RecordReader<'_> {
     fn store_row(
         &self,
         record: &mut Record,
-        seen: &mut Vec<(String, usize)>,
+        seen: &mut Vec<SeenKey>,
         (key, value): (&str, &str),
         (line, column): (usize, usize),
         diagnostics: &mut Vec<Diagnostic>,
     ) {
         let known = record.kind.key_named(key);
-        let Some((_, first_line)) = seen.iter().find(|(seen_key, _)| keys_match(seen_key, key))
+        let duplicate = seen.iter().find(|seen| match (known, seen.known) {
+            (Some(this), Some(that)) => this == that,
+            (None, None) => keys_match(&seen.extra, key),
+            _ => false,
+        });
+        let Some(&SeenKey {
+            line: first_line, ..
+        }) = duplicate
         else {
-            seen.push((key.to_string(), line));
+            seen.push(SeenKey {
+                known,
+                extra: known.map_or_else(|| key.to_string(), |_| String::new()),
+                line,
+            });
             record.set_field_at(known, key, value, (line, column));
             return;
         };
@@ -438,6 +477,14 @@ impl RecordReader<'_> {
     }
 }
 
+/// A header key already read, for finding duplicates: known keys compare by [`FieldKey`]
+/// (resolved once per row), extra keys by their text.
+struct SeenKey {
+    known: Option<FieldKey>,
+    extra: String,
+    line: usize,
+}
+
 /// Whether a line of the header table's block is prose that joined it: not blank, not
 /// starting with `|`, and not a `key | value` row either.
 fn is_prose(raw: &str, cells: &[&str]) -> bool {
@@ -446,7 +493,7 @@ fn is_prose(raw: &str, cells: &[&str]) -> bool {
 }
 
 fn is_field_value_header(cells: &[&str]) -> bool {
-    cells.len() == 2 && fold_key(cells[0]) == "field" && fold_key(cells[1]) == "value"
+    cells.len() == 2 && keys_match(cells[0], "field") && keys_match(cells[1], "value")
 }
 
 /// The 1-based character column of `cell` (a sub-slice of `raw`).
