@@ -303,6 +303,13 @@ pub fn keys_match(a: &str, b: &str) -> bool {
     if a.eq_ignore_ascii_case(b) {
         return true;
     }
+    // Two first words starting with different letters or digits cannot match; most keys
+    // compared against the wrong label stop here.
+    if let (Some(x), Some(y)) = (a.as_bytes().first(), b.as_bytes().first()) {
+        if x.is_ascii_alphanumeric() && y.is_ascii_alphanumeric() && !x.eq_ignore_ascii_case(y) {
+            return false;
+        }
+    }
     if let Some(answer) = ascii_keys_match(a.as_bytes(), b.as_bytes()) {
         return answer;
     }
@@ -498,7 +505,8 @@ fn strip_ticks(text: &str) -> String {
     let mut current = text.trim();
     loop {
         let next = current.trim_matches('`').trim();
-        if next == current {
+        // `next` is a sub-slice of `current`: the same length means nothing changed.
+        if next.len() == current.len() {
             return current.to_string();
         }
         current = next;
@@ -746,8 +754,15 @@ fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
 
 /// Splits a table row into cells on unescaped `|`, dropping the outer pipes.
 pub fn split_row(line: &str) -> Vec<&str> {
-    let line = line.trim();
     let mut cells = Vec::new();
+    split_row_into(line, &mut cells);
+    cells
+}
+
+/// [`split_row`] into a buffer the caller reuses from row to row (the parser's hot loop).
+pub(crate) fn split_row_into<'a>(line: &'a str, cells: &mut Vec<&'a str>) {
+    cells.clear();
+    let line = line.trim();
     let mut start = 0;
     let mut escaped = false;
     // Byte by byte: `|` and `\` are ASCII and never part of a multi-byte character, and
@@ -773,7 +788,9 @@ pub fn split_row(line: &str) -> Vec<&str> {
     {
         cells.pop();
     }
-    cells.into_iter().map(str::trim).collect()
+    for cell in cells.iter_mut() {
+        *cell = cell.trim();
+    }
 }
 
 /// Whether a row is a GFM delimiter row (`|---|:---:|`).

@@ -216,7 +216,7 @@ impl Record {
             kind,
             source: String::new(),
             line: 0,
-            fields: Vec::new(),
+            fields: Vec::with_capacity(kind.keys().len()),
             extra: Vec::new(),
             extra_lines: Vec::new(),
             preamble: None,

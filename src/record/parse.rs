@@ -15,7 +15,7 @@
 //! The first heading deeper than the record heading sets the
 //! section level; deeper headings stay in the section bodies.
 
-use super::fields::{decode_cell, is_delimiter_row, keys_match, split_row};
+use super::fields::{decode_cell, is_delimiter_row, keys_match, split_row_into};
 use super::{normalize_body, normalize_title, FieldKey, Record, RecordKind, Section};
 use crate::diagnostic::{Code, Diagnostic};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
@@ -311,12 +311,13 @@ impl RecordReader<'_> {
         let start = self.lines.start_of(table.range.start);
         let end = self.content_end(table.range.end.max(start));
         let mut seen: Vec<SeenKey> = Vec::new();
+        let mut cells: Vec<&str> = Vec::new();
         let mut offset = start;
         for (index, raw) in self.text[start..end].split('\n').enumerate() {
             let line_start = offset;
             offset += raw.len() + 1;
             let raw = raw.strip_suffix('\r').unwrap_or(raw);
-            let cells = split_row(raw);
+            split_row_into(raw, &mut cells);
             if (index == 1 && is_delimiter_row(&cells))
                 || (index == 0 && is_field_value_header(&cells))
             {
