@@ -222,11 +222,13 @@ impl ChangeVisitor for Classifier<'_> {
             return;
         }
         let mut fired = Vec::new();
-        self.matcher.line_matches(line.side, line.content, |index| {
-            if self.open[index] && self.matcher.confirms(index, line.content) {
-                fired.push(index);
-            }
-        });
+        self.matcher
+            .sets()
+            .line_matches(line.side, line.content, |index| {
+                if self.open[index] && self.matcher.confirms(index, line.content) {
+                    fired.push(index);
+                }
+            });
         for index in fired {
             self.open[index] = false;
             self.open_count -= 1;

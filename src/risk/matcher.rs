@@ -1,6 +1,7 @@
 //! The policy's rules compiled for speed: one glob set for every path rule, one regex set
 //! per diff side for every line rule, so that each path and each line is tested once
-//! whatever the number of rules.
+//! whatever the number of rules. (Compiling a set per kind of file would scan a little
+//! less but costs more to build than it saves.)
 //!
 //! Secrets never leave this module whole: credential matches are checked against
 //! placeholder values (`changeme`, `${VAR}`, `<your-token>` …) before they fire, and every
@@ -61,10 +62,16 @@ pub(crate) struct Matcher {
     pub line_rules: Vec<LineRule>,
     file_globs: GlobSet,
     file_glob_rule: Vec<usize>,
-    added: SideSet,
-    removed: SideSet,
+    sets: FileSets,
     exclude: GlobSet,
     redactors: Vec<usize>,
+}
+
+/// The line rules as one regex set per diff side.
+#[derive(Debug)]
+pub(crate) struct FileSets {
+    added: SideSet,
+    removed: SideSet,
 }
 
 /// The line rules that read one side of the diff, as one regex set.
@@ -72,6 +79,22 @@ pub(crate) struct Matcher {
 struct SideSet {
     set: RegexSet,
     rule_of: Vec<usize>,
+}
+
+impl FileSets {
+    /// Calls `fire` with each line rule that `content` matches on `side`.
+    pub fn line_matches(&self, side: LineSide, content: &[u8], mut fire: impl FnMut(usize)) {
+        let side = match side {
+            LineSide::Added => &self.added,
+            LineSide::Removed => &self.removed,
+        };
+        if side.rule_of.is_empty() || !side.set.is_match(content) {
+            return;
+        }
+        for index in side.set.matches(content).iter() {
+            fire(side.rule_of[index]);
+        }
+    }
 }
 
 impl Matcher {
@@ -123,18 +146,9 @@ impl Matcher {
         }
     }
 
-    /// Calls `fire` with each line rule that `content` fires on `side`.
-    pub fn line_matches(&self, side: LineSide, content: &[u8], mut fire: impl FnMut(usize)) {
-        let side = match side {
-            LineSide::Added => &self.added,
-            LineSide::Removed => &self.removed,
-        };
-        if side.rule_of.is_empty() || !side.set.is_match(content) {
-            return;
-        }
-        for index in side.set.matches(content).iter() {
-            fire(side.rule_of[index]);
-        }
+    /// The regex sets of every line rule.
+    pub fn sets(&self) -> &FileSets {
+        &self.sets
     }
 
     /// Whether line rule `index` really fires on `content`: a secret rule whose regex
@@ -244,14 +258,16 @@ impl Builder {
         for glob in exclude {
             excluded.add(compile_glob(glob, false).map_err(|e| fail("exclude", &e))?);
         }
-        let all = |_: &(String, bool)| true;
+        let sources = &self.line_sources;
+        let sets = FileSets {
+            added: side_set(sources, |_| true).map_err(|e| fail("line rules", &e))?,
+            removed: side_set(sources, |i| sources[i].1).map_err(|e| fail("line rules", &e))?,
+        };
         let redactors = (0..self.line_rules.len())
             .filter(|&index| self.line_rules[index].secret)
             .collect();
         Ok(Matcher {
-            added: side_set(&self.line_sources, all).map_err(|e| fail("line rules", &e))?,
-            removed: side_set(&self.line_sources, |(_, removed)| *removed)
-                .map_err(|e| fail("line rules", &e))?,
+            sets,
             path_globs: self
                 .path_globs
                 .build()
@@ -273,9 +289,9 @@ impl Builder {
 
 fn side_set(
     sources: &[(String, bool)],
-    keep: impl Fn(&(String, bool)) -> bool,
+    keep: impl Fn(usize) -> bool,
 ) -> Result<SideSet, regex::Error> {
-    let rule_of: Vec<usize> = (0..sources.len()).filter(|&i| keep(&sources[i])).collect();
+    let rule_of: Vec<usize> = (0..sources.len()).filter(|&i| keep(i)).collect();
     let set = RegexSetBuilder::new(rule_of.iter().map(|&i| sources[i].0.as_str()))
         .unicode(false)
         .build()?;

@@ -427,11 +427,13 @@ fn fired(matcher: &Matcher, path: &str, line: &str) -> BTreeSet<String> {
     if !line.is_empty() {
         let mut open = vec![false; matcher.line_rules.len()];
         matcher.line_rules_for(path, &mut open);
-        matcher.line_matches(LineSide::Added, line.as_bytes(), |index| {
-            if open[index] && matcher.confirms(index, line.as_bytes()) {
-                ids.insert(matcher.line_rules[index].id.clone());
-            }
-        });
+        matcher
+            .sets()
+            .line_matches(LineSide::Added, line.as_bytes(), |index| {
+                if open[index] && matcher.confirms(index, line.as_bytes()) {
+                    ids.insert(matcher.line_rules[index].id.clone());
+                }
+            });
     }
     ids
 }
@@ -485,9 +487,11 @@ fn env_var_rules_read_removed_lines_and_credential_rules_do_not() {
     let matcher = matcher();
     let mut removed = BTreeSet::new();
     for line in ["port = os.getenv('PORT')", "key = 'AKIAIOSFODNN7REALKEY'"] {
-        matcher.line_matches(LineSide::Removed, line.as_bytes(), |index| {
-            removed.insert(matcher.line_rules[index].id.clone());
-        });
+        matcher
+            .sets()
+            .line_matches(LineSide::Removed, line.as_bytes(), |index| {
+                removed.insert(matcher.line_rules[index].id.clone());
+            });
     }
     let expected: BTreeSet<String> = ["env-var.line.python".to_string()].into();
     assert_eq!(removed, expected);
