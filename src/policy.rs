@@ -619,7 +619,7 @@ mod tests {
         let policy = parse(
             "records_dir: meta/records/\n\
              exclude: [vendor/, '*.lock']\n\
-             triggers:\n  auth:\n    add_paths: ['src/guards/**']\n    remove_paths: [auth.path.session, '*jwt*']\n    add_lines: ['checkAccess\\(']\n    remove_lines: [auth.line.js]\n\
+             triggers:\n  auth:\n    add_paths: ['src/guards/**']\n    remove_paths: [auth.path.session, '*.guard.{ts,js}']\n    add_lines: ['checkAccess\\(']\n    remove_lines: [auth.line.js]\n\
              custom_triggers:\n  - name: infra\n    class: high\n    paths: ['terraform/']\n\
              evidence:\n  aliases:\n    rollback-plan: [undo plan]\n\
              reviewers:\n  high: [security-engineer]\n  unavailable: [qa-engineer]\n",
@@ -635,14 +635,15 @@ mod tests {
             "the rest of the rule stays"
         );
         assert!(ids.contains(&"auth.path.policy-1") && ids.contains(&"auth.line.policy-1"));
-        let token = auth
+        let permissions = auth
             .rules
             .iter()
-            .find(|rule| rule.id == "auth.path.token")
+            .find(|rule| rule.id == "auth.path.permissions")
             .unwrap();
-        assert!(
-            matches!(&token.matches, RuleMatch::Paths { globs } if !globs.contains(&"*jwt*".to_string()))
-        );
+        let RuleMatch::Paths { globs } = &permissions.matches else {
+            panic!("a path rule: {permissions:?}");
+        };
+        assert!(!globs.iter().any(|glob| glob == "*.guard.{ts,js}") && globs.len() > 1);
         let infra = policy.trigger("infra").unwrap();
         assert_eq!((infra.class, infra.builtin), (RiskClass::High, false));
         assert_eq!(

@@ -39,7 +39,11 @@ impl Repo {
         visitor: &mut dyn ChangeVisitor,
     ) -> Result<Option<ChangedFile>, GitError> {
         if super::is_submodule(delta) {
-            return self.changed_file(delta, Some(false));
+            let file = self.changed_file(delta, Some(false))?;
+            if let Some(file) = &file {
+                visitor.file(file);
+            }
+            return Ok(file);
         }
         let (Some(old), Some(new)) = (
             self.content(&delta.old_file())?,
@@ -52,7 +56,7 @@ impl Repo {
         let Some(file) = self.changed_file(delta, Some(binary))? else {
             return Ok(None);
         };
-        if binary || !visitor.file(&file) {
+        if !visitor.file(&file) || binary {
             return Ok(Some(file));
         }
         match (old, new) {
@@ -117,7 +121,7 @@ impl Repo {
         let Some(file) = self.changed_file(delta, binary)? else {
             return Ok(None);
         };
-        if let Some(patch) = patch.filter(|_| !file.binary && visitor.file(&file)) {
+        if let Some(patch) = patch.filter(|_| visitor.file(&file) && !file.binary) {
             stream_patch(&patch, &file, visitor)?;
         }
         Ok(Some(file))

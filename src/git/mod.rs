@@ -52,7 +52,8 @@ impl Head {
 
 /// Receives a change file by file and, for the files it asks for, line by line.
 pub trait ChangeVisitor {
-    /// Called once per changed file, in diff order. Return `true` to receive its lines.
+    /// Called once per changed file, in diff order (binary files and submodules included).
+    /// Return `true` to receive its lines; binary files and submodules have none.
     fn file(&mut self, file: &ChangedFile) -> bool;
     /// Called for each added or removed line of the file last accepted by [`Self::file`].
     fn line(&mut self, file: &ChangedFile, line: DiffLine<'_>);

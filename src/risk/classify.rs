@@ -2,7 +2,8 @@
 //!
 //! Each file is tested once against every path rule (both paths of a rename; a deletion
 //! counts), then its added lines (and removed lines, for triggers that read them) run
-//! through one regex set. A rule fires at most once per file: the finding names the first
+//! through one regex set. A trigger reports each path once, by the first path rule that
+//! matched it; a line rule fires at most once per file, and the finding names the first
 //! line that fired it. A trigger that already fired on a file by its path does not also
 //! report that file's lines. So memory grows with files and rules, never with lines.
 
@@ -159,22 +160,22 @@ impl<'a> Classifier<'a> {
         !self.policy.is_meta(path) && !self.matcher.is_excluded(&path.to_string_lossy())
     }
 
+    /// Records the path rules the file fires: one finding per trigger and path.
     fn record_path_findings(&mut self, file: &ChangedFile) {
         self.fired_by_path
             .iter_mut()
             .for_each(|fired| *fired = false);
-        let mut fired_rules = Vec::new();
         let paths: Vec<&RepoPath> = file
             .touched_paths()
             .filter(|p| self.is_classified(p))
             .collect();
         for path in paths {
+            let mut fired_here = vec![false; self.matcher.triggers.len()];
             for rule_index in self.matcher.path_rules_for(&path.to_string_lossy()) {
-                if fired_rules.contains(&rule_index) {
+                let rule = &self.matcher.path_rules[rule_index];
+                if std::mem::replace(&mut fired_here[rule.trigger], true) {
                     continue;
                 }
-                fired_rules.push(rule_index);
-                let rule = &self.matcher.path_rules[rule_index];
                 self.fired_by_path[rule.trigger] = true;
                 let trigger = &self.matcher.triggers[rule.trigger];
                 self.findings.push(Finding {

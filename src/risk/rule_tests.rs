@@ -191,6 +191,8 @@ const NO: &[Case] = &[
     ("auth.path.auth-dir", "src/authors/list.ts", ""),
     ("auth.path.auth-file", "app/models/author.py", ""),
     ("auth.path.auth-file", "docs/authoring.md", ""),
+    ("auth.path.auth-file", "docs/auth.md", ""),
+    ("auth.path.password", "docs/password-policy.md", ""),
     ("auth.path.session", "src/sessionize.ts", ""),
     ("auth.path.token", "src/lexer/token.rs", ""),
     ("auth.path.password", "src/pass_through.rs", ""),

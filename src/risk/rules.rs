@@ -187,6 +187,19 @@ const fn line(
     }
 }
 
+/// A file-name glob limited to source and configuration files, so that documentation and
+/// images named after a topic (`docs/auth.md`, `billing.png`) do not fire.
+macro_rules! code {
+    ($stem:literal) => {
+        concat!(
+            $stem,
+            ".{py,pyi,rb,erb,rake,js,jsx,mjs,cjs,ts,tsx,mts,cts,vue,svelte,go,rs,java,kt,kts,\
+             scala,groovy,php,cs,ex,exs,swift,c,h,cc,cpp,sql,yml,yaml,json,toml,xml,\
+             properties,conf,ini,tf,sh}"
+        )
+    };
+}
+
 const PY: &[&str] = &["*.py"];
 const RB: &[&str] = &["*.rb", "*.rake", "*.erb", "Gemfile", "Rakefile"];
 const JS: &[&str] = &["*.{js,jsx,mjs,cjs,ts,tsx,mts,cts,svelte,vue}"];
@@ -346,39 +359,39 @@ const AUTH: &[DefaultRule] = &[
     paths(
         "auth.path.auth-file",
         &[
-            "*auth.*",
-            "auth_*",
-            "auth-*",
-            "*authenticat*",
-            "*authoriz*",
-            "*oauth*",
-            "*auth{controller,service,provider,guard,filter,handler,manager,module,middleware,context,config,utils,helpers}.*",
-            "*login*.*",
-            "*nextauth*",
+            code!("*auth"),
+            code!("auth_*"),
+            code!("auth-*"),
+            code!("*authenticat*"),
+            code!("*authoriz*"),
+            code!("*oauth*"),
+            code!("*auth{controller,service,provider,guard,filter,handler,manager,module,middleware,context,config,utils,helpers}"),
+            code!("*login*"),
+            code!("*nextauth*"),
             "devise.rb",
             "devise/",
         ],
     ),
     paths(
         "auth.path.session",
-        &["session.*", "sessions.*", "session_*", "*_session.*", "*session{manager,store,config,middleware}.*", "sessions/"],
+        &[code!("session"), code!("sessions"), code!("session_*"), code!("*_session"), code!("*session{manager,store,config,middleware}"), "sessions/"],
     ),
     paths(
         "auth.path.token",
-        &["*jwt*", "*{access,refresh,auth,api,bearer,id}[-_]token*", "*{access,refresh,auth,bearer}token*", "*csrf*"],
+        &[code!("*jwt*"), code!("*{access,refresh,auth,api,bearer,id}[-_]token*"), code!("*{access,refresh,auth,bearer}token*"), code!("*csrf*")],
     ),
-    paths("auth.path.password", &["*password*", "*passwd*"]),
+    paths("auth.path.password", &[code!("*password*"), code!("*passwd*")]),
     paths(
         "auth.path.middleware",
-        &["middleware/", "middlewares/", "*middleware.*", "*middleware_*"],
+        &["middleware/", "middlewares/", code!("*middleware"), code!("*middleware_*")],
     ),
     paths(
         "auth.path.permissions",
-        &["*permission*", "rbac/", "*rbac*", "acl/", "acl.*", "acls.*", "*_acl.*", "policies/", "guards/", "*.guard.{ts,js}", "ability.rb", "abilities/"],
+        &[code!("*permission*"), "rbac/", code!("*rbac*"), "acl/", code!("acl"), code!("acls"), code!("*_acl"), "policies/", "guards/", "*.guard.{ts,js}", "ability.rb", "abilities/"],
     ),
     paths(
         "auth.path.security",
-        &["security/", "security.{py,rb,js,ts,go,rs,java,kt}", "*securityconfig*", "*websecurity*", "*security_*.py", "*_security.*"],
+        &["security/", "security.{py,rb,js,ts,go,rs,java,kt}", code!("*securityconfig*"), code!("*websecurity*"), "*security_*.py", code!("*_security")],
     ),
     line(
         "auth.line.rls",
@@ -467,25 +480,25 @@ const PAYMENT: &[DefaultRule] = &[
     paths(
         "payment.path.payment-file",
         &[
-            "*payment*",
-            "*billing*",
-            "*invoice*",
-            "*refund*",
-            "stripe.*",
-            "stripe[-_]*",
-            "*[-_]stripe.*",
-            "*stripe{service,client,webhook,webhooks,controller,gateway,provider}.*",
-            "*paypal*",
-            "*braintree*",
-            "*adyen*",
+            code!("*payment*"),
+            code!("*billing*"),
+            code!("*invoice*"),
+            code!("*refund*"),
+            code!("stripe"),
+            code!("stripe[-_]*"),
+            code!("*[-_]stripe"),
+            code!("*stripe{service,client,webhook,webhooks,controller,gateway,provider}"),
+            code!("*paypal*"),
+            code!("*braintree*"),
+            code!("*adyen*"),
         ],
     ),
     paths(
         "payment.path.checkout-file",
         &[
             "checkout.{py,rb,js,jsx,mjs,cjs,ts,tsx,go,rs,java,kt,php}",
-            "*_checkout.*",
-            "*checkout{controller,service,session,form,page,flow}*",
+            code!("*_checkout"),
+            code!("*checkout{controller,service,session,form,page,flow}*"),
         ],
     ),
     line(
