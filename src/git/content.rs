@@ -1,15 +1,17 @@
 //! Streaming one delta's lines: from whole contents where possible, else from libgit2.
 //!
 //! An added or deleted file needs no diff (every line is on one side), and a modified
-//! file is diffed from its two contents directly. Reading contents ourselves, instead of
-//! letting libgit2 build the patch from the delta, skips its per-path attribute lookups,
-//! which cost more than the diff itself on large changes. It also means a
+//! file is diffed from its two contents directly ([`super::linediff`]). Reading contents
+//! ourselves, instead of letting libgit2 build the patch from the delta, skips its
+//! per-path attribute lookups and content hashing, which cost more than the diff itself
+//! on large changes. It also means a
 //! `.gitattributes` entry such as `*.txt -diff` cannot hide content from the content
 //! rules: a file is binary only when its bytes say so (a NUL in the first 8000, as git
 //! decides). Symlinks and objects missing from the database fall back to libgit2's patch.
 
+use super::linediff::diff_lines;
 use super::{ChangeVisitor, ChangedFile, DiffLine, GitError, LineSide, Repo, BINARY_SNIFF_LEN};
-use git2::{Blob, DiffDelta, DiffFile, DiffOptions, FileMode};
+use git2::{Blob, DiffDelta, DiffFile, FileMode};
 use std::ops::Deref;
 
 /// One side's content: an object from the database, or a working-tree file.
@@ -62,11 +64,17 @@ impl Repo {
         match (old, new) {
             (None, Some(new)) => stream_whole(&file, &new, LineSide::Added, visitor),
             (Some(old), None) => stream_whole(&file, &old, LineSide::Removed, visitor),
-            (Some(old), Some(new)) => {
-                let patch = diff_contents(&old, &new)
-                    .map_err(|error| GitError::git(format!("diffing {}", file.path))(error))?;
-                stream_patch(&patch, &file, visitor)?;
-            }
+            (Some(old), Some(new)) => diff_lines(&old, &new, |side, index, line| {
+                let content = line.strip_suffix(b"\r").unwrap_or(line);
+                visitor.line(
+                    &file,
+                    DiffLine {
+                        side,
+                        number: index + 1,
+                        content,
+                    },
+                );
+            }),
             (None, None) => {}
         }
         Ok(Some(file))
@@ -132,30 +140,6 @@ impl Repo {
 pub(super) fn is_binary(content: &[u8]) -> bool {
     let end = content.len().min(BINARY_SNIFF_LEN as usize);
     content[..end].contains(&0)
-}
-
-/// Diffs two contents without paths, so libgit2 looks up no attributes, and from blobs
-/// where it can, so it hashes nothing.
-fn diff_contents<'a>(
-    old: &'a Content<'_>,
-    new: &'a Content<'_>,
-) -> Result<git2::Patch<'a>, git2::Error> {
-    let mut options = options();
-    match (old, new) {
-        (Content::Blob(old), Content::Blob(new)) => {
-            git2::Patch::from_blobs(old, None, new, None, Some(&mut options))
-        }
-        (Content::Blob(old), Content::File(new)) => {
-            git2::Patch::from_blob_and_buffer(old, None, new, None, Some(&mut options))
-        }
-        _ => git2::Patch::from_buffers(old, None, new, None, Some(&mut options)),
-    }
-}
-
-fn options() -> DiffOptions {
-    let mut options = DiffOptions::new();
-    options.context_lines(0).interhunk_lines(0);
-    options
 }
 
 /// Streams every line of a file that exists on one side only.

@@ -19,6 +19,7 @@
 mod change;
 mod content;
 mod error;
+mod linediff;
 
 pub use change::{ChangeSet, ChangeStatus, ChangedFile, DiffLine, LineSide, RepoPath, WORKTREE};
 pub use error::GitError;
