@@ -215,7 +215,16 @@ impl Repo {
 
     fn commit_of(&self, rev: &str) -> Result<Oid, GitError> {
         let unknown = |error: git2::Error| {
-            if self.inner.is_shallow() {
+            if self
+                .inner
+                .head()
+                .is_err_and(|e| e.code() == git2::ErrorCode::UnbornBranch)
+            {
+                GitError::UnknownRevision {
+                    rev: rev.to_string(),
+                    message: "the repository has no commits yet".to_string(),
+                }
+            } else if self.inner.is_shallow() {
                 GitError::ShallowMissingBase {
                     rev: rev.to_string(),
                 }
