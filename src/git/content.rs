@@ -4,15 +4,25 @@
 //! file is diffed from its two contents directly ([`super::linediff`]). Reading contents
 //! ourselves, instead of letting libgit2 build the patch from the delta, skips its
 //! per-path attribute lookups and content hashing, which cost more than the diff itself
-//! on large changes. It also means a
-//! `.gitattributes` entry such as `*.txt -diff` cannot hide content from the content
-//! rules: a file is binary only when its bytes say so (a NUL in the first 8000, as git
-//! decides). Symlinks and objects missing from the database fall back to libgit2's patch.
+//! on large changes. It also means a `.gitattributes` entry such as `*.txt -diff` cannot
+//! hide content from the content rules: a file is binary only when its bytes say so (a
+//! NUL in the first 8000, as git decides). Symlinks and objects missing from the database
+//! fall back to libgit2's patch, which reports a missing object as an error.
 
 use super::linediff::diff_lines;
 use super::{ChangeVisitor, ChangedFile, DiffLine, GitError, LineSide, Repo, BINARY_SNIFF_LEN};
 use git2::{Blob, DiffDelta, DiffFile, FileMode};
 use std::ops::Deref;
+
+/// One side of a delta.
+enum Side<'r> {
+    /// The file does not exist on this side (an addition's old side).
+    Absent,
+    /// The file's content.
+    Present(Content<'r>),
+    /// Not readable directly (a symlink, a missing object): libgit2 must diff it.
+    Indirect,
+}
 
 /// One side's content: an object from the database, or a working-tree file.
 enum Content<'r> {
@@ -47,14 +57,16 @@ impl Repo {
             }
             return Ok(file);
         }
-        let (Some(old), Some(new)) = (
-            self.content(&delta.old_file())?,
-            self.content(&delta.new_file())?,
-        ) else {
-            return self.stream_libgit2_patch(diff, index, delta, visitor);
+        let (old, new) = match (self.side(&delta.old_file())?, self.side(&delta.new_file())?) {
+            (Side::Indirect, _) | (_, Side::Indirect) => {
+                return self.stream_libgit2_patch(diff, index, delta, visitor);
+            }
+            (Side::Present(old), Side::Present(new)) => (Some(old), Some(new)),
+            (Side::Present(old), Side::Absent) => (Some(old), None),
+            (Side::Absent, Side::Present(new)) => (None, Some(new)),
+            (Side::Absent, Side::Absent) => (None, None),
         };
-        let binary = old.as_ref().is_some_and(|c| is_binary(c))
-            || new.as_ref().is_some_and(|c| is_binary(c));
+        let binary = old.as_deref().is_some_and(is_binary) || new.as_deref().is_some_and(is_binary);
         let Some(file) = self.changed_file(delta, Some(binary))? else {
             return Ok(None);
         };
@@ -66,11 +78,12 @@ impl Repo {
             (Some(old), None) => stream_whole(&file, &old, LineSide::Removed, visitor),
             (Some(old), Some(new)) => diff_lines(&old, &new, |side, index, line| {
                 let content = line.strip_suffix(b"\r").unwrap_or(line);
+                let number = index + 1;
                 visitor.line(
                     &file,
                     DiffLine {
                         side,
-                        number: index + 1,
+                        number,
                         content,
                     },
                 );
@@ -80,34 +93,33 @@ impl Repo {
         Ok(Some(file))
     }
 
-    /// The content of one side: `Some(None)` when the side does not exist, `None` when
-    /// it cannot be read directly (a symlink, a missing object) and libgit2 must diff it.
-    fn content(&self, file: &DiffFile<'_>) -> Result<Option<Option<Content<'_>>>, GitError> {
+    /// Reads one side of a delta: from the object database when git knows its id, else
+    /// from the working tree.
+    fn side(&self, file: &DiffFile<'_>) -> Result<Side<'_>, GitError> {
         if !file.exists() {
-            return Ok(Some(None));
+            return Ok(Side::Absent);
         }
         if file.mode() == FileMode::Link {
-            return Ok(None);
+            return Ok(Side::Indirect);
         }
         if !file.id().is_zero() {
-            return Ok(self
-                .inner
-                .find_blob(file.id())
-                .ok()
-                .map(|blob| Some(Content::Blob(blob))));
+            return Ok(match self.inner.find_blob(file.id()) {
+                Ok(blob) => Side::Present(Content::Blob(blob)),
+                Err(_) => Side::Indirect,
+            });
         }
         let (Some(root), Some(path)) = (self.inner.workdir(), file.path()) else {
-            return Ok(None);
+            return Ok(Side::Indirect);
         };
         let full = root.join(path);
         match std::fs::read(&full) {
-            Ok(bytes) => Ok(Some(Some(Content::File(bytes)))),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Ok(bytes) => Ok(Side::Present(Content::File(bytes))),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Side::Indirect),
             Err(error) => Err(super::read_error(&full, &error)),
         }
     }
 
-    /// Lets libgit2 build the patch from the delta, for what [`Self::content`] cannot read.
+    /// Lets libgit2 build the patch from the delta, for what [`Self::side`] cannot read.
     fn stream_libgit2_patch(
         &self,
         diff: &git2::Diff<'_>,

@@ -130,7 +130,11 @@ impl Repo {
             let file = if visitor.reads_lines() {
                 self.stream_delta(&diff, index, &delta, visitor)?
             } else {
-                self.changed_file(&delta, None)?
+                let file = self.changed_file(&delta, None)?;
+                if let Some(file) = &file {
+                    visitor.file(file);
+                }
+                file
             };
             files.extend(file);
         }
