@@ -409,7 +409,7 @@ impl Policy {
             name,
             class: custom.class,
             builtin: false,
-            reads_removed_lines: false,
+            reads_removed_lines: true,
             secret: false,
             rules,
         });

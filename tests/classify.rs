@@ -347,3 +347,62 @@ fn a_shallow_clone_missing_the_base_is_an_error() {
     assert!(matches!(error, ClassifyError::Git(_)), "{error:?}");
     assert!(error.to_string().contains("fetch-depth: 0"), "{error}");
 }
+
+#[test]
+fn removing_an_auth_check_is_an_auth_change() {
+    let repo = TestRepo::new();
+    repo.write(
+        "shop/admin_views.py",
+        "@login_required\ndef dashboard(request):\n    pass\n",
+    );
+    let base = repo.commit("base");
+    repo.write("shop/admin_views.py", "def dashboard(request):\n    pass\n");
+    repo.commit("drop the check");
+
+    let result = run(&repo, &base, &head(), Some(RiskClass::Low));
+
+    assert_eq!(rules(&result), ["auth.line.python"]);
+    assert_eq!(
+        (result.findings[0].line, result.findings[0].side),
+        (Some(1), Some(LineSide::Removed))
+    );
+    assert_eq!(result.risk, RiskClass::High);
+}
+
+#[test]
+fn gitattributes_cannot_hide_content_from_the_rules() {
+    let repo = TestRepo::new();
+    repo.write(".gitattributes", "*.txt -diff\n*.cfg binary\n");
+    let base = repo.commit("base");
+    repo.write("notes.txt", "key = 'AKIAIOSFODNN7REALKEY'\n");
+    repo.write("app.cfg", "url = 'postgres://app:s3cr3tPass@db/app'\n");
+    repo.commit("secrets behind attributes");
+
+    let result = run(&repo, &base, &head(), None);
+
+    let mut fired = rules(&result);
+    fired.sort();
+    assert_eq!(
+        fired,
+        [
+            "credential.line.aws-access-key",
+            "credential.line.url-password"
+        ]
+    );
+}
+
+#[test]
+fn unstaged_edits_to_tracked_files_are_read_in_the_working_tree() {
+    let repo = TestRepo::new();
+    repo.write("app/config.py", "DEBUG = False\n");
+    let base = repo.commit("base");
+    repo.write(
+        "app/config.py",
+        "DEBUG = False\nHOST = os.environ['HOST']\n",
+    );
+
+    let result = run(&repo, &base, &Head::WorkTree, None);
+
+    assert_eq!(rules(&result), ["env-var.line.python"]);
+    assert_eq!(result.findings[0].line, Some(2));
+}

@@ -401,3 +401,30 @@ fn unknown_revisions_missing_repositories_and_bare_working_trees_are_clear_error
     assert!(matches!(error, GitError::BareWorkTree { .. }), "{error:?}");
     assert!(bare.change_set(&base, &head()).is_ok());
 }
+
+#[test]
+fn symlinks_stream_their_target_as_a_line() {
+    let (repo, base) = TestRepo::with_base();
+    std::os::unix::fs::symlink("README.md", repo.path().join("docs-link")).unwrap();
+    repo.commit("link");
+
+    let mut lines = Lines::default();
+    let change = Repo::open(repo.path())
+        .unwrap()
+        .visit_changes(&base, &head(), &mut lines)
+        .unwrap();
+
+    assert_eq!(
+        summary(&change),
+        vec![("docs-link".into(), None, ChangeStatus::Added)]
+    );
+    assert_eq!(
+        lines.0,
+        vec![(
+            "docs-link".to_string(),
+            LineSide::Added,
+            1,
+            "README.md".to_string()
+        )]
+    );
+}

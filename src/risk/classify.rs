@@ -1,8 +1,8 @@
 //! Classification: stream a change through the compiled rules and keep what fired.
 //!
 //! Each file is tested once against every path rule (both paths of a rename; a deletion
-//! counts), then its added lines (and removed lines, for triggers that read them) run
-//! through one regex set. A trigger reports each path once, by the first path rule that
+//! counts), then its added and removed lines (added only, for `credential`) run through
+//! one regex set per side. A trigger reports each path once, by the first path rule that
 //! matched it; a line rule fires at most once per file, and the finding names the first
 //! line that fired it. A trigger that already fired on a file by its path does not also
 //! report that file's lines. So memory grows with files and rules, never with lines.

@@ -485,17 +485,26 @@ fn every_default_rule_has_a_positive_and_a_near_miss() {
 }
 
 #[test]
-fn env_var_rules_read_removed_lines_and_credential_rules_do_not() {
+fn removed_lines_count_for_every_trigger_but_credential() {
     let matcher = matcher();
     let mut removed = BTreeSet::new();
-    for line in ["port = os.getenv('PORT')", "key = 'AKIAIOSFODNN7REALKEY'"] {
+    let lines = [
+        "port = os.getenv('PORT')",
+        "@login_required",
+        "key = 'AKIAIOSFODNN7REALKEY'",
+    ];
+    for line in lines {
         matcher
             .sets()
             .line_matches(LineSide::Removed, line.as_bytes(), |index| {
                 removed.insert(matcher.line_rules[index].id.clone());
             });
     }
-    let expected: BTreeSet<String> = ["env-var.line.python".to_string()].into();
+    let expected: BTreeSet<String> = [
+        "auth.line.python".to_string(),
+        "env-var.line.python".to_string(),
+    ]
+    .into();
     assert_eq!(removed, expected);
 }
 

@@ -1,9 +1,9 @@
 //! The nine built-in triggers and their default rules.
 //!
 //! A trigger raises a change to its class when one of its rules fires. A path rule fires
-//! when a touched path matches one of its globs; a line rule fires when an added line (and,
-//! for `env-var`, a removed line) matches its regex, optionally only in files matching its
-//! own globs. Every rule has a stable id, `<trigger>.<path|line>.<name>`, which findings
+//! when a touched path matches one of its globs; a line rule fires when a changed line
+//! (added or removed; only added for `credential`) matches its regex, optionally only in
+//! files matching its own globs. Every rule has a stable id, `<trigger>.<path|line>.<name>`, which findings
 //! report and which a policy file names to remove the rule.
 //!
 //! Globs follow .gitignore conventions (see [`normalize_glob`]) and are matched
@@ -79,9 +79,12 @@ impl Trigger {
         }
     }
 
-    /// Whether line rules also look at removed lines (GATE.md: "an added or removed line").
+    /// Whether line rules also read removed lines. The seed asks about code "modified",
+    /// "touched" or "changed" for every trigger but one: removing `@login_required` or a
+    /// route is an auth or API change. Only credentials are "added": removing a secret is
+    /// not adding one.
     pub fn reads_removed_lines(self) -> bool {
-        self == Trigger::EnvVar
+        self != Trigger::Credential
     }
 
     /// Whether matched text is a secret: redacted in excerpts, placeholders ignored.
