@@ -369,7 +369,10 @@ const AUTH: &[DefaultRule] = &[
             code!("*authoriz*"),
             code!("*oauth*"),
             code!("*auth{controller,service,provider,guard,filter,handler,manager,module,middleware,context,config,utils,helpers}"),
-            code!("*login*"),
+            code!("login*"),
+            code!("*[-_.]login*"),
+            code!("signin*"),
+            code!("*[-_.]signin*"),
             code!("*nextauth*"),
             "devise.rb",
             "devise/",
@@ -377,7 +380,7 @@ const AUTH: &[DefaultRule] = &[
     ),
     paths(
         "auth.path.session",
-        &[code!("session"), code!("sessions"), code!("session_*"), code!("*_session"), code!("*session{manager,store,config,middleware}"), "sessions/"],
+        &[code!("session"), code!("sessions"), code!("session_*"), code!("*session{manager,store,config,middleware}"), "sessions/"],
     ),
     paths(
         "auth.path.token",
@@ -455,11 +458,7 @@ const MIGRATION: &[DefaultRule] = &[
     paths("migration.path.golang-migrate", &["*.up.sql", "*.down.sql"]),
     paths(
         "migration.path.sql-dir",
-        &[
-            "**/migrate/**/*.sql",
-            "**/migration/**/*.sql",
-            "**/schema/**/*.sql",
-        ],
+        &["**/migrate/**/*.sql", "**/migration/**/*.sql"],
     ),
 ];
 
@@ -477,7 +476,6 @@ const PAYMENT: &[DefaultRule] = &[
             "refunds/",
             "stripe/",
             "paypal/",
-            "**/subscriptions/billing/",
         ],
     ),
     paths(
