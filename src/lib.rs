@@ -9,7 +9,10 @@
 //! `src/cli/` are a thin command-line layer over it. Parsing is total: it returns what
 //! it understood together with [`diagnostic::Diagnostic`]s that carry line numbers.
 
+pub mod contract;
 pub mod diagnostic;
+pub mod evidence;
 pub mod git;
 pub mod policy;
+pub mod record;
 pub mod risk;

@@ -3,9 +3,16 @@
 //! them into the exit codes the README documents.
 
 mod classify;
+mod contract;
 mod explain;
+mod fmt;
+mod inputs;
+mod lint;
+mod new;
 mod output;
+mod parse;
 mod policy;
+mod render;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,8 +29,20 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Check an agent_contract_handoff block, or decide the next action from it.
+    Contract(contract::Args),
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
+    /// Rewrite records in canonical form, in place (`--check`: diff, exit 1).
+    Fmt(fmt::Args),
+    /// Check records against the protocol: fields, values, placeholders, sections.
+    Lint(lint::Args),
+    /// Create a record in canonical form, placeholders where values are missing.
+    New(new::Args),
+    /// Print records as JSON or YAML (the documented contract).
+    Parse(parse::Args),
+    /// Turn `handoff parse` JSON or YAML back into canonical Markdown.
+    Render(render::Args),
     /// Classify a change's risk from its git diff, and say why.
     Classify(classify::Args),
     /// Inspect the gate's policy (`.handoff.yaml`).
@@ -45,7 +64,13 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Contract(args) => contract::run(args),
         Command::Explain(args) => explain::run(args),
+        Command::Fmt(args) => fmt::run(args),
+        Command::Lint(args) => lint::run(args),
+        Command::New(args) => new::run(args),
+        Command::Parse(args) => parse::run(args),
+        Command::Render(args) => render::run(args),
         Command::Classify(args) => classify::run(args),
         Command::Policy(args) => policy::run(args),
     };
