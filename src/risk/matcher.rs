@@ -321,7 +321,8 @@ fn redact(regex: &Regex, text: &[u8]) -> Vec<u8> {
 
 /// Whether a secret-looking value is a placeholder, a reference or a template rather than
 /// a real secret: `changeme`, `${DB_PASSWORD}`, `<your-token>`, `DB_PASSWORD`, `********`,
-/// `/run/secrets/db`, an all-digit number …
+/// `/run/secrets/db`, an all-digit number, a value that names itself (`password123`,
+/// `my-secret-token`) …
 pub(crate) fn is_placeholder(value: &[u8]) -> bool {
     let Ok(value) = std::str::from_utf8(value) else {
         return false;
@@ -366,16 +367,15 @@ pub(crate) fn is_placeholder(value: &[u8]) -> bool {
         "***",
         "...",
         "…",
-        "notasecret",
-        "not-a-secret",
-    ];
-    const EXACT: &[&str] = &[
         "password",
         "passwd",
         "secret",
         "token",
         "apikey",
         "api_key",
+        "api-key",
+    ];
+    const EXACT: &[&str] = &[
         "none",
         "null",
         "nil",
@@ -422,6 +422,8 @@ mod tests {
             "ENC(abc)",
             "%(password)s",
             "Password",
+            "password123",
+            "test-secret-key",
         ] {
             assert!(is_placeholder(value.as_bytes()), "{value}");
         }

@@ -334,7 +334,7 @@ const API_ROUTE: &[DefaultRule] = &[
     ),
     line(
         "api-route.line.express",
-        r#"\b(app|router|server|api)\.(get|post|put|patch|delete|all|route)\(\s*['"`]/"#,
+        r#"\b(app|router|server|fastify)\.(get|post|put|patch|delete|all|route)\(\s*['"`]/"#,
         JS,
     ),
     line(
