@@ -8,12 +8,14 @@
 #   handoff classify --base BASE --head HEAD --format json > /dev/null
 #   git diff -U0 --no-renames BASE HEAD > /dev/null
 #   git diff -M -U0 BASE HEAD > /dev/null
-# and the ratios classify / git. Memory must not grow with the number of changed lines:
-# run with LINES_PER_FILE=20 and 100 to compare peak RSS. Not part of `cargo test`.
+# (medians of RUNS runs, default 5) and the ratios classify / git. Memory must not grow
+# with the number of changed lines: run with LINES_PER_FILE=20 and 100 to compare peak
+# RSS. KEEP=1 keeps the generated repository. Not part of `cargo test`.
 set -euo pipefail
 
 files=${1:-5000}
 lines_per_file=${2:-100}
+runs=${RUNS:-5}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
@@ -65,16 +67,26 @@ head=$(git rev-parse HEAD)
 git repack -adq  # packed, as in a clone
 echo "repository: $files files, $((files * lines_per_file)) added lines"
 
+# Runs a command RUNS times under /usr/bin/time -v; reports the median wall and CPU
+# time and the median peak RSS, and sets ${var}_wall, ${var}_cpu, ${var}_rss.
 measure() {
     local name=$1 var=$2; shift 2
-    /usr/bin/time -v "$@" > /dev/null 2> "$work/time.txt"
-    local wall rss cpu
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time.txt" \
-        | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
-    rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")
-    cpu=$(awk -F': ' '/User time|System time/ {sum += $2} END {print sum}' "$work/time.txt")
+    local walls=() cpus=() rsss=() run
+    for ((run = 0; run < runs; run++)); do
+        /usr/bin/time -v "$@" > /dev/null 2> "$work/time.txt"
+        walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time.txt" \
+            | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')")
+        cpus+=("$(awk -F': ' '/User time|System time/ {sum += $2} END {print sum}' "$work/time.txt")")
+        rsss+=("$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")")
+    done
+    local wall cpu rss
+    wall=$(median "${walls[@]}"); cpu=$(median "${cpus[@]}"); rss=$(median "${rsss[@]}")
     printf '%-28s wall %7.2f s   cpu %7.2f s   peak RSS %8d KiB\n' "$name" "$wall" "$cpu" "$rss"
     eval "${var}_wall=$wall; ${var}_cpu=$cpu; ${var}_rss=$rss"
+}
+
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
 # Warm the page cache once so every measurement sees the same state.
