@@ -45,11 +45,11 @@ pub(crate) struct PathRule {
 pub(crate) struct LineRule {
     pub trigger: usize,
     pub id: String,
-    regex: Regex,
     /// Whether the rule reads every file, or only those its globs match.
     pub any_file: bool,
-    /// Whether the match is a secret: placeholder values do not fire, excerpts redact.
-    secret: bool,
+    /// For a rule whose match is a secret, its own regex: placeholder values do not
+    /// fire, and excerpts redact what it matches. (Other rules only run in the sets.)
+    secret: Option<Regex>,
 }
 
 /// Every rule of a policy, compiled.
@@ -64,7 +64,6 @@ pub(crate) struct Matcher {
     file_glob_rule: Vec<usize>,
     sets: FileSets,
     exclude: GlobSet,
-    redactors: Vec<usize>,
 }
 
 /// The line rules as one regex set per diff side.
@@ -154,11 +153,13 @@ impl Matcher {
     /// Whether line rule `index` really fires on `content`: a secret rule whose regex
     /// captures a `value` needs one that is not a placeholder.
     pub fn confirms(&self, index: usize, content: &[u8]) -> bool {
-        let rule = &self.line_rules[index];
-        if !rule.secret || rule.regex.capture_names().all(|name| name != Some("value")) {
+        let Some(regex) = &self.line_rules[index].secret else {
+            return true;
+        };
+        if regex.capture_names().all(|name| name != Some("value")) {
             return true;
         }
-        rule.regex
+        regex
             .captures_iter(content)
             .any(|captures| match captures.name("value") {
                 Some(value) => !is_placeholder(value.as_bytes()),
@@ -169,8 +170,12 @@ impl Matcher {
     /// The line as a short excerpt with every secret-looking value redacted.
     pub fn excerpt(&self, content: &[u8]) -> String {
         let mut text = content.to_vec();
-        for &index in &self.redactors {
-            text = redact(&self.line_rules[index].regex, &text);
+        for regex in self
+            .line_rules
+            .iter()
+            .filter_map(|rule| rule.secret.as_ref())
+        {
+            text = redact(regex, &text);
         }
         let text = String::from_utf8_lossy(&text);
         let text = text.trim();
@@ -235,12 +240,14 @@ impl Builder {
                     self.file_globs.add(glob);
                     self.file_glob_rule.push(self.line_rules.len());
                 }
-                let compiled = compile_line_regex(regex).map_err(|e| fail(e.to_string()))?;
+                let secret = match secret {
+                    true => Some(compile_line_regex(regex).map_err(|e| fail(e.to_string()))?),
+                    false => None,
+                };
                 self.line_sources.push((regex.clone(), reads_removed));
                 self.line_rules.push(LineRule {
                     trigger,
                     id,
-                    regex: compiled,
                     any_file: files.is_empty(),
                     secret,
                 });
@@ -263,9 +270,6 @@ impl Builder {
             added: side_set(sources, |_| true).map_err(|e| fail("line rules", &e))?,
             removed: side_set(sources, |i| sources[i].1).map_err(|e| fail("line rules", &e))?,
         };
-        let redactors = (0..self.line_rules.len())
-            .filter(|&index| self.line_rules[index].secret)
-            .collect();
         Ok(Matcher {
             sets,
             path_globs: self
@@ -282,7 +286,6 @@ impl Builder {
             path_glob_rule: self.path_glob_rule,
             line_rules: self.line_rules,
             file_glob_rule: self.file_glob_rule,
-            redactors,
         })
     }
 }
