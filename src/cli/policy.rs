@@ -4,6 +4,7 @@ use super::classify::{Change, Format};
 use super::output::write_stdout;
 use super::{Failure, Outcome};
 use handoff::policy::{Policy, RuleMatch, TriggerPolicy};
+use handoff::risk::Trigger;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -91,13 +92,17 @@ fn human(policy: &Policy) -> String {
 }
 
 fn trigger_text(text: &mut String, trigger: &TriggerPolicy) {
-    let kind = if trigger.builtin { "" } else { " (custom)" };
-    writeln!(text, "  {} → {}{kind}", trigger.name, trigger.class).ok();
+    let about = match trigger.name.parse::<Trigger>() {
+        Ok(builtin) if trigger.builtin => builtin.description(),
+        _ => "custom",
+    };
+    writeln!(text, "  {} → {}  ({about})", trigger.name, trigger.class).ok();
     if trigger.name == "file-count" {
+        let limit = handoff::risk::FILE_COUNT_LIMIT;
+        let rule = handoff::risk::FILE_COUNT_RULE;
         writeln!(
             text,
-            "    file-count.count  more than {} files changed",
-            handoff::risk::FILE_COUNT_LIMIT
+            "    {rule}  files > {limit}, records and excluded paths left out"
         )
         .ok();
     }

@@ -62,13 +62,13 @@ pub(crate) struct Matcher {
     pub line_rules: Vec<LineRule>,
     file_globs: GlobSet,
     file_glob_rule: Vec<usize>,
-    sets: FileSets,
+    sets: LineSets,
     exclude: GlobSet,
 }
 
 /// The line rules as one regex set per diff side.
 #[derive(Debug)]
-pub(crate) struct FileSets {
+pub(crate) struct LineSets {
     added: SideSet,
     removed: SideSet,
 }
@@ -80,7 +80,7 @@ struct SideSet {
     rule_of: Vec<usize>,
 }
 
-impl FileSets {
+impl LineSets {
     /// Calls `fire` with each line rule that `content` matches on `side`.
     pub fn line_matches(&self, side: LineSide, content: &[u8], mut fire: impl FnMut(usize)) {
         let side = match side {
@@ -146,7 +146,7 @@ impl Matcher {
     }
 
     /// The regex sets of every line rule.
-    pub fn sets(&self) -> &FileSets {
+    pub fn sets(&self) -> &LineSets {
         &self.sets
     }
 
@@ -266,7 +266,7 @@ impl Builder {
             excluded.add(compile_glob(glob, false).map_err(|e| fail("exclude", &e))?);
         }
         let sources = &self.line_sources;
-        let sets = FileSets {
+        let sets = LineSets {
             added: side_set(sources, |_| true).map_err(|e| fail("line rules", &e))?,
             removed: side_set(sources, |i| sources[i].1).map_err(|e| fail("line rules", &e))?,
         };
