@@ -406,3 +406,45 @@ fn unstaged_edits_to_tracked_files_are_read_in_the_working_tree() {
     assert_eq!(rules(&result), ["env-var.line.python"]);
     assert_eq!(result.findings[0].line, Some(2));
 }
+
+#[test]
+fn a_moved_records_directory_is_left_out_and_the_old_one_counts() {
+    let repo = TestRepo::new();
+    repo.write(".handoff.yaml", "records_dir: meta/records\n");
+    let base = repo.commit("policy");
+    repo.write("meta/records/t1.md", "AKIAIOSFODNN7REALKEY\n");
+    repo.write(".handoff/t1.md", "notes\n");
+    repo.commit("records");
+
+    let result = run(&repo, &base, &head(), None);
+
+    assert!(result.findings.is_empty(), "{:?}", result.findings);
+    let paths: Vec<String> = result.files.iter().map(|f| f.path.to_string()).collect();
+    assert_eq!(paths, [".handoff/t1.md"]);
+}
+
+#[test]
+fn a_submodule_under_an_auth_path_is_an_auth_change() {
+    let (sub, _) = TestRepo::with_base();
+    let (repo, base) = TestRepo::with_base();
+    let url = format!("file://{}", sub.path().display());
+    repo.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        &url,
+        "vendor/oauth",
+    ]);
+    repo.commit("submodule");
+
+    let result = run(&repo, &base, &head(), None);
+
+    assert!(
+        rules(&result).contains(&"auth.path.auth-dir"),
+        "{:?}",
+        result.findings
+    );
+    assert!(result.files.iter().any(|file| file.submodule));
+}

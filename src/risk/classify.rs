@@ -171,7 +171,12 @@ impl<'a> Classifier<'a> {
             .collect();
         for path in paths {
             let mut fired_here = vec![false; self.matcher.triggers.len()];
-            for rule_index in self.matcher.path_rules_for(&path.to_string_lossy()) {
+            // A submodule is a directory: `vendor/oauth/` is what directory globs match.
+            let mut text = path.to_string_lossy().into_owned();
+            if file.submodule {
+                text.push('/');
+            }
+            for rule_index in self.matcher.path_rules_for(&text) {
                 let rule = &self.matcher.path_rules[rule_index];
                 if std::mem::replace(&mut fired_here[rule.trigger], true) {
                     continue;
