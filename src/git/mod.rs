@@ -407,6 +407,7 @@ impl Repo {
             .include_untracked(true)
             .recurse_untracked_dirs(true)
             .include_unmodified(true)
+            .disable_pathspec_match(true)
             .pathspec(dir.trim_end_matches('/'));
         let statuses = self
             .inner
