@@ -428,3 +428,14 @@ fn symlinks_stream_their_target_as_a_line() {
         )]
     );
 }
+
+#[test]
+fn a_records_directory_with_glob_characters_is_listed_literally() {
+    let (repo, _) = TestRepo::with_base();
+    repo.write("rec[1]/a.md", "a\n").write("rec1/b.md", "b\n");
+    let opened = Repo::open(repo.path()).unwrap();
+
+    let listed = opened.files_under(&Head::WorkTree, "rec[1]").unwrap();
+
+    assert_eq!(listed, vec![RepoPath::from("rec[1]/a.md")]);
+}
