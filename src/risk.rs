@@ -7,6 +7,7 @@
 //! [`Finding`]s say exactly why, down to the rule, the file and the line.
 
 mod classify;
+mod comments;
 mod matcher;
 #[cfg(test)]
 mod rule_tests;

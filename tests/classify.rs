@@ -448,3 +448,24 @@ fn a_submodule_under_an_auth_path_is_an_auth_change() {
     );
     assert!(result.files.iter().any(|file| file.submodule));
 }
+
+#[test]
+fn comments_only_count_for_credentials() {
+    let result = change(&[
+        (
+            "src/config.rs",
+            "/// Reads `std::env::var(\"PORT\")` at start-up.\nfn port() {}\n",
+        ),
+        (
+            "app/admin_tools.py",
+            "# @login_required is added by the router\n# old key: AKIAIOSFODNN7REALKEY\n",
+        ),
+    ]);
+    assert_eq!(
+        rules(&result),
+        ["credential.line.aws-access-key"],
+        "{:?}",
+        result.findings
+    );
+    assert_eq!(result.findings[0].line, Some(2));
+}

@@ -5,8 +5,10 @@
 //! one regex set per side. A trigger reports each path once, by the first path rule that
 //! matched it; a line rule fires at most once per file, and the finding names the first
 //! line that fired it. A trigger that already fired on a file by its path does not also
-//! report that file's lines. So memory grows with files and rules, never with lines.
+//! report that file's lines. Comment lines only count for credential rules. So memory
+//! grows with files and rules, never with lines.
 
+use super::comments::CommentStyle;
 use super::matcher::{CompileError, Matcher};
 use super::RiskClass;
 use crate::git::{ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo, RepoPath};
@@ -141,6 +143,8 @@ struct Classifier<'a> {
     open_count: usize,
     /// For the current file: which triggers already fired by path.
     fired_by_path: Vec<bool>,
+    /// For the current file: how its comment lines start.
+    comments: CommentStyle,
 }
 
 impl<'a> Classifier<'a> {
@@ -153,6 +157,7 @@ impl<'a> Classifier<'a> {
             open: vec![false; matcher.line_rules.len()],
             open_count: 0,
             fired_by_path: vec![false; matcher.triggers.len()],
+            comments: CommentStyle::None,
         }
     }
 
@@ -198,6 +203,7 @@ impl<'a> Classifier<'a> {
 
     fn open_line_rules(&mut self, file: &ChangedFile) {
         let path = file.path.to_string_lossy();
+        self.comments = CommentStyle::for_path(&path);
         self.matcher.line_rules_for(&path, &mut self.open);
         for (index, rule) in self.matcher.line_rules.iter().enumerate() {
             if self.fired_by_path[rule.trigger] {
@@ -227,11 +233,14 @@ impl ChangeVisitor for Classifier<'_> {
         if self.open_count == 0 {
             return;
         }
+        // Only secrets count in comment lines (see `comments`).
+        let comment = self.comments.is_comment(line.content);
         let mut fired = Vec::new();
         self.matcher
             .sets()
             .line_matches(line.side, line.content, |index| {
-                if self.open[index] && self.matcher.confirms(index, line.content) {
+                let counts = !comment || self.matcher.is_secret(index);
+                if counts && self.open[index] && self.matcher.confirms(index, line.content) {
                     fired.push(index);
                 }
             });

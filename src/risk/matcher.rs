@@ -8,7 +8,7 @@
 //! excerpt has secret-looking values cut down to a short prefix.
 
 use crate::git::LineSide;
-use crate::policy::{compile_glob, compile_line_regex, Policy, RuleMatch};
+use crate::policy::{compile_glob, compile_line_regex, Policy, Rule, RuleMatch, TriggerPolicy};
 use crate::risk::RiskClass;
 use globset::{GlobSet, GlobSetBuilder};
 use regex::bytes::{Regex, RegexSet, RegexSetBuilder};
@@ -47,9 +47,19 @@ pub(crate) struct LineRule {
     pub id: String,
     /// Whether the rule reads every file, or only those its globs match.
     pub any_file: bool,
-    /// For a rule whose match is a secret, its own regex: placeholder values do not
-    /// fire, and excerpts redact what it matches. (Other rules only run in the sets.)
-    secret: Option<Regex>,
+    /// For a credential rule, what the regex sets cannot do (other rules only run there).
+    secret: Option<Secret>,
+}
+
+/// A credential rule's own regex: its `value` group must not be a placeholder for the
+/// rule to fire, and excerpts redact it.
+#[derive(Debug)]
+struct Secret {
+    regex: Regex,
+    /// Whether a match without a `value` group is redacted whole: true for the policy's
+    /// own patterns; the default rules without one (a private-key header, a
+    /// `${{ secrets.X }}` reference) match no secret themselves.
+    whole: bool,
 }
 
 /// Every rule of a policy, compiled.
@@ -106,13 +116,7 @@ impl Matcher {
                 class: trigger.class,
             });
             for rule in &trigger.rules {
-                builder.add_rule(
-                    index,
-                    trigger.secret,
-                    trigger.reads_removed_lines,
-                    rule.id.clone(),
-                    &rule.matches,
-                )?;
+                builder.add_rule(index, trigger, rule)?;
             }
         }
         builder.build(&policy.exclude)
@@ -150,10 +154,15 @@ impl Matcher {
         &self.sets
     }
 
+    /// Whether line rule `index` guards a secret (a credential rule).
+    pub fn is_secret(&self, index: usize) -> bool {
+        self.line_rules[index].secret.is_some()
+    }
+
     /// Whether line rule `index` really fires on `content`: a secret rule whose regex
     /// captures a `value` needs one that is not a placeholder.
     pub fn confirms(&self, index: usize, content: &[u8]) -> bool {
-        let Some(regex) = &self.line_rules[index].secret else {
+        let Some(Secret { regex, .. }) = &self.line_rules[index].secret else {
             return true;
         };
         if regex.capture_names().all(|name| name != Some("value")) {
@@ -170,12 +179,12 @@ impl Matcher {
     /// The line as a short excerpt with every secret-looking value redacted.
     pub fn excerpt(&self, content: &[u8]) -> String {
         let mut text = content.to_vec();
-        for regex in self
+        for secret in self
             .line_rules
             .iter()
             .filter_map(|rule| rule.secret.as_ref())
         {
-            text = redact(regex, &text);
+            text = redact(&secret.regex, secret.whole, &text);
         }
         let text = String::from_utf8_lossy(&text);
         let text = text.trim();
@@ -213,26 +222,26 @@ impl Default for Builder {
 }
 
 impl Builder {
+    /// Adds rule `rule` of trigger number `index`.
     fn add_rule(
         &mut self,
-        trigger: usize,
-        secret: bool,
-        reads_removed: bool,
-        id: String,
-        matches: &RuleMatch,
+        index: usize,
+        trigger: &TriggerPolicy,
+        rule: &Rule,
     ) -> Result<(), CompileError> {
         let fail = |message: String| CompileError {
-            rule: id.clone(),
+            rule: rule.id.clone(),
             message,
         };
-        match matches {
+        let id = rule.id.clone();
+        match &rule.matches {
             RuleMatch::Paths { globs } => {
                 for glob in globs {
                     let glob = compile_glob(glob, true).map_err(|e| fail(e.to_string()))?;
                     self.path_globs.add(glob);
                     self.path_glob_rule.push(self.path_rules.len());
                 }
-                self.path_rules.push(PathRule { trigger, id });
+                self.path_rules.push(PathRule { trigger: index, id });
             }
             RuleMatch::Line { regex, files } => {
                 for glob in files {
@@ -240,13 +249,17 @@ impl Builder {
                     self.file_globs.add(glob);
                     self.file_glob_rule.push(self.line_rules.len());
                 }
-                let secret = match secret {
-                    true => Some(compile_line_regex(regex).map_err(|e| fail(e.to_string()))?),
+                let secret = match trigger.secret {
+                    true => Some(Secret {
+                        regex: compile_line_regex(regex).map_err(|e| fail(e.to_string()))?,
+                        whole: rule.from_policy,
+                    }),
                     false => None,
                 };
-                self.line_sources.push((regex.clone(), reads_removed));
+                self.line_sources
+                    .push((regex.clone(), trigger.reads_removed_lines));
                 self.line_rules.push(LineRule {
-                    trigger,
+                    trigger: index,
                     id,
                     any_file: files.is_empty(),
                     secret,
@@ -302,12 +315,13 @@ fn side_set(
 }
 
 /// Replaces each secret `regex` matches in `text` (its `value` group, else the whole
-/// match) with a short prefix and an ellipsis.
-fn redact(regex: &Regex, text: &[u8]) -> Vec<u8> {
+/// match when `whole`) with a short prefix and an ellipsis.
+fn redact(regex: &Regex, whole: bool, text: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     let mut last = 0;
     for captures in regex.captures_iter(text) {
-        let Some(secret) = captures.name("value").or_else(|| captures.get(0)) else {
+        let matched = captures.get(0).filter(|_| whole);
+        let Some(secret) = captures.name("value").or(matched) else {
             continue;
         };
         if secret.start() < last || secret.is_empty() {
@@ -443,16 +457,18 @@ mod tests {
     #[test]
     fn redaction_keeps_only_a_short_prefix() {
         let regex = compile_line_regex(r"token = '(?P<value>[^']+)'").unwrap();
-        let redacted = redact(&regex, b"token = 'abcdefghijklmnop' # ok");
+        let redacted = redact(&regex, false, b"token = 'abcdefghijklmnop' # ok");
         assert_eq!(
             String::from_utf8_lossy(&redacted),
             "token = 'abcd…[redacted]' # ok"
         );
         let whole = compile_line_regex(r"sk_live_[a-z]+").unwrap();
-        let redacted = redact(&whole, b"key sk_live_abcdefgh end");
+        let redacted = redact(&whole, true, b"key sk_live_abcdefgh end");
         assert_eq!(
             String::from_utf8_lossy(&redacted),
             "key sk_l…[redacted] end"
         );
+        let kept = redact(&whole, false, b"key sk_live_abcdefgh end");
+        assert_eq!(kept, b"key sk_live_abcdefgh end");
     }
 }

@@ -102,6 +102,8 @@ const YES: &[Case] = &[
     ("env-var.line.js", "src/config.ts", "const url = process.env.API_URL;"),
     ("env-var.line.js", "src/config.ts", "const url = import.meta.env.VITE_API;"),
     ("env-var.line.rust", "src/config.rs", "let port = std::env::var(\"PORT\")?;"),
+    ("env-var.line.rust", "src/db.rs", "const URL: &str = env!(\"DATABASE_URL\");"),
+    ("env-var.line.rust", "src/db.rs", "let c = option_env!(\"COOKIE_SECRET\");"),
     ("env-var.line.go", "cmd/main.go", "port := os.Getenv(\"PORT\")"),
     ("env-var.line.go", "internal/config.go", "\tPort int `envconfig:\"PORT\"`"),
     ("env-var.line.ruby", "config/initializers/mail.rb", "host = ENV.fetch('MAIL_HOST')"),
@@ -258,6 +260,11 @@ const NO: &[Case] = &[
         "const s = stripe(whitespace);",
     ),
     ("payment.line.stripe", "src/util.py", "text = strip_e(line)"),
+    (
+        "payment.line.stripe",
+        "docs/payments.md",
+        "    import stripe",
+    ),
     (
         "payment.line.paypal-braintree-adyen",
         "docs/x.js",

@@ -203,6 +203,8 @@ macro_rules! code {
     };
 }
 
+/// Source and configuration files (see [`code!`]).
+const CODE_FILES: &[&str] = &[code!("*")];
 const PY: &[&str] = &["*.py"];
 const RB: &[&str] = &["*.rb", "*.rake", "*.erb", "Gemfile", "Rakefile"];
 const JS: &[&str] = &["*.{js,jsx,mjs,cjs,ts,tsx,mts,cts,svelte,vue}"];
@@ -402,7 +404,7 @@ const AUTH: &[DefaultRule] = &[
     line(
         "auth.line.rls",
         r"(?i)\b(create|alter|drop)\s+policy\b|\b(enable|disable|force)\s+row\s+level\s+security\b",
-        &[],
+        CODE_FILES,
     ),
     line(
         "auth.line.python",
@@ -505,12 +507,12 @@ const PAYMENT: &[DefaultRule] = &[
     line(
         "payment.line.stripe",
         r#"(?i)\bstripe\.(charges|paymentintents|payment_intents|customers|subscriptions|checkout|refunds|invoices|webhooks|prices|paymentmethods|payment_methods|billingportal)\b|\bStripe::(Charge|PaymentIntent|Customer|Subscription|Checkout|Refund|Invoice|Webhook)\b|\brequire\(\s*['"]stripe['"]\)|\bfrom\s+['"](stripe|@stripe/[\w-]+)['"]|^\s*import\s+stripe\b|github\.com/stripe/stripe-go|\bcom\.stripe\.|\bstripe::(Client|Charge|PaymentIntent)"#,
-        &[],
+        CODE_FILES,
     ),
     line(
         "payment.line.paypal-braintree-adyen",
         r#"\bpaypalrestsdk\b|@paypal/|\bcom\.paypal\.|\bPayPalHttpClient\b|\bbraintree\.(Gateway|Transaction|BraintreeGateway)\b|\bBraintree::|\bcom\.braintreegateway\b|@adyen/|\bcom\.adyen\."#,
-        &[],
+        CODE_FILES,
     ),
 ];
 
@@ -540,7 +542,8 @@ const ENV_VAR: &[DefaultRule] = &[
     ),
     line(
         "env-var.line.rust",
-        r"\benv::(var|var_os|vars|vars_os|set_var|remove_var)\b|\b(option_)?env!\(",
+        // `env!("…")` fires unless the name starts with `CARGO_` or `OUT_` (set by Cargo).
+        r#"\benv::(var|var_os|vars|vars_os|set_var|remove_var)\b|\b(option_)?env!\(\s*"([^CO"]|C([^A]|A([^R]|R([^G]|G([^O]|O[^_]))))|O([^U]|U([^T]|T[^_])))"#,
         RS,
     ),
     line(
