@@ -99,6 +99,7 @@ const YES: &[Case] = &[
     ("env-var.path.env-file", "deploy/prod.env", ""),
     ("env-var.line.python", "app/settings.py", "DEBUG = os.environ.get('DEBUG')"),
     ("env-var.line.python", "app/settings.py", "SECRET = env.str(\"SECRET\")"),
+    ("env-var.line.python", "app/settings.py", "HOME = getenv('HOME')"),
     ("env-var.line.js", "src/config.ts", "const url = process.env.API_URL;"),
     ("env-var.line.js", "src/config.ts", "const url = import.meta.env.VITE_API;"),
     ("env-var.line.rust", "src/config.rs", "let port = std::env::var(\"PORT\")?;"),
@@ -272,6 +273,16 @@ const NO: &[Case] = &[
     ),
     ("env-var.path.env-file", "src/environment.ts", ""),
     ("env-var.path.env-file", ".venv/pyvenv.cfg", ""),
+    (
+        "env-var.line.python",
+        "app/wsgi.py",
+        "script = environ.get(\"PATH_INFO\", \"\")",
+    ),
+    (
+        "env-var.line.python",
+        "app/wsgi.py",
+        "host = request.environ[\"HTTP_HOST\"]",
+    ),
     (
         "env-var.line.python",
         "app/settings.py",

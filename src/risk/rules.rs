@@ -532,7 +532,8 @@ const ENV_VAR: &[DefaultRule] = &[
     ),
     line(
         "env-var.line.python",
-        r#"\bos\.(environ|getenv|putenv|unsetenv)\b|\b(getenv|environ\.get)\(|\benviron\[|\benv\.(str|bool|int|float|list|dict|url|db_url|json)\(\s*['"]|\bconfig\(\s*['"][A-Z][A-Z0-9_]*['"]"#,
+        // Only `os.environ`: a bare `environ` is usually a WSGI request dict.
+        r#"\bos\.(environ|getenv|putenv|unsetenv)\b|(^|[^.\w])getenv\(|\benv\.(str|bool|int|float|list|dict|url|db_url|json)\(\s*['"]|\bconfig\(\s*['"][A-Z][A-Z0-9_]*['"]"#,
         PY,
     ),
     line(
