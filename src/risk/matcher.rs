@@ -347,7 +347,7 @@ pub(crate) fn is_placeholder(value: &[u8]) -> bool {
     let lower = value.to_ascii_lowercase();
     let is_reference = value.starts_with(['$', '%', '/', '~', '@'])
         || value.starts_with("./")
-        || ["${", "{{", "{%", "%(", "#{", "<", "enc(", "vault:", "arn:"]
+        || ["{", "%(", "<", "enc(", "vault:", "arn:"]
             .iter()
             .any(|marker| lower.contains(marker));
     let is_env_name = value.contains('_')

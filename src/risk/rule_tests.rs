@@ -141,6 +141,7 @@ const YES: &[Case] = &[
     ("credential.line.secret-config", "config/app.yml", "  password: q8Zr4x0pLmN2"),
     ("credential.line.secret-config", ".env.local", "STRIPE_SECRET_KEY=q8Zr4x0pLmN2abc"),
     ("policy.path.policy-file", ".handoff.yaml", ""),
+    ("credential.line.secret-assignment", "app/aws.py", "AWS_SESSION_TOKEN = 'FwoGZXIvYXdzEJr8q8Zr4x0pLmN2'"),
 ];
 
 const NO: &[Case] = &[
@@ -440,6 +441,47 @@ const NO: &[Case] = &[
         "password: q8Zr4x0pLmN2",
     ),
     ("policy.path.policy-file", "docs/.handoff.yaml", ""),
+    (
+        "auth.line.rls",
+        "docs/rls.md",
+        "Run `CREATE POLICY` to restrict rows.",
+    ),
+    ("payment.path.payment-file", "assets/billing.png", ""),
+    (
+        "env-var.line.rust",
+        "src/main.rs",
+        "const VERSION: &str = env!(\"CARGO_PKG_VERSION\");",
+    ),
+    (
+        "env-var.line.rust",
+        "src/lib.rs",
+        "include!(concat!(env!(\"OUT_DIR\"), \"/gen.rs\"));",
+    ),
+    (
+        "api-route.line.express",
+        "web/src/users.ts",
+        "const users = await api.get('/users');",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "tests/test_login.py",
+        "password = 'password123'",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/pager.py",
+        "self.update_token = '1a2b3c4d5e6f'",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/logs.py",
+        "new_token = f\"{group_name}-{stream_name}\"",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/api.py",
+        "params = {\"next_token\": \"page-2-of-9\"}",
+    ),
 ];
 
 /// The rule ids that fire for a path and, when given, an added line.

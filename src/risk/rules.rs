@@ -682,12 +682,12 @@ const CREDENTIAL: &[DefaultRule] = &[
     ),
     line(
         "credential.line.secret-assignment",
-        r#"(?i)(^|[^A-Za-z0-9])[A-Za-z0-9_.-]*(password|passwd|passphrase|pwd|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|private[_-]?key|client[_-]?secret|signing[_-]?key|encryption[_-]?key|token)["']?(\s*:\s*[&'A-Za-z_][A-Za-z0-9_&'<>\[\] ]*?)?\s*(=|:=|=>|:)\s*[bfru]?["'](?P<value>[^"'\s]{6,})["']"#,
+        r#"(?i)(^|[^A-Za-z0-9])[A-Za-z0-9_.-]*(password|passwd|passphrase|pwd|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|api[_-]?token|session[_-]?token|private[_-]?key|client[_-]?secret|signing[_-]?key|encryption[_-]?key)["']?(\s*:\s*[&'A-Za-z_][A-Za-z0-9_&'<>\[\] ]*?)?\s*(=|:=|=>|:)\s*[bfru]?["'](?P<value>[^"'\s]{6,})["']"#,
         &[],
     ),
     line(
         "credential.line.secret-config",
-        r#"(?i)^\s*(export\s+)?[A-Za-z0-9_.-]*(password|passwd|passphrase|pwd|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|private[_-]?key|client[_-]?secret|signing[_-]?key|encryption[_-]?key|token)\s*[:=]\s*(?P<value>[^\s'"\#]{8,})\s*$"#,
+        r#"(?i)^\s*(export\s+)?[A-Za-z0-9_.-]*(password|passwd|passphrase|pwd|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|api[_-]?token|session[_-]?token|private[_-]?key|client[_-]?secret|signing[_-]?key|encryption[_-]?key)\s*[:=]\s*(?P<value>[^\s'"\#]{8,})\s*$"#,
         &[
             "*.{yml,yaml,properties,ini,cfg,conf,toml,env}",
             ".env",
