@@ -30,6 +30,9 @@ pub(crate) use file::{compile_glob, compile_line_regex};
 /// Where the policy file sits in a repository.
 pub const POLICY_FILE: &str = ".handoff.yaml";
 
+/// A name people give the policy file that is not read; finding it is an error.
+const MISNAMED_POLICY_FILE: &str = ".handoff.yml";
+
 /// The default records directory.
 pub const DEFAULT_RECORDS_DIR: &str = ".handoff";
 
@@ -304,6 +307,20 @@ impl Policy {
                     rev: base_rev.to_string(),
                 },
             ),
+            None => Policy::check_misnamed(repo, base_rev),
+        }
+    }
+
+    /// The defaults, unless the base holds a policy under a name that is not read
+    /// (`.handoff.yml`): a gate must not silently ignore its policy.
+    fn check_misnamed(repo: &Repo, base_rev: &str) -> Result<Policy, PolicyError> {
+        let base = Head::Rev(base_rev.to_string());
+        match repo.read_file_at(&base, MISNAMED_POLICY_FILE)? {
+            Some(_) => Err(PolicyError::InvalidFile {
+                file: MISNAMED_POLICY_FILE.to_string(),
+                message: format!("the policy file is read as `{POLICY_FILE}`; rename it"),
+                at: Some(base_rev.to_string()),
+            }),
             None => Ok(Policy::default()),
         }
     }

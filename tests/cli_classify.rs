@@ -211,3 +211,17 @@ fn policy_show_reads_an_override_file_and_reports_its_errors() {
         .stderr(predicate::str::contains("p.yaml:3:"))
         .stderr(predicate::str::contains("unknown field `hgh`"));
 }
+
+#[test]
+fn a_policy_under_the_wrong_name_is_an_error_not_ignored() {
+    let repo = TestRepo::new();
+    repo.write(".handoff.yml", "exclude: [src/]\n");
+    let base = repo.commit("misnamed policy");
+    handoff(&repo)
+        .args(["classify", "--base", &base, "--head", "HEAD"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            ".handoff.yml: the policy file is read as `.handoff.yaml`",
+        ));
+}
