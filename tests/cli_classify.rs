@@ -225,3 +225,34 @@ fn a_policy_under_the_wrong_name_is_an_error_not_ignored() {
             ".handoff.yml: the policy file is read as `.handoff.yaml`",
         ));
 }
+
+#[test]
+fn human_output_snapshot() {
+    let (repo, base) = TestRepo::with_base();
+    repo.write("src/auth/session.ts", "export const ttl = 3600;\n");
+    repo.write(
+        "app/config.py",
+        "import os\nPORT = os.getenv('PORT')\nAPI_KEY = 'q8Zr4x0pLmN2vB7w'\n",
+    );
+    repo.write("db/migrate/20260101_add_users.rb", "class AddUsers; end\n");
+    repo.write(
+        "tests/test_config.py",
+        "def test_port():\n    assert True\n",
+    );
+    repo.write(".handoff/ENG-1.md", "a record\n");
+    repo.commit("a risky change");
+    let output = handoff(&repo)
+        .args([
+            "classify",
+            "--base",
+            &base,
+            "--head",
+            "HEAD",
+            "--declared",
+            "medium",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    insta::assert_snapshot!(String::from_utf8_lossy(&output.stdout));
+}
