@@ -439,3 +439,37 @@ fn a_records_directory_with_glob_characters_is_listed_literally() {
 
     assert_eq!(listed, vec![RepoPath::from("rec[1]/a.md")]);
 }
+
+#[test]
+fn a_branch_base_whose_merge_base_is_cut_off_by_a_shallow_clone_asks_for_history() {
+    let (origin, _) = TestRepo::with_base();
+    origin.git(&["checkout", "-q", "-b", "feature"]);
+    origin.write("feature.txt", "f\n");
+    origin.commit("feature");
+    origin.git(&["checkout", "-q", "main"]);
+    origin.write("main.txt", "m\n");
+    origin.commit("main moves on");
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", origin.path().display());
+    let args = [
+        "clone",
+        "-q",
+        "--depth",
+        "1",
+        "--no-single-branch",
+        "--branch",
+        "feature",
+        &url,
+        "clone",
+    ];
+    git_in(dir.path(), &args);
+
+    let repo = Repo::open(&dir.path().join("clone")).unwrap();
+    let error = repo.change_set("origin/main", &head()).unwrap_err();
+
+    assert!(
+        matches!(error, GitError::ShallowMissingBase { .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("`origin/main`"), "{error}");
+}
