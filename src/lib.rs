@@ -16,3 +16,4 @@ pub mod git;
 pub mod policy;
 pub mod record;
 pub mod risk;
+pub mod routing;

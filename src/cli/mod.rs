@@ -2,6 +2,7 @@
 //! plumbing: every command returns an [`Outcome`] or a [`Failure`], and [`run`] turns
 //! them into the exit codes the README documents.
 
+mod audit;
 mod classify;
 mod contract;
 mod explain;
@@ -13,6 +14,7 @@ mod output;
 mod parse;
 mod policy;
 mod render;
+mod route;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -31,6 +33,8 @@ struct Cli {
 enum Command {
     /// Check an agent_contract_handoff block, or decide the next action from it.
     Contract(contract::Args),
+    /// Re-derive recorded routing decisions and summarise the records for a team lead.
+    Audit(audit::Args),
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
     /// Rewrite records in canonical form, in place (`--check`: diff, exit 1).
@@ -47,6 +51,8 @@ enum Command {
     Classify(classify::Args),
     /// Inspect the gate's policy (`.handoff.yaml`).
     Policy(policy::Args),
+    /// Route a task to an agent from a registry by the protocol's tie-break rules.
+    Route(route::Args),
 }
 
 /// Parses the command line, runs the command, and maps its result to an exit code.
@@ -65,6 +71,7 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         Command::Contract(args) => contract::run(args),
+        Command::Audit(args) => audit::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Lint(args) => lint::run(args),
@@ -73,6 +80,7 @@ pub fn run() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Classify(args) => classify::run(args),
         Command::Policy(args) => policy::run(args),
+        Command::Route(args) => route::run(args),
     };
     output::finish(result)
 }
