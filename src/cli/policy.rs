@@ -29,7 +29,7 @@ struct ShowArgs {
     #[arg(long, value_name = "DIR")]
     repo: Option<PathBuf>,
     /// The revision to read `.handoff.yaml` from (default: the merge base with the
-    /// default branch, as `classify` reads it).
+    /// default branch, as `classify` reads it; HEAD when there is no default branch).
     #[arg(long, value_name = "REV")]
     base: Option<String>,
     /// A policy file to show instead (no repository needed).
@@ -58,7 +58,12 @@ fn show(args: ShowArgs) -> Result<Outcome, Failure> {
             )?
         }
         None => {
-            let change = Change::open(args.repo.as_deref(), args.base.as_deref(), Some("HEAD"))?;
+            let repo = args.repo.as_deref();
+            // Without --base, a repository with no default branch shows HEAD's policy.
+            let change = match Change::open(repo, args.base.as_deref(), Some("HEAD")) {
+                Err(_) if args.base.is_none() => Change::open(repo, Some("HEAD"), Some("HEAD"))?,
+                opened => opened?,
+            };
             Policy::load(&change.repo, &change.base, None)?
         }
     };
