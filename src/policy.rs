@@ -33,6 +33,9 @@ pub const POLICY_FILE: &str = ".handoff.yaml";
 /// A name people give the policy file that is not read; finding it is an error.
 const MISNAMED_POLICY_FILE: &str = ".handoff.yml";
 
+/// The rule that fires `policy` when the `--policy` file itself changes.
+pub const OVERRIDE_RULE: &str = "policy.path.override";
+
 /// The default records directory.
 pub const DEFAULT_RECORDS_DIR: &str = ".handoff";
 
@@ -298,7 +301,9 @@ impl Policy {
             let source = PolicySource::File {
                 path: path.to_path_buf(),
             };
-            return Policy::parse(&bytes, source);
+            let mut policy = Policy::parse(&bytes, source)?;
+            policy.watch_override(repo, path);
+            return Ok(policy);
         }
         match repo.read_file_at(&Head::Rev(base_rev.to_string()), POLICY_FILE)? {
             Some(bytes) => Policy::parse(
@@ -343,6 +348,32 @@ impl Policy {
         };
         policy.apply(parsed.unwrap_or_default(), text, &context)?;
         Ok(policy)
+    }
+
+    /// When the `--policy` file lies inside the repository, changing it fires `policy`
+    /// too (rule `policy.path.override`): the change may be editing the file it is
+    /// judged by.
+    fn watch_override(&mut self, repo: &Repo, path: &Path) {
+        let (Ok(file), Ok(root)) = (path.canonicalize(), repo.root().canonicalize()) else {
+            return;
+        };
+        let Some(relative) = file.strip_prefix(&root).ok().and_then(Path::to_str) else {
+            return;
+        };
+        let Some(trigger) = self
+            .triggers
+            .iter_mut()
+            .find(|t| t.name == Trigger::Policy.name())
+        else {
+            return;
+        };
+        trigger.rules.push(Rule {
+            id: OVERRIDE_RULE.to_string(),
+            matches: RuleMatch::Paths {
+                globs: vec![format!("/{}", globset::escape(relative))],
+            },
+            from_policy: false,
+        });
     }
 
     /// The trigger named `name`.

@@ -256,3 +256,30 @@ fn human_output_snapshot() {
     assert_eq!(output.status.code(), Some(0));
     insta::assert_snapshot!(String::from_utf8_lossy(&output.stdout));
 }
+
+#[test]
+fn changing_the_override_policy_file_inside_the_repository_fires_policy() {
+    let repo = TestRepo::new();
+    repo.write("ci/gate-policy.yaml", "exclude: [vendor/]\n");
+    let base = repo.commit("ci policy");
+    repo.write("ci/gate-policy.yaml", "exclude: [vendor/, src/]\n");
+    repo.commit("widen the exclusions");
+    let output = handoff(&repo)
+        .args([
+            "classify",
+            "--base",
+            &base,
+            "--head",
+            "HEAD",
+            "--policy",
+            "ci/gate-policy.yaml",
+        ])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["risk"], "high");
+    assert_eq!(json["findings"][0]["rule"], "policy.path.override");
+    assert_eq!(json["findings"][0]["path"], "ci/gate-policy.yaml");
+}
