@@ -19,6 +19,11 @@ pub enum Format {
 
 /// Arguments of `handoff classify`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 classified (whatever the class), 2 cannot run \
+    (not a repository, unknown revision, base missing from a shallow clone, broken policy).\n\
+    Triggers, rules and the policy file: docs/gate.md."
+)]
 pub struct Args {
     /// The repository (default: the one containing the current directory).
     #[arg(long, value_name = "DIR")]
