@@ -30,6 +30,12 @@ pub(crate) use file::{compile_glob, compile_line_regex};
 /// Where the policy file sits in a repository.
 pub const POLICY_FILE: &str = ".handoff.yaml";
 
+/// A name people give the policy file that is not read; finding it is an error.
+const MISNAMED_POLICY_FILE: &str = ".handoff.yml";
+
+/// The rule that fires `policy` when the `--policy` file itself changes.
+pub const OVERRIDE_RULE: &str = "policy.path.override";
+
 /// The default records directory.
 pub const DEFAULT_RECORDS_DIR: &str = ".handoff";
 
@@ -295,7 +301,9 @@ impl Policy {
             let source = PolicySource::File {
                 path: path.to_path_buf(),
             };
-            return Policy::parse(&bytes, source);
+            let mut policy = Policy::parse(&bytes, source)?;
+            policy.watch_override(repo, path);
+            return Ok(policy);
         }
         match repo.read_file_at(&Head::Rev(base_rev.to_string()), POLICY_FILE)? {
             Some(bytes) => Policy::parse(
@@ -304,6 +312,20 @@ impl Policy {
                     rev: base_rev.to_string(),
                 },
             ),
+            None => Policy::check_misnamed(repo, base_rev),
+        }
+    }
+
+    /// The defaults, unless the base holds a policy under a name that is not read
+    /// (`.handoff.yml`): a gate must not silently ignore its policy.
+    fn check_misnamed(repo: &Repo, base_rev: &str) -> Result<Policy, PolicyError> {
+        let base = Head::Rev(base_rev.to_string());
+        match repo.read_file_at(&base, MISNAMED_POLICY_FILE)? {
+            Some(_) => Err(PolicyError::InvalidFile {
+                file: MISNAMED_POLICY_FILE.to_string(),
+                message: format!("the policy file is read as `{POLICY_FILE}`; rename it"),
+                at: Some(base_rev.to_string()),
+            }),
             None => Ok(Policy::default()),
         }
     }
@@ -326,6 +348,32 @@ impl Policy {
         };
         policy.apply(parsed.unwrap_or_default(), text, &context)?;
         Ok(policy)
+    }
+
+    /// When the `--policy` file lies inside the repository, changing it fires `policy`
+    /// too (rule `policy.path.override`): the change may be editing the file it is
+    /// judged by.
+    fn watch_override(&mut self, repo: &Repo, path: &Path) {
+        let (Ok(file), Ok(root)) = (path.canonicalize(), repo.root().canonicalize()) else {
+            return;
+        };
+        let Some(relative) = file.strip_prefix(&root).ok().and_then(Path::to_str) else {
+            return;
+        };
+        let Some(trigger) = self
+            .triggers
+            .iter_mut()
+            .find(|t| t.name == Trigger::Policy.name())
+        else {
+            return;
+        };
+        trigger.rules.push(Rule {
+            id: OVERRIDE_RULE.to_string(),
+            matches: RuleMatch::Paths {
+                globs: vec![format!("/{}", globset::escape(relative))],
+            },
+            from_policy: false,
+        });
     }
 
     /// The trigger named `name`.
@@ -409,7 +457,7 @@ impl Policy {
             name,
             class: custom.class,
             builtin: false,
-            reads_removed_lines: false,
+            reads_removed_lines: true,
             secret: false,
             rules,
         });
@@ -619,7 +667,7 @@ mod tests {
         let policy = parse(
             "records_dir: meta/records/\n\
              exclude: [vendor/, '*.lock']\n\
-             triggers:\n  auth:\n    add_paths: ['src/guards/**']\n    remove_paths: [auth.path.session, '*jwt*']\n    add_lines: ['checkAccess\\(']\n    remove_lines: [auth.line.js]\n\
+             triggers:\n  auth:\n    add_paths: ['src/guards/**']\n    remove_paths: [auth.path.session, '*.guard.{ts,js}']\n    add_lines: ['checkAccess\\(']\n    remove_lines: [auth.line.js]\n\
              custom_triggers:\n  - name: infra\n    class: high\n    paths: ['terraform/']\n\
              evidence:\n  aliases:\n    rollback-plan: [undo plan]\n\
              reviewers:\n  high: [security-engineer]\n  unavailable: [qa-engineer]\n",
@@ -635,14 +683,15 @@ mod tests {
             "the rest of the rule stays"
         );
         assert!(ids.contains(&"auth.path.policy-1") && ids.contains(&"auth.line.policy-1"));
-        let token = auth
+        let permissions = auth
             .rules
             .iter()
-            .find(|rule| rule.id == "auth.path.token")
+            .find(|rule| rule.id == "auth.path.permissions")
             .unwrap();
-        assert!(
-            matches!(&token.matches, RuleMatch::Paths { globs } if !globs.contains(&"*jwt*".to_string()))
-        );
+        let RuleMatch::Paths { globs } = &permissions.matches else {
+            panic!("a path rule: {permissions:?}");
+        };
+        assert!(!globs.iter().any(|glob| glob == "*.guard.{ts,js}") && globs.len() > 1);
         let infra = policy.trigger("infra").unwrap();
         assert_eq!((infra.class, infra.builtin), (RiskClass::High, false));
         assert_eq!(

@@ -1,9 +1,13 @@
 //! Risk classes, and the classification of a change's risk from what it touched.
 //!
 //! The protocol knows three risk classes, ordered `low < medium < high`. A change starts
-//! at its declared class and every trigger it fires can only raise it.
+//! at its declared class and every trigger it fires can only raise it: [`classify`] reads
+//! the change through [`crate::git`], runs the policy's rules ([`rules`] holds the nine
+//! built-in triggers and their defaults) and returns a [`Classification`] whose
+//! [`Finding`]s say exactly why, down to the rule, the file and the line.
 
 mod classify;
+mod comments;
 mod matcher;
 #[cfg(test)]
 mod rule_tests;

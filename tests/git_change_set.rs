@@ -401,3 +401,75 @@ fn unknown_revisions_missing_repositories_and_bare_working_trees_are_clear_error
     assert!(matches!(error, GitError::BareWorkTree { .. }), "{error:?}");
     assert!(bare.change_set(&base, &head()).is_ok());
 }
+
+#[test]
+fn symlinks_stream_their_target_as_a_line() {
+    let (repo, base) = TestRepo::with_base();
+    std::os::unix::fs::symlink("README.md", repo.path().join("docs-link")).unwrap();
+    repo.commit("link");
+
+    let mut lines = Lines::default();
+    let change = Repo::open(repo.path())
+        .unwrap()
+        .visit_changes(&base, &head(), &mut lines)
+        .unwrap();
+
+    assert_eq!(
+        summary(&change),
+        vec![("docs-link".into(), None, ChangeStatus::Added)]
+    );
+    assert_eq!(
+        lines.0,
+        vec![(
+            "docs-link".to_string(),
+            LineSide::Added,
+            1,
+            "README.md".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_records_directory_with_glob_characters_is_listed_literally() {
+    let (repo, _) = TestRepo::with_base();
+    repo.write("rec[1]/a.md", "a\n").write("rec1/b.md", "b\n");
+    let opened = Repo::open(repo.path()).unwrap();
+
+    let listed = opened.files_under(&Head::WorkTree, "rec[1]").unwrap();
+
+    assert_eq!(listed, vec![RepoPath::from("rec[1]/a.md")]);
+}
+
+#[test]
+fn a_branch_base_whose_merge_base_is_cut_off_by_a_shallow_clone_asks_for_history() {
+    let (origin, _) = TestRepo::with_base();
+    origin.git(&["checkout", "-q", "-b", "feature"]);
+    origin.write("feature.txt", "f\n");
+    origin.commit("feature");
+    origin.git(&["checkout", "-q", "main"]);
+    origin.write("main.txt", "m\n");
+    origin.commit("main moves on");
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", origin.path().display());
+    let args = [
+        "clone",
+        "-q",
+        "--depth",
+        "1",
+        "--no-single-branch",
+        "--branch",
+        "feature",
+        &url,
+        "clone",
+    ];
+    git_in(dir.path(), &args);
+
+    let repo = Repo::open(&dir.path().join("clone")).unwrap();
+    let error = repo.change_set("origin/main", &head()).unwrap_err();
+
+    assert!(
+        matches!(error, GitError::ShallowMissingBase { .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("`origin/main`"), "{error}");
+}

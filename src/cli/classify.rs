@@ -19,6 +19,11 @@ pub enum Format {
 
 /// Arguments of `handoff classify`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Exit codes: 0 classified (whatever the class), 2 cannot run \
+    (not a repository, unknown revision, base missing from a shallow clone, broken policy).\n\
+    Triggers, rules and the policy file: docs/gate.md."
+)]
 pub struct Args {
     /// The repository (default: the one containing the current directory).
     #[arg(long, value_name = "DIR")]
@@ -89,14 +94,14 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     )?;
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&result)? + "\n",
-        Format::Human => human(&result, &policy),
+        Format::Human => human(&result, &policy, &change),
     };
     write_stdout(&text)?;
     Ok(Outcome::Ok)
 }
 
 /// The class, then each trigger that fired with its files, lines and excerpts.
-fn human(result: &Classification, policy: &Policy) -> String {
+fn human(result: &Classification, policy: &Policy, change: &Change) -> String {
     let mut text = format!("risk: {}", result.risk);
     match (result.declared, result.reclassified) {
         (Some(declared), true) => write!(text, " (reclassified from declared {declared})"),
@@ -107,10 +112,15 @@ fn human(result: &Classification, policy: &Policy) -> String {
     .ok();
     let files = result.files.len();
     let plural = if files == 1 { "" } else { "s" };
+    let base = change.base.get(..12).unwrap_or(&change.base);
+    let head = match &change.head {
+        Head::WorkTree => "the working tree",
+        Head::Rev(rev) => rev.as_str(),
+    };
+    let source = &policy.source;
     writeln!(
         text,
-        "\n{files} file{plural} changed; policy: {}",
-        policy.source
+        "\n{files} file{plural} changed from {base} to {head}; policy: {source}"
     )
     .ok();
     if result.findings.is_empty() {

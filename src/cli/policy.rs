@@ -4,6 +4,7 @@ use super::classify::{Change, Format};
 use super::output::write_stdout;
 use super::{Failure, Outcome};
 use handoff::policy::{Policy, RuleMatch, TriggerPolicy};
+use handoff::risk::Trigger;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -28,7 +29,7 @@ struct ShowArgs {
     #[arg(long, value_name = "DIR")]
     repo: Option<PathBuf>,
     /// The revision to read `.handoff.yaml` from (default: the merge base with the
-    /// default branch, as `classify` reads it).
+    /// default branch, as `classify` reads it; HEAD when there is no default branch).
     #[arg(long, value_name = "REV")]
     base: Option<String>,
     /// A policy file to show instead (no repository needed).
@@ -57,7 +58,12 @@ fn show(args: ShowArgs) -> Result<Outcome, Failure> {
             )?
         }
         None => {
-            let change = Change::open(args.repo.as_deref(), args.base.as_deref(), Some("HEAD"))?;
+            let repo = args.repo.as_deref();
+            // Without --base, a repository with no default branch shows HEAD's policy.
+            let change = match Change::open(repo, args.base.as_deref(), Some("HEAD")) {
+                Err(_) if args.base.is_none() => Change::open(repo, Some("HEAD"), Some("HEAD"))?,
+                opened => opened?,
+            };
             Policy::load(&change.repo, &change.base, None)?
         }
     };
@@ -91,13 +97,17 @@ fn human(policy: &Policy) -> String {
 }
 
 fn trigger_text(text: &mut String, trigger: &TriggerPolicy) {
-    let kind = if trigger.builtin { "" } else { " (custom)" };
-    writeln!(text, "  {} → {}{kind}", trigger.name, trigger.class).ok();
+    let about = match trigger.name.parse::<Trigger>() {
+        Ok(builtin) if trigger.builtin => builtin.description(),
+        _ => "custom",
+    };
+    writeln!(text, "  {} → {}  ({about})", trigger.name, trigger.class).ok();
     if trigger.name == "file-count" {
+        let limit = handoff::risk::FILE_COUNT_LIMIT;
+        let rule = handoff::risk::FILE_COUNT_RULE;
         writeln!(
             text,
-            "    file-count.count  more than {} files changed",
-            handoff::risk::FILE_COUNT_LIMIT
+            "    {rule}  files > {limit}, records and excluded paths left out"
         )
         .ok();
     }

@@ -17,7 +17,9 @@
 //! (`fetch-depth: 0`) instead of producing a silent, empty diff.
 
 mod change;
+mod content;
 mod error;
+mod linediff;
 
 pub use change::{ChangeSet, ChangeStatus, ChangedFile, DiffLine, LineSide, RepoPath, WORKTREE};
 pub use error::GitError;
@@ -51,10 +53,17 @@ impl Head {
 
 /// Receives a change file by file and, for the files it asks for, line by line.
 pub trait ChangeVisitor {
-    /// Called once per changed file, in diff order. Return `true` to receive its lines.
+    /// Called once per changed file, in diff order (binary files and submodules included).
+    /// Return `true` to receive its lines; binary files and submodules have none.
     fn file(&mut self, file: &ChangedFile) -> bool;
     /// Called for each added or removed line of the file last accepted by [`Self::file`].
     fn line(&mut self, file: &ChangedFile, line: DiffLine<'_>);
+
+    /// Whether this visitor reads lines at all. When it does, each file's content is
+    /// loaded once, for both the binary check and the line diff.
+    fn reads_lines(&self) -> bool {
+        true
+    }
 }
 
 /// An open git repository.
@@ -73,6 +82,7 @@ impl std::fmt::Debug for Repo {
 impl Repo {
     /// Opens the repository whose working tree (or git directory) is exactly `path`.
     pub fn open(path: &Path) -> Result<Repo, GitError> {
+        skip_hash_verification();
         Repository::open(path)
             .map(|inner| Repo { inner })
             .map_err(|error| not_a_repository(path, &error))
@@ -80,6 +90,7 @@ impl Repo {
 
     /// Opens the repository containing `dir`, searching parent directories.
     pub fn discover(dir: &Path) -> Result<Repo, GitError> {
+        skip_hash_verification();
         Repository::discover(dir)
             .map(|inner| Repo { inner })
             .map_err(|error| not_a_repository(dir, &error))
@@ -116,13 +127,16 @@ impl Repo {
         let diff = self.diff(base_oid, head)?;
         let mut files = Vec::with_capacity(diff.deltas().len());
         for (index, delta) in diff.deltas().enumerate() {
-            let Some(file) = self.changed_file(&delta)? else {
-                continue;
+            let file = if visitor.reads_lines() {
+                self.stream_delta(&diff, index, &delta, visitor)?
+            } else {
+                let file = self.changed_file(&delta, None)?;
+                if let Some(file) = &file {
+                    visitor.file(file);
+                }
+                file
             };
-            if visitor.file(&file) && !file.binary && !file.submodule {
-                stream_lines(&diff, index, &file, visitor)?;
-            }
-            files.push(file);
+            files.extend(file);
         }
         Ok(ChangeSet {
             base: base_oid.to_string(),
@@ -205,7 +219,16 @@ impl Repo {
 
     fn commit_of(&self, rev: &str) -> Result<Oid, GitError> {
         let unknown = |error: git2::Error| {
-            if self.inner.is_shallow() {
+            if self
+                .inner
+                .head()
+                .is_err_and(|e| e.code() == git2::ErrorCode::UnbornBranch)
+            {
+                GitError::UnknownRevision {
+                    rev: rev.to_string(),
+                    message: "the repository has no commits yet".to_string(),
+                }
+            } else if self.inner.is_shallow() {
                 GitError::ShallowMissingBase {
                     rev: rev.to_string(),
                 }
@@ -270,7 +293,11 @@ impl Repo {
     }
 
     /// The owned description of a delta, or `None` for entries that are not changes.
-    fn changed_file(&self, delta: &DiffDelta<'_>) -> Result<Option<ChangedFile>, GitError> {
+    fn changed_file(
+        &self,
+        delta: &DiffDelta<'_>,
+        known_binary: Option<bool>,
+    ) -> Result<Option<ChangedFile>, GitError> {
         let Some(status) = change_status(delta.status()) else {
             return Ok(None);
         };
@@ -283,9 +310,11 @@ impl Repo {
             (_, None, Some(old)) => (old, None),
             (_, None, None) => return Ok(None),
         };
-        let submodule = delta.new_file().mode() == FileMode::Commit
-            || delta.old_file().mode() == FileMode::Commit;
-        let binary = !submodule && self.is_binary(delta)?;
+        let submodule = is_submodule(delta);
+        let binary = match known_binary {
+            Some(binary) => binary,
+            None => !submodule && self.is_binary(delta)?,
+        };
         Ok(Some(ChangedFile {
             path,
             old_path,
@@ -295,15 +324,8 @@ impl Repo {
         }))
     }
 
-    /// Whether either side of a delta is binary, deciding cheaply when git has not yet.
+    /// Whether either side of a delta is binary (see [`content::is_binary`]).
     fn is_binary(&self, delta: &DiffDelta<'_>) -> Result<bool, GitError> {
-        let flags = delta.flags();
-        if flags.contains(git2::DiffFlags::BINARY) {
-            return Ok(true);
-        }
-        if flags.contains(git2::DiffFlags::NOT_BINARY) {
-            return Ok(false);
-        }
         Ok(self.side_is_binary(&delta.old_file())? || self.side_is_binary(&delta.new_file())?)
     }
 
@@ -313,7 +335,7 @@ impl Repo {
         }
         if !file.id().is_zero() {
             if let Ok(blob) = self.inner.find_blob(file.id()) {
-                return Ok(blob.is_binary());
+                return Ok(content::is_binary(blob.content()));
             }
         }
         let (Some(root), Some(path)) = (self.inner.workdir(), file.path()) else {
@@ -385,6 +407,7 @@ impl Repo {
             .include_untracked(true)
             .recurse_untracked_dirs(true)
             .include_unmodified(true)
+            .disable_pathspec_match(true)
             .pathspec(dir.trim_end_matches('/'));
         let statuses = self
             .inner
@@ -427,44 +450,20 @@ impl ChangeVisitor for FilesOnly {
     }
 
     fn line(&mut self, _file: &ChangedFile, _line: DiffLine<'_>) {}
+
+    fn reads_lines(&self) -> bool {
+        false
+    }
 }
 
-/// Generates one file's patch and hands its added and removed lines to the visitor.
-fn stream_lines(
-    diff: &git2::Diff<'_>,
-    index: usize,
-    file: &ChangedFile,
-    visitor: &mut dyn ChangeVisitor,
-) -> Result<(), GitError> {
-    let doing = || format!("diffing {}", file.path);
-    let Some(patch) = git2::Patch::from_diff(diff, index).map_err(GitError::git(doing()))? else {
-        return Ok(());
-    };
-    for hunk in 0..patch.num_hunks() {
-        let count = patch
-            .num_lines_in_hunk(hunk)
-            .map_err(GitError::git(doing()))?;
-        for line_index in 0..count {
-            let line = patch
-                .line_in_hunk(hunk, line_index)
-                .map_err(GitError::git(doing()))?;
-            let (side, number) = match line.origin() {
-                '+' => (LineSide::Added, line.new_lineno()),
-                '-' => (LineSide::Removed, line.old_lineno()),
-                _ => continue,
-            };
-            let Some(number) = number else { continue };
-            visitor.line(
-                file,
-                DiffLine {
-                    side,
-                    number: number as usize,
-                    content: strip_line_end(line.content()),
-                },
-            );
-        }
-    }
-    Ok(())
+fn is_submodule(delta: &DiffDelta<'_>) -> bool {
+    delta.new_file().mode() == FileMode::Commit || delta.old_file().mode() == FileMode::Commit
+}
+
+/// Turns off libgit2's re-hashing of every object it reads, which git itself does not do
+/// and which costs a third of a large diff. The setting is process-wide and idempotent.
+fn skip_hash_verification() {
+    git2::opts::strict_hash_verification(false);
 }
 
 fn change_status(delta: Delta) -> Option<ChangeStatus> {
@@ -477,11 +476,6 @@ fn change_status(delta: Delta) -> Option<ChangeStatus> {
         Delta::Typechange => Some(ChangeStatus::TypeChange),
         Delta::Unmodified | Delta::Ignored | Delta::Unreadable => None,
     }
-}
-
-fn strip_line_end(content: &[u8]) -> &[u8] {
-    let content = content.strip_suffix(b"\n").unwrap_or(content);
-    content.strip_suffix(b"\r").unwrap_or(content)
 }
 
 /// Whether a file's first bytes hold a NUL, git's test for binary content.

@@ -1,11 +1,14 @@
 //! Classification: stream a change through the compiled rules and keep what fired.
 //!
 //! Each file is tested once against every path rule (both paths of a rename; a deletion
-//! counts), then its added lines (and removed lines, for triggers that read them) run
-//! through one regex set. A rule fires at most once per file: the finding names the first
+//! counts), then its added and removed lines (added only, for `credential`) run through
+//! one regex set per side. A trigger reports each path once, by the first path rule that
+//! matched it; a line rule fires at most once per file, and the finding names the first
 //! line that fired it. A trigger that already fired on a file by its path does not also
-//! report that file's lines. So memory grows with files and rules, never with lines.
+//! report that file's lines. Comment lines only count for credential rules. So memory
+//! grows with files and rules, never with lines.
 
+use super::comments::CommentStyle;
 use super::matcher::{CompileError, Matcher};
 use super::RiskClass;
 use crate::git::{ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo, RepoPath};
@@ -140,6 +143,8 @@ struct Classifier<'a> {
     open_count: usize,
     /// For the current file: which triggers already fired by path.
     fired_by_path: Vec<bool>,
+    /// For the current file: how its comment lines start.
+    comments: CommentStyle,
 }
 
 impl<'a> Classifier<'a> {
@@ -152,6 +157,7 @@ impl<'a> Classifier<'a> {
             open: vec![false; matcher.line_rules.len()],
             open_count: 0,
             fired_by_path: vec![false; matcher.triggers.len()],
+            comments: CommentStyle::None,
         }
     }
 
@@ -159,22 +165,27 @@ impl<'a> Classifier<'a> {
         !self.policy.is_meta(path) && !self.matcher.is_excluded(&path.to_string_lossy())
     }
 
+    /// Records the path rules the file fires: one finding per trigger and path.
     fn record_path_findings(&mut self, file: &ChangedFile) {
         self.fired_by_path
             .iter_mut()
             .for_each(|fired| *fired = false);
-        let mut fired_rules = Vec::new();
         let paths: Vec<&RepoPath> = file
             .touched_paths()
             .filter(|p| self.is_classified(p))
             .collect();
         for path in paths {
-            for rule_index in self.matcher.path_rules_for(&path.to_string_lossy()) {
-                if fired_rules.contains(&rule_index) {
+            let mut fired_here = vec![false; self.matcher.triggers.len()];
+            // A submodule is a directory: `vendor/oauth/` is what directory globs match.
+            let mut text = path.to_string_lossy().into_owned();
+            if file.submodule {
+                text.push('/');
+            }
+            for rule_index in self.matcher.path_rules_for(&text) {
+                let rule = &self.matcher.path_rules[rule_index];
+                if std::mem::replace(&mut fired_here[rule.trigger], true) {
                     continue;
                 }
-                fired_rules.push(rule_index);
-                let rule = &self.matcher.path_rules[rule_index];
                 self.fired_by_path[rule.trigger] = true;
                 let trigger = &self.matcher.triggers[rule.trigger];
                 self.findings.push(Finding {
@@ -192,6 +203,7 @@ impl<'a> Classifier<'a> {
 
     fn open_line_rules(&mut self, file: &ChangedFile) {
         let path = file.path.to_string_lossy();
+        self.comments = CommentStyle::for_path(&path);
         self.matcher.line_rules_for(&path, &mut self.open);
         for (index, rule) in self.matcher.line_rules.iter().enumerate() {
             if self.fired_by_path[rule.trigger] {
@@ -221,12 +233,17 @@ impl ChangeVisitor for Classifier<'_> {
         if self.open_count == 0 {
             return;
         }
+        // Only secrets count in comment lines (see `comments`).
+        let comment = self.comments.is_comment(line.content);
         let mut fired = Vec::new();
-        self.matcher.line_matches(line.side, line.content, |index| {
-            if self.open[index] && self.matcher.confirms(index, line.content) {
-                fired.push(index);
-            }
-        });
+        self.matcher
+            .sets()
+            .line_matches(line.side, line.content, |index| {
+                let counts = !comment || self.matcher.is_secret(index);
+                if counts && self.open[index] && self.matcher.confirms(index, line.content) {
+                    fired.push(index);
+                }
+            });
         for index in fired {
             self.open[index] = false;
             self.open_count -= 1;

@@ -1,13 +1,14 @@
 //! The policy's rules compiled for speed: one glob set for every path rule, one regex set
 //! per diff side for every line rule, so that each path and each line is tested once
-//! whatever the number of rules.
+//! whatever the number of rules. (Compiling a set per kind of file would scan a little
+//! less but costs more to build than it saves.)
 //!
 //! Secrets never leave this module whole: credential matches are checked against
 //! placeholder values (`changeme`, `${VAR}`, `<your-token>` …) before they fire, and every
 //! excerpt has secret-looking values cut down to a short prefix.
 
 use crate::git::LineSide;
-use crate::policy::{compile_glob, compile_line_regex, Policy, RuleMatch};
+use crate::policy::{compile_glob, compile_line_regex, Policy, Rule, RuleMatch, TriggerPolicy};
 use crate::risk::RiskClass;
 use globset::{GlobSet, GlobSetBuilder};
 use regex::bytes::{Regex, RegexSet, RegexSetBuilder};
@@ -44,11 +45,21 @@ pub(crate) struct PathRule {
 pub(crate) struct LineRule {
     pub trigger: usize,
     pub id: String,
-    regex: Regex,
     /// Whether the rule reads every file, or only those its globs match.
     pub any_file: bool,
-    /// Whether the match is a secret: placeholder values do not fire, excerpts redact.
-    secret: bool,
+    /// For a credential rule, what the regex sets cannot do (other rules only run there).
+    secret: Option<Secret>,
+}
+
+/// A credential rule's own regex: its `value` group must not be a placeholder for the
+/// rule to fire, and excerpts redact it.
+#[derive(Debug)]
+struct Secret {
+    regex: Regex,
+    /// Whether a match without a `value` group is redacted whole: true for the policy's
+    /// own patterns; the default rules without one (a private-key header, a
+    /// `${{ secrets.X }}` reference) match no secret themselves.
+    whole: bool,
 }
 
 /// Every rule of a policy, compiled.
@@ -61,10 +72,15 @@ pub(crate) struct Matcher {
     pub line_rules: Vec<LineRule>,
     file_globs: GlobSet,
     file_glob_rule: Vec<usize>,
+    sets: LineSets,
+    exclude: GlobSet,
+}
+
+/// The line rules as one regex set per diff side.
+#[derive(Debug)]
+pub(crate) struct LineSets {
     added: SideSet,
     removed: SideSet,
-    exclude: GlobSet,
-    redactors: Vec<usize>,
 }
 
 /// The line rules that read one side of the diff, as one regex set.
@@ -72,6 +88,22 @@ pub(crate) struct Matcher {
 struct SideSet {
     set: RegexSet,
     rule_of: Vec<usize>,
+}
+
+impl LineSets {
+    /// Calls `fire` with each line rule that `content` matches on `side`.
+    pub fn line_matches(&self, side: LineSide, content: &[u8], mut fire: impl FnMut(usize)) {
+        let side = match side {
+            LineSide::Added => &self.added,
+            LineSide::Removed => &self.removed,
+        };
+        if side.rule_of.is_empty() || !side.set.is_match(content) {
+            return;
+        }
+        for index in side.set.matches(content).iter() {
+            fire(side.rule_of[index]);
+        }
+    }
 }
 
 impl Matcher {
@@ -84,13 +116,7 @@ impl Matcher {
                 class: trigger.class,
             });
             for rule in &trigger.rules {
-                builder.add_rule(
-                    index,
-                    trigger.secret,
-                    trigger.reads_removed_lines,
-                    rule.id.clone(),
-                    &rule.matches,
-                )?;
+                builder.add_rule(index, trigger, rule)?;
             }
         }
         builder.build(&policy.exclude)
@@ -123,28 +149,26 @@ impl Matcher {
         }
     }
 
-    /// Calls `fire` with each line rule that `content` fires on `side`.
-    pub fn line_matches(&self, side: LineSide, content: &[u8], mut fire: impl FnMut(usize)) {
-        let side = match side {
-            LineSide::Added => &self.added,
-            LineSide::Removed => &self.removed,
-        };
-        if side.rule_of.is_empty() || !side.set.is_match(content) {
-            return;
-        }
-        for index in side.set.matches(content).iter() {
-            fire(side.rule_of[index]);
-        }
+    /// The regex sets of every line rule.
+    pub fn sets(&self) -> &LineSets {
+        &self.sets
+    }
+
+    /// Whether line rule `index` guards a secret (a credential rule).
+    pub fn is_secret(&self, index: usize) -> bool {
+        self.line_rules[index].secret.is_some()
     }
 
     /// Whether line rule `index` really fires on `content`: a secret rule whose regex
     /// captures a `value` needs one that is not a placeholder.
     pub fn confirms(&self, index: usize, content: &[u8]) -> bool {
-        let rule = &self.line_rules[index];
-        if !rule.secret || rule.regex.capture_names().all(|name| name != Some("value")) {
+        let Some(Secret { regex, .. }) = &self.line_rules[index].secret else {
+            return true;
+        };
+        if regex.capture_names().all(|name| name != Some("value")) {
             return true;
         }
-        rule.regex
+        regex
             .captures_iter(content)
             .any(|captures| match captures.name("value") {
                 Some(value) => !is_placeholder(value.as_bytes()),
@@ -155,8 +179,12 @@ impl Matcher {
     /// The line as a short excerpt with every secret-looking value redacted.
     pub fn excerpt(&self, content: &[u8]) -> String {
         let mut text = content.to_vec();
-        for &index in &self.redactors {
-            text = redact(&self.line_rules[index].regex, &text);
+        for secret in self
+            .line_rules
+            .iter()
+            .filter_map(|rule| rule.secret.as_ref())
+        {
+            text = redact(&secret.regex, secret.whole, &text);
         }
         let text = String::from_utf8_lossy(&text);
         let text = text.trim();
@@ -194,26 +222,26 @@ impl Default for Builder {
 }
 
 impl Builder {
+    /// Adds rule `rule` of trigger number `index`.
     fn add_rule(
         &mut self,
-        trigger: usize,
-        secret: bool,
-        reads_removed: bool,
-        id: String,
-        matches: &RuleMatch,
+        index: usize,
+        trigger: &TriggerPolicy,
+        rule: &Rule,
     ) -> Result<(), CompileError> {
         let fail = |message: String| CompileError {
-            rule: id.clone(),
+            rule: rule.id.clone(),
             message,
         };
-        match matches {
+        let id = rule.id.clone();
+        match &rule.matches {
             RuleMatch::Paths { globs } => {
                 for glob in globs {
                     let glob = compile_glob(glob, true).map_err(|e| fail(e.to_string()))?;
                     self.path_globs.add(glob);
                     self.path_glob_rule.push(self.path_rules.len());
                 }
-                self.path_rules.push(PathRule { trigger, id });
+                self.path_rules.push(PathRule { trigger: index, id });
             }
             RuleMatch::Line { regex, files } => {
                 for glob in files {
@@ -221,12 +249,18 @@ impl Builder {
                     self.file_globs.add(glob);
                     self.file_glob_rule.push(self.line_rules.len());
                 }
-                let compiled = compile_line_regex(regex).map_err(|e| fail(e.to_string()))?;
-                self.line_sources.push((regex.clone(), reads_removed));
+                let secret = match trigger.secret {
+                    true => Some(Secret {
+                        regex: compile_line_regex(regex).map_err(|e| fail(e.to_string()))?,
+                        whole: rule.from_policy,
+                    }),
+                    false => None,
+                };
+                self.line_sources
+                    .push((regex.clone(), trigger.reads_removed_lines));
                 self.line_rules.push(LineRule {
-                    trigger,
+                    trigger: index,
                     id,
-                    regex: compiled,
                     any_file: files.is_empty(),
                     secret,
                 });
@@ -244,14 +278,13 @@ impl Builder {
         for glob in exclude {
             excluded.add(compile_glob(glob, false).map_err(|e| fail("exclude", &e))?);
         }
-        let all = |_: &(String, bool)| true;
-        let redactors = (0..self.line_rules.len())
-            .filter(|&index| self.line_rules[index].secret)
-            .collect();
+        let sources = &self.line_sources;
+        let sets = LineSets {
+            added: side_set(sources, |_| true).map_err(|e| fail("line rules", &e))?,
+            removed: side_set(sources, |i| sources[i].1).map_err(|e| fail("line rules", &e))?,
+        };
         Ok(Matcher {
-            added: side_set(&self.line_sources, all).map_err(|e| fail("line rules", &e))?,
-            removed: side_set(&self.line_sources, |(_, removed)| *removed)
-                .map_err(|e| fail("line rules", &e))?,
+            sets,
             path_globs: self
                 .path_globs
                 .build()
@@ -266,16 +299,15 @@ impl Builder {
             path_glob_rule: self.path_glob_rule,
             line_rules: self.line_rules,
             file_glob_rule: self.file_glob_rule,
-            redactors,
         })
     }
 }
 
 fn side_set(
     sources: &[(String, bool)],
-    keep: impl Fn(&(String, bool)) -> bool,
+    keep: impl Fn(usize) -> bool,
 ) -> Result<SideSet, regex::Error> {
-    let rule_of: Vec<usize> = (0..sources.len()).filter(|&i| keep(&sources[i])).collect();
+    let rule_of: Vec<usize> = (0..sources.len()).filter(|&i| keep(i)).collect();
     let set = RegexSetBuilder::new(rule_of.iter().map(|&i| sources[i].0.as_str()))
         .unicode(false)
         .build()?;
@@ -283,12 +315,13 @@ fn side_set(
 }
 
 /// Replaces each secret `regex` matches in `text` (its `value` group, else the whole
-/// match) with a short prefix and an ellipsis.
-fn redact(regex: &Regex, text: &[u8]) -> Vec<u8> {
+/// match when `whole`) with a short prefix and an ellipsis.
+fn redact(regex: &Regex, whole: bool, text: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     let mut last = 0;
     for captures in regex.captures_iter(text) {
-        let Some(secret) = captures.name("value").or_else(|| captures.get(0)) else {
+        let matched = captures.get(0).filter(|_| whole);
+        let Some(secret) = captures.name("value").or(matched) else {
             continue;
         };
         if secret.start() < last || secret.is_empty() {
@@ -305,7 +338,8 @@ fn redact(regex: &Regex, text: &[u8]) -> Vec<u8> {
 
 /// Whether a secret-looking value is a placeholder, a reference or a template rather than
 /// a real secret: `changeme`, `${DB_PASSWORD}`, `<your-token>`, `DB_PASSWORD`, `********`,
-/// `/run/secrets/db`, an all-digit number …
+/// `/run/secrets/db`, an all-digit number, a value that names itself (`password123`,
+/// `my-secret-token`) …
 pub(crate) fn is_placeholder(value: &[u8]) -> bool {
     let Ok(value) = std::str::from_utf8(value) else {
         return false;
@@ -313,7 +347,7 @@ pub(crate) fn is_placeholder(value: &[u8]) -> bool {
     let lower = value.to_ascii_lowercase();
     let is_reference = value.starts_with(['$', '%', '/', '~', '@'])
         || value.starts_with("./")
-        || ["${", "{{", "{%", "%(", "#{", "<", "enc(", "vault:", "arn:"]
+        || ["{", "%(", "<", "enc(", "vault:", "arn:"]
             .iter()
             .any(|marker| lower.contains(marker));
     let is_env_name = value.contains('_')
@@ -350,16 +384,15 @@ pub(crate) fn is_placeholder(value: &[u8]) -> bool {
         "***",
         "...",
         "…",
-        "notasecret",
-        "not-a-secret",
-    ];
-    const EXACT: &[&str] = &[
         "password",
         "passwd",
         "secret",
         "token",
         "apikey",
         "api_key",
+        "api-key",
+    ];
+    const EXACT: &[&str] = &[
         "none",
         "null",
         "nil",
@@ -406,6 +439,8 @@ mod tests {
             "ENC(abc)",
             "%(password)s",
             "Password",
+            "password123",
+            "test-secret-key",
         ] {
             assert!(is_placeholder(value.as_bytes()), "{value}");
         }
@@ -422,16 +457,18 @@ mod tests {
     #[test]
     fn redaction_keeps_only_a_short_prefix() {
         let regex = compile_line_regex(r"token = '(?P<value>[^']+)'").unwrap();
-        let redacted = redact(&regex, b"token = 'abcdefghijklmnop' # ok");
+        let redacted = redact(&regex, false, b"token = 'abcdefghijklmnop' # ok");
         assert_eq!(
             String::from_utf8_lossy(&redacted),
             "token = 'abcd…[redacted]' # ok"
         );
         let whole = compile_line_regex(r"sk_live_[a-z]+").unwrap();
-        let redacted = redact(&whole, b"key sk_live_abcdefgh end");
+        let redacted = redact(&whole, true, b"key sk_live_abcdefgh end");
         assert_eq!(
             String::from_utf8_lossy(&redacted),
             "key sk_l…[redacted] end"
         );
+        let kept = redact(&whole, false, b"key sk_live_abcdefgh end");
+        assert_eq!(kept, b"key sk_live_abcdefgh end");
     }
 }

@@ -50,6 +50,8 @@ const YES: &[Case] = &[
     ("auth.path.auth-file", "src/main/java/JwtAuthenticationFilter.java", ""),
     ("auth.path.auth-file", "app/services/AuthService.ts", ""),
     ("auth.path.auth-file", "pages/api/auth/[...nextauth].ts", ""),
+    ("auth.path.auth-file", "src/components/LoginForm.tsx", ""),
+    ("auth.path.auth-file", "app/views/user_login.py", ""),
     ("auth.path.session", "app/session.py", ""),
     ("auth.path.token", "src/utils/jwt.ts", ""),
     ("auth.path.token", "app/refresh_token_store.py", ""),
@@ -97,9 +99,12 @@ const YES: &[Case] = &[
     ("env-var.path.env-file", "deploy/prod.env", ""),
     ("env-var.line.python", "app/settings.py", "DEBUG = os.environ.get('DEBUG')"),
     ("env-var.line.python", "app/settings.py", "SECRET = env.str(\"SECRET\")"),
+    ("env-var.line.python", "app/settings.py", "HOME = getenv('HOME')"),
     ("env-var.line.js", "src/config.ts", "const url = process.env.API_URL;"),
     ("env-var.line.js", "src/config.ts", "const url = import.meta.env.VITE_API;"),
     ("env-var.line.rust", "src/config.rs", "let port = std::env::var(\"PORT\")?;"),
+    ("env-var.line.rust", "src/db.rs", "const URL: &str = env!(\"DATABASE_URL\");"),
+    ("env-var.line.rust", "src/db.rs", "let c = option_env!(\"COOKIE_SECRET\");"),
     ("env-var.line.go", "cmd/main.go", "port := os.Getenv(\"PORT\")"),
     ("env-var.line.go", "internal/config.go", "\tPort int `envconfig:\"PORT\"`"),
     ("env-var.line.ruby", "config/initializers/mail.rb", "host = ENV.fetch('MAIL_HOST')"),
@@ -136,6 +141,7 @@ const YES: &[Case] = &[
     ("credential.line.secret-config", "config/app.yml", "  password: q8Zr4x0pLmN2"),
     ("credential.line.secret-config", ".env.local", "STRIPE_SECRET_KEY=q8Zr4x0pLmN2abc"),
     ("policy.path.policy-file", ".handoff.yaml", ""),
+    ("credential.line.secret-assignment", "app/aws.py", "AWS_SESSION_TOKEN = 'FwoGZXIvYXdzEJr8q8Zr4x0pLmN2'"),
 ];
 
 const NO: &[Case] = &[
@@ -191,7 +197,12 @@ const NO: &[Case] = &[
     ("auth.path.auth-dir", "src/authors/list.ts", ""),
     ("auth.path.auth-file", "app/models/author.py", ""),
     ("auth.path.auth-file", "docs/authoring.md", ""),
+    ("auth.path.auth-file", "docs/auth.md", ""),
+    ("auth.path.auth-file", "src/catalogIndex.ts", ""),
+    ("auth.path.auth-file", "src/dialogInput.tsx", ""),
+    ("auth.path.password", "docs/password-policy.md", ""),
     ("auth.path.session", "src/sessionize.ts", ""),
+    ("auth.path.session", "app/db_session.py", ""),
     ("auth.path.token", "src/lexer/token.rs", ""),
     ("auth.path.password", "src/pass_through.rs", ""),
     ("auth.path.middleware", "src/middle/ware.ts", ""),
@@ -252,12 +263,27 @@ const NO: &[Case] = &[
     ),
     ("payment.line.stripe", "src/util.py", "text = strip_e(line)"),
     (
+        "payment.line.stripe",
+        "docs/payments.md",
+        "    import stripe",
+    ),
+    (
         "payment.line.paypal-braintree-adyen",
         "docs/x.js",
         "// we do not support paypal yet",
     ),
     ("env-var.path.env-file", "src/environment.ts", ""),
     ("env-var.path.env-file", ".venv/pyvenv.cfg", ""),
+    (
+        "env-var.line.python",
+        "app/wsgi.py",
+        "script = environ.get(\"PATH_INFO\", \"\")",
+    ),
+    (
+        "env-var.line.python",
+        "app/wsgi.py",
+        "host = request.environ[\"HTTP_HOST\"]",
+    ),
     (
         "env-var.line.python",
         "app/settings.py",
@@ -415,6 +441,47 @@ const NO: &[Case] = &[
         "password: q8Zr4x0pLmN2",
     ),
     ("policy.path.policy-file", "docs/.handoff.yaml", ""),
+    (
+        "auth.line.rls",
+        "docs/rls.md",
+        "Run `CREATE POLICY` to restrict rows.",
+    ),
+    ("payment.path.payment-file", "assets/billing.png", ""),
+    (
+        "env-var.line.rust",
+        "src/main.rs",
+        "const VERSION: &str = env!(\"CARGO_PKG_VERSION\");",
+    ),
+    (
+        "env-var.line.rust",
+        "src/lib.rs",
+        "include!(concat!(env!(\"OUT_DIR\"), \"/gen.rs\"));",
+    ),
+    (
+        "api-route.line.express",
+        "web/src/users.ts",
+        "const users = await api.get('/users');",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "tests/test_login.py",
+        "password = 'password123'",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/pager.py",
+        "self.update_token = '1a2b3c4d5e6f'",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/logs.py",
+        "new_token = f\"{group_name}-{stream_name}\"",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/api.py",
+        "params = {\"next_token\": \"page-2-of-9\"}",
+    ),
 ];
 
 /// The rule ids that fire for a path and, when given, an added line.
@@ -427,11 +494,13 @@ fn fired(matcher: &Matcher, path: &str, line: &str) -> BTreeSet<String> {
     if !line.is_empty() {
         let mut open = vec![false; matcher.line_rules.len()];
         matcher.line_rules_for(path, &mut open);
-        matcher.line_matches(LineSide::Added, line.as_bytes(), |index| {
-            if open[index] && matcher.confirms(index, line.as_bytes()) {
-                ids.insert(matcher.line_rules[index].id.clone());
-            }
-        });
+        matcher
+            .sets()
+            .line_matches(LineSide::Added, line.as_bytes(), |index| {
+                if open[index] && matcher.confirms(index, line.as_bytes()) {
+                    ids.insert(matcher.line_rules[index].id.clone());
+                }
+            });
     }
     ids
 }
@@ -481,15 +550,26 @@ fn every_default_rule_has_a_positive_and_a_near_miss() {
 }
 
 #[test]
-fn env_var_rules_read_removed_lines_and_credential_rules_do_not() {
+fn removed_lines_count_for_every_trigger_but_credential() {
     let matcher = matcher();
     let mut removed = BTreeSet::new();
-    for line in ["port = os.getenv('PORT')", "key = 'AKIAIOSFODNN7REALKEY'"] {
-        matcher.line_matches(LineSide::Removed, line.as_bytes(), |index| {
-            removed.insert(matcher.line_rules[index].id.clone());
-        });
+    let lines = [
+        "port = os.getenv('PORT')",
+        "@login_required",
+        "key = 'AKIAIOSFODNN7REALKEY'",
+    ];
+    for line in lines {
+        matcher
+            .sets()
+            .line_matches(LineSide::Removed, line.as_bytes(), |index| {
+                removed.insert(matcher.line_rules[index].id.clone());
+            });
     }
-    let expected: BTreeSet<String> = ["env-var.line.python".to_string()].into();
+    let expected: BTreeSet<String> = [
+        "auth.line.python".to_string(),
+        "env-var.line.python".to_string(),
+    ]
+    .into();
     assert_eq!(removed, expected);
 }
 

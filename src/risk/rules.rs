@@ -1,9 +1,9 @@
 //! The nine built-in triggers and their default rules.
 //!
 //! A trigger raises a change to its class when one of its rules fires. A path rule fires
-//! when a touched path matches one of its globs; a line rule fires when an added line (and,
-//! for `env-var`, a removed line) matches its regex, optionally only in files matching its
-//! own globs. Every rule has a stable id, `<trigger>.<path|line>.<name>`, which findings
+//! when a touched path matches one of its globs; a line rule fires when a changed line
+//! (added or removed; only added for `credential`) matches its regex, optionally only in
+//! files matching its own globs. Every rule has a stable id, `<trigger>.<path|line>.<name>`, which findings
 //! report and which a policy file names to remove the rule.
 //!
 //! Globs follow .gitignore conventions (see [`normalize_glob`]) and are matched
@@ -79,9 +79,12 @@ impl Trigger {
         }
     }
 
-    /// Whether line rules also look at removed lines (GATE.md: "an added or removed line").
+    /// Whether line rules also read removed lines. The seed asks about code "modified",
+    /// "touched" or "changed" for every trigger but one: removing `@login_required` or a
+    /// route is an auth or API change. Only credentials are "added": removing a secret is
+    /// not adding one.
     pub fn reads_removed_lines(self) -> bool {
-        self == Trigger::EnvVar
+        self != Trigger::Credential
     }
 
     /// Whether matched text is a secret: redacted in excerpts, placeholders ignored.
@@ -187,6 +190,21 @@ const fn line(
     }
 }
 
+/// A file-name glob limited to source and configuration files, so that documentation and
+/// images named after a topic (`docs/auth.md`, `billing.png`) do not fire.
+macro_rules! code {
+    ($stem:literal) => {
+        concat!(
+            $stem,
+            ".{py,pyi,rb,erb,rake,js,jsx,mjs,cjs,ts,tsx,mts,cts,vue,svelte,go,rs,java,kt,kts,\
+             scala,groovy,php,cs,ex,exs,swift,c,h,cc,cpp,sql,yml,yaml,json,toml,xml,\
+             properties,conf,ini,tf,sh}"
+        )
+    };
+}
+
+/// Source and configuration files (see [`code!`]).
+const CODE_FILES: &[&str] = &[code!("*")];
 const PY: &[&str] = &["*.py"];
 const RB: &[&str] = &["*.rb", "*.rake", "*.erb", "Gemfile", "Rakefile"];
 const JS: &[&str] = &["*.{js,jsx,mjs,cjs,ts,tsx,mts,cts,svelte,vue}"];
@@ -318,7 +336,7 @@ const API_ROUTE: &[DefaultRule] = &[
     ),
     line(
         "api-route.line.express",
-        r#"\b(app|router|server|api)\.(get|post|put|patch|delete|all|route)\(\s*['"`]/"#,
+        r#"\b(app|router|server|fastify)\.(get|post|put|patch|delete|all|route)\(\s*['"`]/"#,
         JS,
     ),
     line(
@@ -346,44 +364,47 @@ const AUTH: &[DefaultRule] = &[
     paths(
         "auth.path.auth-file",
         &[
-            "*auth.*",
-            "auth_*",
-            "auth-*",
-            "*authenticat*",
-            "*authoriz*",
-            "*oauth*",
-            "*auth{controller,service,provider,guard,filter,handler,manager,module,middleware,context,config,utils,helpers}.*",
-            "*login*.*",
-            "*nextauth*",
+            code!("*auth"),
+            code!("auth_*"),
+            code!("auth-*"),
+            code!("*authenticat*"),
+            code!("*authoriz*"),
+            code!("*oauth*"),
+            code!("*auth{controller,service,provider,guard,filter,handler,manager,module,middleware,context,config,utils,helpers}"),
+            code!("login*"),
+            code!("*[-_.]login*"),
+            code!("signin*"),
+            code!("*[-_.]signin*"),
+            code!("*nextauth*"),
             "devise.rb",
             "devise/",
         ],
     ),
     paths(
         "auth.path.session",
-        &["session.*", "sessions.*", "session_*", "*_session.*", "*session{manager,store,config,middleware}.*", "sessions/"],
+        &[code!("session"), code!("sessions"), code!("session_*"), code!("*session{manager,store,config,middleware}"), "sessions/"],
     ),
     paths(
         "auth.path.token",
-        &["*jwt*", "*{access,refresh,auth,api,bearer,id}[-_]token*", "*{access,refresh,auth,bearer}token*", "*csrf*"],
+        &[code!("*jwt*"), code!("*{access,refresh,auth,api,bearer,id}[-_]token*"), code!("*{access,refresh,auth,bearer}token*"), code!("*csrf*")],
     ),
-    paths("auth.path.password", &["*password*", "*passwd*"]),
+    paths("auth.path.password", &[code!("*password*"), code!("*passwd*")]),
     paths(
         "auth.path.middleware",
-        &["middleware/", "middlewares/", "*middleware.*", "*middleware_*"],
+        &["middleware/", "middlewares/", code!("*middleware"), code!("*middleware_*")],
     ),
     paths(
         "auth.path.permissions",
-        &["*permission*", "rbac/", "*rbac*", "acl/", "acl.*", "acls.*", "*_acl.*", "policies/", "guards/", "*.guard.{ts,js}", "ability.rb", "abilities/"],
+        &[code!("*permission*"), "rbac/", code!("*rbac*"), "acl/", code!("acl"), code!("acls"), code!("*_acl"), "policies/", "guards/", "*.guard.{ts,js}", "ability.rb", "abilities/"],
     ),
     paths(
         "auth.path.security",
-        &["security/", "security.{py,rb,js,ts,go,rs,java,kt}", "*securityconfig*", "*websecurity*", "*security_*.py", "*_security.*"],
+        &["security/", "security.{py,rb,js,ts,go,rs,java,kt}", code!("*securityconfig*"), code!("*websecurity*"), "*security_*.py", code!("*_security")],
     ),
     line(
         "auth.line.rls",
         r"(?i)\b(create|alter|drop)\s+policy\b|\b(enable|disable|force)\s+row\s+level\s+security\b",
-        &[],
+        CODE_FILES,
     ),
     line(
         "auth.line.python",
@@ -439,11 +460,7 @@ const MIGRATION: &[DefaultRule] = &[
     paths("migration.path.golang-migrate", &["*.up.sql", "*.down.sql"]),
     paths(
         "migration.path.sql-dir",
-        &[
-            "**/migrate/**/*.sql",
-            "**/migration/**/*.sql",
-            "**/schema/**/*.sql",
-        ],
+        &["**/migrate/**/*.sql", "**/migration/**/*.sql"],
     ),
 ];
 
@@ -461,42 +478,41 @@ const PAYMENT: &[DefaultRule] = &[
             "refunds/",
             "stripe/",
             "paypal/",
-            "**/subscriptions/billing/",
         ],
     ),
     paths(
         "payment.path.payment-file",
         &[
-            "*payment*",
-            "*billing*",
-            "*invoice*",
-            "*refund*",
-            "stripe.*",
-            "stripe[-_]*",
-            "*[-_]stripe.*",
-            "*stripe{service,client,webhook,webhooks,controller,gateway,provider}.*",
-            "*paypal*",
-            "*braintree*",
-            "*adyen*",
+            code!("*payment*"),
+            code!("*billing*"),
+            code!("*invoice*"),
+            code!("*refund*"),
+            code!("stripe"),
+            code!("stripe[-_]*"),
+            code!("*[-_]stripe"),
+            code!("*stripe{service,client,webhook,webhooks,controller,gateway,provider}"),
+            code!("*paypal*"),
+            code!("*braintree*"),
+            code!("*adyen*"),
         ],
     ),
     paths(
         "payment.path.checkout-file",
         &[
             "checkout.{py,rb,js,jsx,mjs,cjs,ts,tsx,go,rs,java,kt,php}",
-            "*_checkout.*",
-            "*checkout{controller,service,session,form,page,flow}*",
+            code!("*_checkout"),
+            code!("*checkout{controller,service,session,form,page,flow}*"),
         ],
     ),
     line(
         "payment.line.stripe",
         r#"(?i)\bstripe\.(charges|paymentintents|payment_intents|customers|subscriptions|checkout|refunds|invoices|webhooks|prices|paymentmethods|payment_methods|billingportal)\b|\bStripe::(Charge|PaymentIntent|Customer|Subscription|Checkout|Refund|Invoice|Webhook)\b|\brequire\(\s*['"]stripe['"]\)|\bfrom\s+['"](stripe|@stripe/[\w-]+)['"]|^\s*import\s+stripe\b|github\.com/stripe/stripe-go|\bcom\.stripe\.|\bstripe::(Client|Charge|PaymentIntent)"#,
-        &[],
+        CODE_FILES,
     ),
     line(
         "payment.line.paypal-braintree-adyen",
         r#"\bpaypalrestsdk\b|@paypal/|\bcom\.paypal\.|\bPayPalHttpClient\b|\bbraintree\.(Gateway|Transaction|BraintreeGateway)\b|\bBraintree::|\bcom\.braintreegateway\b|@adyen/|\bcom\.adyen\."#,
-        &[],
+        CODE_FILES,
     ),
 ];
 
@@ -516,7 +532,8 @@ const ENV_VAR: &[DefaultRule] = &[
     ),
     line(
         "env-var.line.python",
-        r#"\bos\.(environ|getenv|putenv|unsetenv)\b|\b(getenv|environ\.get)\(|\benviron\[|\benv\.(str|bool|int|float|list|dict|url|db_url|json)\(\s*['"]|\bconfig\(\s*['"][A-Z][A-Z0-9_]*['"]"#,
+        // Only `os.environ`: a bare `environ` is usually a WSGI request dict.
+        r#"\bos\.(environ|getenv|putenv|unsetenv)\b|(^|[^.\w])getenv\(|\benv\.(str|bool|int|float|list|dict|url|db_url|json)\(\s*['"]|\bconfig\(\s*['"][A-Z][A-Z0-9_]*['"]"#,
         PY,
     ),
     line(
@@ -526,7 +543,8 @@ const ENV_VAR: &[DefaultRule] = &[
     ),
     line(
         "env-var.line.rust",
-        r"\benv::(var|var_os|vars|vars_os|set_var|remove_var)\b|\b(option_)?env!\(",
+        // `env!("…")` fires unless the name starts with `CARGO_` or `OUT_` (set by Cargo).
+        r#"\benv::(var|var_os|vars|vars_os|set_var|remove_var)\b|\b(option_)?env!\(\s*"([^CO"]|C([^A]|A([^R]|R([^G]|G([^O]|O[^_]))))|O([^U]|U([^T]|T[^_])))"#,
         RS,
     ),
     line(
@@ -664,12 +682,12 @@ const CREDENTIAL: &[DefaultRule] = &[
     ),
     line(
         "credential.line.secret-assignment",
-        r#"(?i)(^|[^A-Za-z0-9])[A-Za-z0-9_.-]*(password|passwd|passphrase|pwd|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|private[_-]?key|client[_-]?secret|signing[_-]?key|encryption[_-]?key|token)["']?(\s*:\s*[&'A-Za-z_][A-Za-z0-9_&'<>\[\] ]*?)?\s*(=|:=|=>|:)\s*[bfru]?["'](?P<value>[^"'\s]{6,})["']"#,
+        r#"(?i)(^|[^A-Za-z0-9])[A-Za-z0-9_.-]*(password|passwd|passphrase|pwd|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|api[_-]?token|session[_-]?token|private[_-]?key|client[_-]?secret|signing[_-]?key|encryption[_-]?key)["']?(\s*:\s*[&'A-Za-z_][A-Za-z0-9_&'<>\[\] ]*?)?\s*(=|:=|=>|:)\s*[bfru]?["'](?P<value>[^"'\s]{6,})["']"#,
         &[],
     ),
     line(
         "credential.line.secret-config",
-        r#"(?i)^\s*(export\s+)?[A-Za-z0-9_.-]*(password|passwd|passphrase|pwd|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|private[_-]?key|client[_-]?secret|signing[_-]?key|encryption[_-]?key|token)\s*[:=]\s*(?P<value>[^\s'"\#]{8,})\s*$"#,
+        r#"(?i)^\s*(export\s+)?[A-Za-z0-9_.-]*(password|passwd|passphrase|pwd|secret|secret[_-]?key|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|bearer[_-]?token|api[_-]?token|session[_-]?token|private[_-]?key|client[_-]?secret|signing[_-]?key|encryption[_-]?key)\s*[:=]\s*(?P<value>[^\s'"\#]{8,})\s*$"#,
         &[
             "*.{yml,yaml,properties,ini,cfg,conf,toml,env}",
             ".env",

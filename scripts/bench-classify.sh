@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Benchmark: `handoff classify` on a generated change of 5,000 files and 500,000 added
+# lines, next to git's own patch output on the same repository in the same run.
+#
+#   scripts/bench-classify.sh [FILES] [LINES_PER_FILE]     (defaults: 5000 100)
+#
+# Prints wall time (s) and peak RSS (KiB) from /usr/bin/time -v for:
+#   handoff classify --base BASE --head HEAD --format json > /dev/null
+#   git diff -U0 --no-renames BASE HEAD > /dev/null
+#   git diff -M -U0 BASE HEAD > /dev/null
+# (medians of RUNS runs, default 5) and the ratios classify / git. Memory must not grow
+# with the number of changed lines: run with LINES_PER_FILE=20 and 100 to compare peak
+# RSS. KEEP=1 keeps the generated repository. Not part of `cargo test`.
+set -euo pipefail
+
+files=${1:-5000}
+lines_per_file=${2:-100}
+runs=${RUNS:-5}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+
+cargo build --release --locked --quiet --manifest-path "$root/Cargo.toml"
+handoff="$root/target/release/handoff"
+
+repo="$work/repo"
+git init -q -b main "$repo"
+cd "$repo"
+git config user.email bench@example.com
+git config user.name bench
+git config commit.gpgsign false
+# Realistic source lines; a few per file hit content rules (env vars, routes, tests).
+# The base holds every file with a short body; the head inserts LINES_PER_FILE lines into
+# the middle of each, so every line goes through a real diff (not just new files).
+generate() {
+    python3 - "$files" "$1" <<'PY'
+import os, sys
+files, per_file = int(sys.argv[1]), int(sys.argv[2])
+templates = [
+    "    total = compute_total(items, discount={i})",
+    "    log.info('processed %s records', count_{i})",
+    "def handler_{i}(request, context):",
+    "    if user.is_active and value_{i} > threshold:",
+    "        return render(request, 'page_{i}.html', {{'items': items}})",
+    "    port = os.environ.get('PORT_{i}', '8080')",
+    "    result = [x * {i} for x in range(limit) if x % 3]",
+    "    # keep the cache warm for module {i}",
+]
+exts = ["py", "js", "go", "rs", "rb", "java", "ts", "sql"]
+for f in range(files):
+    d = f"pkg{f % 50:02d}/mod{f % 7}"
+    os.makedirs(d, exist_ok=True)
+    ext = exts[f % len(exts)]
+    head = [f"# file {f} line {n}" for n in range(10)]
+    tail = [f"# file {f} end {n}" for n in range(10)]
+    body = [templates[(f + n) % len(templates)].format(i=n) for n in range(per_file)]
+    with open(f"{d}/file_{f:05d}.{ext}", "w") as out:
+        out.write("\n".join(head + body + tail) + "\n")
+PY
+}
+generate 0
+git add -A && git commit -q -m base
+base=$(git rev-parse HEAD)
+generate "$lines_per_file"
+git add -A && git commit -q -m head
+head=$(git rev-parse HEAD)
+git repack -adq  # packed, as in a clone
+echo "repository: $files files, $((files * lines_per_file)) added lines"
+
+# Runs a command RUNS times under /usr/bin/time -v; reports the median wall and CPU
+# time and the median peak RSS, and sets ${var}_wall, ${var}_cpu, ${var}_rss.
+measure() {
+    local name=$1 var=$2; shift 2
+    local walls=() cpus=() rsss=() run
+    for ((run = 0; run < runs; run++)); do
+        /usr/bin/time -v "$@" > /dev/null 2> "$work/time.txt"
+        walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time.txt" \
+            | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')")
+        cpus+=("$(awk -F': ' '/User time|System time/ {sum += $2} END {print sum}' "$work/time.txt")")
+        rsss+=("$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")")
+    done
+    local wall cpu rss
+    wall=$(median "${walls[@]}"); cpu=$(median "${cpus[@]}"); rss=$(median "${rsss[@]}")
+    printf '%-28s wall %7.2f s   cpu %7.2f s   peak RSS %8d KiB\n' "$name" "$wall" "$cpu" "$rss"
+    eval "${var}_wall=$wall; ${var}_cpu=$cpu; ${var}_rss=$rss"
+}
+
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# Warm the page cache once so every measurement sees the same state.
+git diff -U0 --no-renames "$base" "$head" > /dev/null
+measure "handoff classify" classify "$handoff" classify --repo "$repo" --base "$base" --head "$head" --format json
+measure "git diff -U0 --no-renames" plain git diff -U0 --no-renames "$base" "$head"
+measure "git diff -M -U0" renames git diff -M -U0 "$base" "$head"
+
+awk -v c="$classify_wall" -v a="$plain_wall" -v b="$renames_wall" \
+    -v cc="$classify_cpu" -v ac="$plain_cpu" -v bc="$renames_cpu" \
+    -v cr="$classify_rss" -v ar="$plain_rss" -v br="$renames_rss" 'BEGIN {
+    printf "classify / git diff --no-renames: wall %.2fx, cpu %.2fx, memory %.2fx\n", c / a, cc / ac, cr / ar
+    printf "classify / git diff -M:           wall %.2fx, cpu %.2fx, memory %.2fx\n", c / b, cc / bc, cr / br
+}'

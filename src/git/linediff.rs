@@ -1,0 +1,346 @@
+//! A line diff: Myers' O(ND) algorithm in linear space, for streaming changed lines.
+//!
+//! libgit2 can diff two blobs, but only after hashing both contents (when given buffers)
+//! or looking up `.gitattributes` without a cache (when given blobs), and it stores every
+//! line of the patch; on a large change that costs more than the diff. This module diffs
+//! two contents directly and reports each removed and added line by its index, in order
+//! (within a hunk, removed lines first, as in a patch).
+//!
+//! The result is a minimal edit script, except where a region would cost more than
+//! [`MAX_COST`] edit steps to resolve: like git's xdiff heuristics, such a region is
+//! reported as entirely removed and re-added, which is still a correct (if longer) diff.
+
+use super::LineSide;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Range;
+
+/// The most edit steps spent searching one region before it is reported as replaced.
+const MAX_COST: usize = 4096;
+
+/// Diffs `old` and `new` line by line and calls `emit` with each removed line (by its
+/// 0-based index in `old`) and each added line (by its index in `new`), in order.
+pub(super) fn diff_lines(old: &[u8], new: &[u8], mut emit: impl FnMut(LineSide, usize, &[u8])) {
+    let old_lines = split_lines(old);
+    let new_lines = split_lines(new);
+    // Only the lines between the common first and last ones need numbering; `a[i]` is
+    // line `skip + i` of `old`.
+    let skip = common_prefix(&old_lines, &new_lines);
+    let tail = common_suffix(&old_lines[skip..], &new_lines[skip..]);
+    let (old_middle, new_middle) = (
+        &old_lines[skip..old_lines.len() - tail],
+        &new_lines[skip..new_lines.len() - tail],
+    );
+    if old_middle.is_empty() || new_middle.is_empty() {
+        // A pure insertion or deletion: nothing to search.
+        for (index, line) in old_middle.iter().enumerate() {
+            emit(LineSide::Removed, skip + index, line);
+        }
+        for (index, line) in new_middle.iter().enumerate() {
+            emit(LineSide::Added, skip + index, line);
+        }
+        return;
+    }
+    let (a, b) = intern(old_middle, new_middle);
+    let mut search = Search::new(a.len(), b.len());
+    let mut pending = vec![(0..a.len(), 0..b.len())];
+    let mut hunk: Option<(Range<usize>, Range<usize>)> = None;
+    let mut flush = |hunk: Option<(Range<usize>, Range<usize>)>| {
+        let Some((old_range, new_range)) = hunk else {
+            return;
+        };
+        for index in old_range {
+            emit(LineSide::Removed, skip + index, old_lines[skip + index]);
+        }
+        for index in new_range {
+            emit(LineSide::Added, skip + index, new_lines[skip + index]);
+        }
+    };
+    while let Some((old_range, new_range)) = pending.pop() {
+        let (old_range, new_range) = trim_common(&a, &b, old_range, new_range);
+        let snake = match (old_range.is_empty(), new_range.is_empty()) {
+            (true, true) => continue,
+            (false, false) => search.middle_snake(&a, &b, old_range.clone(), new_range.clone()),
+            _ => None,
+        };
+        match snake {
+            Some((x, y)) => {
+                pending.push((x..old_range.end, y..new_range.end));
+                pending.push((old_range.start..x, new_range.start..y));
+            }
+            // Regions come in order; adjacent ones form one hunk, removed lines first.
+            None => match &mut hunk {
+                Some((old_hunk, new_hunk))
+                    if old_hunk.end == old_range.start && new_hunk.end == new_range.start =>
+                {
+                    old_hunk.end = old_range.end;
+                    new_hunk.end = new_range.end;
+                }
+                _ => flush(hunk.replace((old_range, new_range))),
+            },
+        }
+    }
+    flush(hunk);
+}
+
+/// The lines of a content, without their `\n` terminators.
+fn split_lines(content: &[u8]) -> Vec<&[u8]> {
+    if content.is_empty() {
+        return Vec::new();
+    }
+    let content = content.strip_suffix(b"\n").unwrap_or(content);
+    content.split(|&byte| byte == b'\n').collect()
+}
+
+fn common_prefix<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+fn common_suffix<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    a.iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// Replaces each distinct line by a small number, so lines compare in one instruction.
+fn intern<'a>(old: &[&'a [u8]], new: &[&'a [u8]]) -> (Vec<u32>, Vec<u32>) {
+    let capacity = old.len() + new.len();
+    let mut ids: HashMap<&'a [u8], u32, BuildHasherDefault<FxHasher>> =
+        HashMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default());
+    let mut id_of = |line: &&'a [u8]| {
+        let next = ids.len() as u32;
+        *ids.entry(*line).or_insert(next)
+    };
+    let a = old.iter().map(&mut id_of).collect();
+    let b = new.iter().map(&mut id_of).collect();
+    (a, b)
+}
+
+/// Shrinks both ranges by their common first and last lines.
+fn trim_common(
+    a: &[u32],
+    b: &[u32],
+    old: Range<usize>,
+    new: Range<usize>,
+) -> (Range<usize>, Range<usize>) {
+    let prefix = common_prefix(&a[old.clone()], &b[new.clone()]);
+    let (old, new) = (old.start + prefix..old.end, new.start + prefix..new.end);
+    let suffix = common_suffix(&a[old.clone()], &b[new.clone()]);
+    (old.start..old.end - suffix, new.start..new.end - suffix)
+}
+
+/// The forward and backward frontiers of the middle-snake search, reused across regions.
+struct Search {
+    forward: Vec<usize>,
+    backward: Vec<usize>,
+    offset: isize,
+}
+
+impl Search {
+    fn new(n: usize, m: usize) -> Search {
+        let size = 2 * max_d(n, m).min(MAX_COST + 1) + 3;
+        Search {
+            forward: vec![0; size],
+            backward: vec![0; size],
+            offset: (size / 2) as isize,
+        }
+    }
+
+    fn at(&self, k: isize) -> usize {
+        (k + self.offset) as usize
+    }
+
+    /// Where an optimal edit path through the region crosses its middle, as a split
+    /// point `(x, y)`; `None` when the region costs more than [`MAX_COST`] to search.
+    fn middle_snake(
+        &mut self,
+        a: &[u32],
+        b: &[u32],
+        old: Range<usize>,
+        new: Range<usize>,
+    ) -> Option<(usize, usize)> {
+        let (n, m) = (old.len(), new.len());
+        let delta = n as isize - m as isize;
+        let odd = delta & 1 == 1;
+        let (f1, b1) = (self.at(1), self.at(1));
+        self.forward[f1] = 0;
+        self.backward[b1] = 0;
+        let same = |x: usize, y: usize| a[old.start + x] == b[new.start + y];
+        let same_back = |x: usize, y: usize| a[old.start + n - x - 1] == b[new.start + m - y - 1];
+        for d in 0..max_d(n, m).min(MAX_COST) as isize {
+            for k in (-d..=d).rev().step_by(2) {
+                let (below, above) = (self.forward[self.at(k - 1)], self.forward[self.at(k + 1)]);
+                let mut x = if k == -d || (k != d && below < above) {
+                    above
+                } else {
+                    below + 1
+                };
+                let (x0, y0) = (x, (x as isize - k) as usize);
+                let mut y = y0;
+                while x < n && y < m && same(x, y) {
+                    x += 1;
+                    y += 1;
+                }
+                let slot = self.at(k);
+                self.forward[slot] = x;
+                if odd && (k - delta).abs() < d && x + self.backward[self.at(delta - k)] >= n {
+                    return Some((old.start + x0, new.start + y0));
+                }
+            }
+            for k in (-d..=d).rev().step_by(2) {
+                let (below, above) = (self.backward[self.at(k - 1)], self.backward[self.at(k + 1)]);
+                let mut x = if k == -d || (k != d && below < above) {
+                    above
+                } else {
+                    below + 1
+                };
+                let mut y = (x as isize - k) as usize;
+                while x < n && y < m && same_back(x, y) {
+                    x += 1;
+                    y += 1;
+                }
+                let slot = self.at(k);
+                self.backward[slot] = x;
+                if !odd && (k - delta).abs() <= d && x + self.forward[self.at(delta - k)] >= n {
+                    return Some((old.start + n - x, new.start + m - y));
+                }
+            }
+        }
+        None
+    }
+}
+
+fn max_d(n: usize, m: usize) -> usize {
+    (n + m).div_ceil(2) + 1
+}
+
+/// The Fx hash (as in rustc): fast for short keys, and collisions only cost time.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(SEED);
+        }
+        for &byte in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(SEED);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Applies the reported edits to `old` and checks the result is `new`; returns the
+    /// number of edits.
+    fn check(old: &[u8], new: &[u8]) -> usize {
+        let (old_lines, new_lines) = (split_lines(old), split_lines(new));
+        let mut removed = Vec::new();
+        let mut added = Vec::new();
+        diff_lines(old, new, |side, index, line| match side {
+            LineSide::Removed => removed.push((index, line.to_vec())),
+            LineSide::Added => added.push((index, line.to_vec())),
+        });
+        let kept: Vec<&[u8]> = (0..old_lines.len())
+            .filter(|i| !removed.iter().any(|(r, _)| r == i))
+            .map(|i| old_lines[i])
+            .collect();
+        let unchanged: Vec<&[u8]> = (0..new_lines.len())
+            .filter(|i| !added.iter().any(|(a, _)| a == i))
+            .map(|i| new_lines[i])
+            .collect();
+        assert_eq!(
+            kept, unchanged,
+            "the lines left alone must be the same on both sides"
+        );
+        for (index, line) in &added {
+            assert_eq!(new_lines[*index], line.as_slice());
+        }
+        for (index, line) in &removed {
+            assert_eq!(old_lines[*index], line.as_slice());
+        }
+        removed.len() + added.len()
+    }
+
+    /// The size of a minimal edit script, by dynamic programming over the LCS.
+    fn minimal_edits(old: &[u8], new: &[u8]) -> usize {
+        let (a, b) = (split_lines(old), split_lines(new));
+        let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for i in (0..a.len()).rev() {
+            for j in (0..b.len()).rev() {
+                lcs[i][j] = if a[i] == b[j] {
+                    lcs[i + 1][j + 1] + 1
+                } else {
+                    lcs[i + 1][j].max(lcs[i][j + 1])
+                };
+            }
+        }
+        a.len() + b.len() - 2 * lcs[0][0]
+    }
+
+    #[test]
+    fn reports_insertions_deletions_and_replacements_in_order() {
+        let mut edits = Vec::new();
+        diff_lines(b"a\nb\nc\nd\n", b"a\nB\nc\nd\ne\n", |side, index, line| {
+            edits.push((side, index, String::from_utf8_lossy(line).into_owned()));
+        });
+        assert_eq!(
+            edits,
+            [
+                (LineSide::Removed, 1, "b".to_string()),
+                (LineSide::Added, 1, "B".to_string()),
+                (LineSide::Added, 4, "e".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn handles_empty_sides_and_missing_final_newlines() {
+        assert_eq!(check(b"", b"x\ny"), 2);
+        assert_eq!(check(b"x\ny\n", b""), 2);
+        assert_eq!(check(b"x\ny", b"x\ny\n"), 0);
+        assert_eq!(check(b"", b""), 0);
+    }
+
+    #[test]
+    fn a_region_too_costly_to_search_is_still_a_valid_diff() {
+        let old: String = (0..6000).map(|i| format!("line {i}\n")).collect();
+        let new: String = (0..6000)
+            .map(|i| {
+                if i % 2 == 0 {
+                    format!("line {i}\n")
+                } else {
+                    format!("changed {i}\n")
+                }
+            })
+            .collect();
+        let edits = check(old.as_bytes(), new.as_bytes());
+        assert!(edits >= 6000, "{edits}");
+    }
+
+    proptest! {
+        #[test]
+        fn the_edit_script_is_valid_and_minimal(
+            old in proptest::collection::vec(0u8..4, 0..40),
+            new in proptest::collection::vec(0u8..4, 0..40),
+        ) {
+            let render = |lines: &[u8]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+            let (old, new) = (render(&old), render(&new));
+            let edits = check(old.as_bytes(), new.as_bytes());
+            prop_assert_eq!(edits, minimal_edits(old.as_bytes(), new.as_bytes()));
+        }
+    }
+}

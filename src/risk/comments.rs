@@ -1,0 +1,119 @@
+//! Comment lines, told apart by each language's comment syntax.
+//!
+//! The seed counts comments as low risk, so only credential rules read comment lines (a
+//! secret in a comment is still a leaked secret); a doc comment that mentions
+//! `process.env` or `@login_required` fires nothing. A line counts as a comment when,
+//! after leading white space, it starts with its file's comment marker; a line of code
+//! followed by a comment is code.
+
+/// How a file's line comments start, from its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CommentStyle {
+    /// `//`, and `/*` or `*` lines of block comments: C, Rust, Go, JS/TS, Java, …
+    Slash,
+    /// `#`: Python, Ruby, shell, YAML, TOML, Dockerfile, env files, …
+    Hash,
+    /// `--`: SQL.
+    DoubleDash,
+    /// Unknown syntax: no line is a comment.
+    None,
+}
+
+const SLASH: &[&str] = &[
+    "rs", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "go", "java", "kt", "kts", "scala",
+    "groovy", "c", "h", "cc", "cpp", "hpp", "cs", "swift", "php", "dart", "proto",
+];
+const HASH: &[&str] = &[
+    "py",
+    "pyi",
+    "rb",
+    "rake",
+    "sh",
+    "bash",
+    "zsh",
+    "yml",
+    "yaml",
+    "toml",
+    "r",
+    "pl",
+    "ex",
+    "exs",
+    "tf",
+    "properties",
+    "conf",
+    "cfg",
+    "ini",
+    "env",
+    "dockerfile",
+];
+const HASH_NAMES: &[&str] = &[
+    "Dockerfile",
+    "Containerfile",
+    "Gemfile",
+    "Rakefile",
+    "Makefile",
+];
+
+impl CommentStyle {
+    /// The style of the file at `path` (by extension, or by name for Dockerfiles and env
+    /// files).
+    pub fn for_path(path: &str) -> CommentStyle {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let extension = name
+            .rsplit_once('.')
+            .map(|(_, ext)| ext.to_ascii_lowercase());
+        let is = |list: &[&str]| extension.as_deref().is_some_and(|ext| list.contains(&ext));
+        if is(SLASH) {
+            CommentStyle::Slash
+        } else if is(HASH)
+            || HASH_NAMES.iter().any(|n| name.starts_with(n))
+            || name.starts_with(".env")
+        {
+            CommentStyle::Hash
+        } else if is(&["sql"]) {
+            CommentStyle::DoubleDash
+        } else {
+            CommentStyle::None
+        }
+    }
+
+    /// Whether `line` is a comment line in this style.
+    pub fn is_comment(self, line: &[u8]) -> bool {
+        let start = line
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(line.len());
+        let line = &line[start..];
+        match self {
+            CommentStyle::Slash => {
+                line.starts_with(b"//") || line.starts_with(b"/*") || line.starts_with(b"*")
+            }
+            CommentStyle::Hash => line.starts_with(b"#"),
+            CommentStyle::DoubleDash => line.starts_with(b"--"),
+            CommentStyle::None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comment_lines_follow_the_file_s_syntax() {
+        let rust = CommentStyle::for_path("src/lib.rs");
+        assert!(rust.is_comment(b"    /// env::var(\"X\")") && rust.is_comment(b" * jsdoc"));
+        assert!(!rust.is_comment(b"#[cfg(test)]") && !rust.is_comment(b"let x = 1; // y"));
+        let python = CommentStyle::for_path("app/settings.py");
+        assert!(
+            python.is_comment(b"  # os.environ['X']") && !python.is_comment(b"@login_required")
+        );
+        assert_eq!(
+            CommentStyle::for_path("deploy/Dockerfile.prod"),
+            CommentStyle::Hash
+        );
+        assert_eq!(CommentStyle::for_path(".env.local"), CommentStyle::Hash);
+        assert!(CommentStyle::for_path("db/001.sql").is_comment(b"-- CREATE POLICY p"));
+        assert!(!CommentStyle::for_path("README.md").is_comment(b"# Title"));
+    }
+}

@@ -1,0 +1,471 @@
+//! Classification of real changes in real repositories: each trigger fired and not
+//! fired, renames across trigger boundaries, deletions, binary files, non-UTF-8 paths,
+//! the records directory, the policy read from the base, the working tree, shallow clones.
+
+mod common;
+
+use common::{git_in, TestRepo};
+use handoff::git::{Head, LineSide, Repo};
+use handoff::policy::Policy;
+use handoff::risk::{classify, Classification, ClassifyError, RiskClass};
+
+fn head() -> Head {
+    Head::Rev("HEAD".to_string())
+}
+
+/// Classifies base..head with the policy from the base, as the CLI does.
+fn run(repo: &TestRepo, base: &str, head: &Head, declared: Option<RiskClass>) -> Classification {
+    let opened = Repo::open(repo.path()).unwrap();
+    let policy = Policy::load(&opened, base, None).unwrap();
+    classify(&opened, base, head, declared, &policy).unwrap()
+}
+
+/// Commits `files` on top of a one-file base and classifies the change.
+fn change(files: &[(&str, &str)]) -> Classification {
+    let (repo, base) = TestRepo::with_base();
+    for (path, content) in files {
+        repo.write(path, content);
+    }
+    repo.commit("change");
+    run(&repo, &base, &head(), None)
+}
+
+fn rules(result: &Classification) -> Vec<&str> {
+    result
+        .findings
+        .iter()
+        .map(|finding| finding.rule.as_str())
+        .collect()
+}
+
+fn triggers(result: &Classification) -> Vec<&str> {
+    let mut names: Vec<&str> = result.findings.iter().map(|f| f.trigger.as_str()).collect();
+    names.dedup();
+    names
+}
+
+#[test]
+fn a_docs_change_stays_low() {
+    let result = change(&[("docs/guide.md", "How to author a contest entry.\n")]);
+    assert_eq!(result.risk, RiskClass::Low);
+    assert!(
+        !result.reclassified && result.findings.is_empty(),
+        "{result:?}"
+    );
+}
+
+#[test]
+fn each_trigger_fires_on_a_real_change() {
+    let cases: &[(&str, &str, &str, RiskClass)] = &[
+        (
+            "test-file",
+            "tests/cart_test.py",
+            "def test_ok():\n    assert True\n",
+            RiskClass::Medium,
+        ),
+        (
+            "api-route",
+            "shop/urls.py",
+            "urlpatterns = []\n",
+            RiskClass::Medium,
+        ),
+        (
+            "auth",
+            "src/auth/session.ts",
+            "export const x = 1;\n",
+            RiskClass::High,
+        ),
+        (
+            "migration",
+            "db/migrate/20240101_add_users.rb",
+            "class AddUsers; end\n",
+            RiskClass::High,
+        ),
+        (
+            "payment",
+            "app/billing/plans.py",
+            "PLANS = []\n",
+            RiskClass::High,
+        ),
+        (
+            "env-var",
+            "app/config.py",
+            "import os\nPORT = os.getenv('PORT')\n",
+            RiskClass::High,
+        ),
+        (
+            "credential",
+            "app/aws.py",
+            "KEY = 'AKIAIOSFODNN7REALKEY'\n",
+            RiskClass::High,
+        ),
+        (
+            "policy",
+            ".handoff.yaml",
+            "exclude: [vendor/]\n",
+            RiskClass::High,
+        ),
+    ];
+    for (trigger, path, content, class) in cases {
+        let result = change(&[(path, content)]);
+        assert_eq!(triggers(&result), vec![*trigger], "{path}: {result:?}");
+        assert_eq!(result.risk, *class, "{path}");
+        assert!(result.reclassified);
+    }
+}
+
+#[test]
+fn near_misses_fire_nothing() {
+    let result = change(&[
+        ("src/authors.py", "AUTHORS = ['Ada']\n"),
+        (
+            "src/contest.py",
+            "password_reset_url = 'https://example.com/reset'\ntoken = None\n",
+        ),
+        ("docs/environment.md", "Set PORT in your shell.\n"),
+    ]);
+    assert!(result.findings.is_empty(), "{:?}", result.findings);
+}
+
+#[test]
+fn more_than_three_files_is_medium_and_records_do_not_count() {
+    let result = change(&[
+        ("a.txt", "a\n"),
+        ("b.txt", "b\n"),
+        ("c.txt", "c\n"),
+        (".handoff/tasks/t1.md", "record\n"),
+        (".handoff/reviews/r1.md", "AKIAIOSFODNN7REALKEY\n"),
+    ]);
+    assert!(result.findings.is_empty(), "{:?}", result.findings);
+    assert_eq!(result.files.len(), 3);
+
+    let result = change(&[
+        ("a.txt", "a\n"),
+        ("b.txt", "b\n"),
+        ("c.txt", "c\n"),
+        ("d.txt", "d\n"),
+    ]);
+    assert_eq!(rules(&result), ["file-count.count"]);
+    assert_eq!(result.risk, RiskClass::Medium);
+    assert_eq!(result.findings[0].path, None);
+}
+
+#[test]
+fn content_findings_name_the_line_and_redact_secrets() {
+    let result = change(&[(
+        "app/settings.py",
+        "DEBUG = False\nSECRET_KEY = 'django-insecure-q8Zr4x0pLmN2'\n",
+    )]);
+    let finding = &result.findings[0];
+    assert_eq!(finding.rule, "credential.line.secret-assignment");
+    assert_eq!(finding.line, Some(2));
+    assert_eq!(finding.side, Some(LineSide::Added));
+    let excerpt = finding.excerpt.as_deref().unwrap();
+    assert!(
+        excerpt.starts_with("SECRET_KEY = '") && excerpt.contains("[redacted]"),
+        "{excerpt}"
+    );
+    assert!(!excerpt.contains("q8Zr4x0pLmN2"), "{excerpt}");
+}
+
+#[test]
+fn a_removed_env_var_fires_and_a_removed_credential_does_not() {
+    let repo = TestRepo::new();
+    repo.write(
+        "app/config.py",
+        "import os\nPORT = os.getenv('PORT')\nKEY = 'AKIAIOSFODNN7REALKEY'\n",
+    );
+    let base = repo.commit("base");
+    repo.write("app/config.py", "import os\n");
+    repo.commit("remove");
+
+    let result = run(&repo, &base, &head(), None);
+
+    assert_eq!(rules(&result), ["env-var.line.python"]);
+    assert_eq!(result.findings[0].line, Some(2));
+    assert_eq!(result.findings[0].side, Some(LineSide::Removed));
+}
+
+#[test]
+fn a_rename_out_of_an_auth_directory_touches_the_auth_path() {
+    let repo = TestRepo::new();
+    let body: String = (0..30).map(|i| format!("line {i}\n")).collect();
+    repo.write("src/auth/helpers.py", &body);
+    let base = repo.commit("base");
+    repo.git_mv("src/auth/helpers.py", "src/common/helpers.py");
+    repo.commit("move");
+
+    let result = run(&repo, &base, &head(), None);
+
+    assert_eq!(result.files.len(), 1);
+    assert_eq!(rules(&result), ["auth.path.auth-dir"]);
+    assert_eq!(
+        result.findings[0].path.as_ref().unwrap().to_string(),
+        "src/auth/helpers.py"
+    );
+}
+
+#[test]
+fn deleting_a_migration_is_a_migration_change() {
+    let repo = TestRepo::new();
+    repo.write("shop/migrations/0001_initial.py", "operations = []\n");
+    let base = repo.commit("base");
+    repo.remove("shop/migrations/0001_initial.py");
+    repo.commit("delete");
+
+    let result = run(&repo, &base, &head(), None);
+
+    assert_eq!(rules(&result), ["migration.path.migrations-dir"]);
+    assert_eq!(result.risk, RiskClass::High);
+}
+
+#[test]
+fn binary_files_fire_path_rules_but_not_line_rules() {
+    let mut bytes = b"\x00\x01AKIAIOSFODNN7REALKEY\n".to_vec();
+    bytes.extend_from_slice(&[0; 16]);
+    let (repo, base) = TestRepo::with_base();
+    repo.write("assets/blob.bin", &bytes);
+    repo.write("certs/server.p12", &bytes);
+    repo.commit("binary");
+
+    let result = run(&repo, &base, &head(), None);
+
+    assert!(result.files.iter().all(|file| file.binary));
+    assert_eq!(rules(&result), ["credential.path.key-file"]);
+}
+
+#[test]
+fn non_utf8_paths_are_classified_and_reported() {
+    use std::os::unix::ffi::OsStrExt;
+    let (repo, base) = TestRepo::with_base();
+    let dir = repo
+        .path()
+        .join("src")
+        .join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    std::fs::create_dir_all(dir.join("auth")).unwrap();
+    std::fs::write(dir.join("auth/login.py"), "x = 1\n").unwrap();
+    repo.commit("latin-1 directory");
+
+    let result = run(&repo, &base, &head(), None);
+
+    assert_eq!(rules(&result), ["auth.path.auth-dir"]);
+    let path = result.findings[0].path.as_ref().unwrap();
+    assert_eq!(path.as_bytes(), b"src/caf\xe9/auth/login.py");
+    let json = serde_json::to_string(&result).unwrap();
+    assert!(json.contains("src/caf\u{fffd}/auth/login.py"), "{json}");
+}
+
+#[test]
+fn the_policy_comes_from_the_base_not_the_head() {
+    let repo = TestRepo::new();
+    repo.write(
+        ".handoff.yaml",
+        "custom_triggers:\n  - name: infra\n    class: high\n    paths: [terraform/]\n",
+    );
+    let base = repo.commit("base with policy");
+    repo.write(".handoff.yaml", "exclude: ['src/auth/', 'terraform/']\n");
+    repo.write("src/auth/login.py", "x = 1\n");
+    repo.write("terraform/main.tf", "resource \"x\" \"y\" {}\n");
+    repo.commit("try to weaken the gate");
+
+    let result = run(&repo, &base, &head(), None);
+
+    assert_eq!(
+        triggers(&result),
+        ["auth", "policy", "infra"],
+        "{:?}",
+        result.findings
+    );
+    assert_eq!(result.risk, RiskClass::High);
+}
+
+#[test]
+fn an_override_policy_can_exclude_and_remove_rules() {
+    let (repo, base) = TestRepo::with_base();
+    repo.write("vendor/auth/lib.py", "x = 1\n");
+    repo.write("src/session.py", "x = 1\n");
+    repo.commit("vendored");
+    let file = repo.path().join("../override.yaml");
+    std::fs::write(
+        &file,
+        "exclude: [vendor/]\ntriggers:\n  auth:\n    remove_paths: [auth.path.session]\n",
+    )
+    .unwrap();
+
+    let opened = Repo::open(repo.path()).unwrap();
+    let policy = Policy::load(&opened, &base, Some(&file)).unwrap();
+    let result = classify(&opened, &base, &head(), None, &policy).unwrap();
+
+    assert!(result.findings.is_empty(), "{:?}", result.findings);
+    assert_eq!(result.files.len(), 2, "excluded files are still listed");
+    std::fs::remove_file(file).unwrap();
+}
+
+#[test]
+fn the_working_tree_includes_untracked_files_but_not_ignored_ones() {
+    let repo = TestRepo::new();
+    repo.write(".gitignore", ".env.local\n");
+    let base = repo.commit("base");
+    repo.write(".env.local", "PORT=1\n");
+    repo.write("src/routes/users.ts", "export {}\n");
+
+    let result = run(&repo, &base, &Head::WorkTree, None);
+
+    assert_eq!(rules(&result), ["api-route.path.routes"]);
+    repo.write(".env.example", "PORT=\n");
+    let result = run(&repo, &base, &Head::WorkTree, None);
+    assert!(rules(&result).contains(&"env-var.path.env-file"));
+}
+
+#[test]
+fn the_declared_class_is_a_floor_and_reclassification_is_reported() {
+    let (repo, base) = TestRepo::with_base();
+    repo.write("docs/x.md", "x\n");
+    repo.commit("docs");
+    let result = run(&repo, &base, &head(), Some(RiskClass::High));
+    assert_eq!((result.risk, result.reclassified), (RiskClass::High, false));
+
+    repo.write("src/auth/x.py", "x\n");
+    repo.commit("auth");
+    let result = run(&repo, &base, &head(), Some(RiskClass::Medium));
+    assert_eq!((result.risk, result.reclassified), (RiskClass::High, true));
+    assert_eq!(result.declared, Some(RiskClass::Medium));
+}
+
+#[test]
+fn a_shallow_clone_missing_the_base_is_an_error() {
+    let (origin, base) = TestRepo::with_base();
+    origin.write("src/auth/x.py", "x\n");
+    origin.commit("second");
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", origin.path().display());
+    git_in(dir.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
+
+    let opened = Repo::open(&dir.path().join("clone")).unwrap();
+    let error = classify(&opened, &base, &head(), None, &Policy::default()).unwrap_err();
+
+    assert!(matches!(error, ClassifyError::Git(_)), "{error:?}");
+    assert!(error.to_string().contains("fetch-depth: 0"), "{error}");
+}
+
+#[test]
+fn removing_an_auth_check_is_an_auth_change() {
+    let repo = TestRepo::new();
+    repo.write(
+        "shop/admin_views.py",
+        "@login_required\ndef dashboard(request):\n    pass\n",
+    );
+    let base = repo.commit("base");
+    repo.write("shop/admin_views.py", "def dashboard(request):\n    pass\n");
+    repo.commit("drop the check");
+
+    let result = run(&repo, &base, &head(), Some(RiskClass::Low));
+
+    assert_eq!(rules(&result), ["auth.line.python"]);
+    assert_eq!(
+        (result.findings[0].line, result.findings[0].side),
+        (Some(1), Some(LineSide::Removed))
+    );
+    assert_eq!(result.risk, RiskClass::High);
+}
+
+#[test]
+fn gitattributes_cannot_hide_content_from_the_rules() {
+    let repo = TestRepo::new();
+    repo.write(".gitattributes", "*.txt -diff\n*.cfg binary\n");
+    let base = repo.commit("base");
+    repo.write("notes.txt", "key = 'AKIAIOSFODNN7REALKEY'\n");
+    repo.write("app.cfg", "url = 'postgres://app:s3cr3tPass@db/app'\n");
+    repo.commit("secrets behind attributes");
+
+    let result = run(&repo, &base, &head(), None);
+
+    let mut fired = rules(&result);
+    fired.sort();
+    assert_eq!(
+        fired,
+        [
+            "credential.line.aws-access-key",
+            "credential.line.url-password"
+        ]
+    );
+}
+
+#[test]
+fn unstaged_edits_to_tracked_files_are_read_in_the_working_tree() {
+    let repo = TestRepo::new();
+    repo.write("app/config.py", "DEBUG = False\n");
+    let base = repo.commit("base");
+    repo.write(
+        "app/config.py",
+        "DEBUG = False\nHOST = os.environ['HOST']\n",
+    );
+
+    let result = run(&repo, &base, &Head::WorkTree, None);
+
+    assert_eq!(rules(&result), ["env-var.line.python"]);
+    assert_eq!(result.findings[0].line, Some(2));
+}
+
+#[test]
+fn a_moved_records_directory_is_left_out_and_the_old_one_counts() {
+    let repo = TestRepo::new();
+    repo.write(".handoff.yaml", "records_dir: meta/records\n");
+    let base = repo.commit("policy");
+    repo.write("meta/records/t1.md", "AKIAIOSFODNN7REALKEY\n");
+    repo.write(".handoff/t1.md", "notes\n");
+    repo.commit("records");
+
+    let result = run(&repo, &base, &head(), None);
+
+    assert!(result.findings.is_empty(), "{:?}", result.findings);
+    let paths: Vec<String> = result.files.iter().map(|f| f.path.to_string()).collect();
+    assert_eq!(paths, [".handoff/t1.md"]);
+}
+
+#[test]
+fn a_submodule_under_an_auth_path_is_an_auth_change() {
+    let (sub, _) = TestRepo::with_base();
+    let (repo, base) = TestRepo::with_base();
+    let url = format!("file://{}", sub.path().display());
+    repo.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        &url,
+        "vendor/oauth",
+    ]);
+    repo.commit("submodule");
+
+    let result = run(&repo, &base, &head(), None);
+
+    assert!(
+        rules(&result).contains(&"auth.path.auth-dir"),
+        "{:?}",
+        result.findings
+    );
+    assert!(result.files.iter().any(|file| file.submodule));
+}
+
+#[test]
+fn comments_only_count_for_credentials() {
+    let result = change(&[
+        (
+            "src/config.rs",
+            "/// Reads `std::env::var(\"PORT\")` at start-up.\nfn port() {}\n",
+        ),
+        (
+            "app/admin_tools.py",
+            "# @login_required is added by the router\n# old key: AKIAIOSFODNN7REALKEY\n",
+        ),
+    ]);
+    assert_eq!(
+        rules(&result),
+        ["credential.line.aws-access-key"],
+        "{:?}",
+        result.findings
+    );
+    assert_eq!(result.findings[0].line, Some(2));
+}

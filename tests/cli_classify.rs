@@ -1,0 +1,285 @@
+//! The `handoff classify` and `handoff policy show` commands, run as a user runs them.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{git_in, TestRepo};
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn handoff(repo: &TestRepo) -> Command {
+    let mut command = Command::cargo_bin("handoff").unwrap();
+    command.current_dir(repo.path());
+    command
+}
+
+/// A repository whose head adds an auth file, a credential and a doc.
+fn auth_change() -> (TestRepo, String) {
+    let (repo, base) = TestRepo::with_base();
+    repo.write("src/auth/login.py", "def login():\n    pass\n");
+    repo.write(
+        "app/settings.py",
+        "DEBUG = True\nAPI_KEY = 'q8Zr4x0pLmN2vB7w'\n",
+    );
+    repo.write("docs/auth.md", "How login works.\n");
+    repo.commit("auth change");
+    (repo, base)
+}
+
+#[test]
+fn json_output_follows_the_documented_contract() {
+    let (repo, base) = auth_change();
+    let output = handoff(&repo)
+        .args([
+            "classify",
+            "--base",
+            &base,
+            "--head",
+            "HEAD",
+            "--declared",
+            "medium",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["risk"], "high");
+    assert_eq!(json["declared"], "medium");
+    assert_eq!(json["reclassified"], true);
+    let file = &json["files"][0];
+    for key in ["path", "old_path", "status", "binary"] {
+        assert!(file.get(key).is_some(), "files[0] lacks {key}: {file}");
+    }
+    let findings = json["findings"].as_array().unwrap();
+    let credential = findings
+        .iter()
+        .find(|f| f["trigger"] == "credential")
+        .unwrap();
+    assert_eq!(credential["path"], "app/settings.py");
+    assert_eq!(credential["line"], 2);
+    assert_eq!(credential["rule"], "credential.line.secret-assignment");
+    assert_eq!(credential["class"], "high");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !stdout.contains("q8Zr4x0pLmN2vB7w"),
+        "a secret leaked: {stdout}"
+    );
+}
+
+#[test]
+fn human_output_shows_the_class_then_each_trigger_with_its_files() {
+    let (repo, base) = auth_change();
+    handoff(&repo)
+        .args(["classify", "--base", &base, "--head", "HEAD"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "risk: high (reclassified from low",
+        ))
+        .stdout(predicate::str::contains(
+            "\nauth → high\n  src/auth/login.py  [auth.path.auth-dir]\n",
+        ))
+        .stdout(predicate::str::contains(
+            "app/settings.py:2  API_KEY = 'q8Zr…[redacted]'",
+        ))
+        .stdout(predicate::str::contains("q8Zr4x0pLmN2vB7w").not());
+}
+
+#[test]
+fn the_default_head_is_the_working_tree_and_the_default_base_the_merge_base() {
+    let (repo, _base) = TestRepo::with_base();
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("src/payments/refund.go", "package payments\n");
+    handoff(&repo)
+        .args(["classify", "--format", "json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"trigger\": \"payment\""));
+}
+
+#[test]
+fn a_low_change_says_no_trigger_fired() {
+    let (repo, base) = TestRepo::with_base();
+    repo.write("docs/intro.md", "Hello.\n");
+    repo.commit("docs");
+    handoff(&repo)
+        .args([
+            "classify",
+            "--base",
+            &base,
+            "--head",
+            "HEAD",
+            "--declared",
+            "low",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "risk: low (declared low)\n1 file changed",
+        ))
+        .stdout(predicate::str::contains("no trigger fired"));
+}
+
+#[test]
+fn bad_arguments_and_missing_history_exit_2_with_a_clear_message() {
+    let (repo, base) = TestRepo::with_base();
+    handoff(&repo)
+        .args(["classify", "--base", &base, "--declared", "critical"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("critical"));
+    handoff(&repo)
+        .args(["classify", "--base", "no-such-rev"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown revision `no-such-rev`"));
+
+    repo.write("a.txt", "a\n");
+    repo.commit("second");
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", repo.path().display());
+    git_in(dir.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
+    Command::cargo_bin("handoff")
+        .unwrap()
+        .current_dir(dir.path().join("clone"))
+        .args(["classify", "--base", &base, "--head", "HEAD"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("fetch-depth: 0"));
+}
+
+#[test]
+fn a_broken_policy_in_the_base_names_the_file_and_line() {
+    let repo = TestRepo::new();
+    repo.write(
+        ".handoff.yaml",
+        "triggers:\n  auth:\n    add_lines:\n      - '(oops'\n",
+    );
+    let base = repo.commit("broken policy");
+    handoff(&repo)
+        .args(["classify", "--base", &base, "--head", "HEAD"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(".handoff.yaml:4:"))
+        .stderr(predicate::str::contains("invalid regex"));
+}
+
+#[test]
+fn policy_show_prints_rule_ids_merged_with_the_file() {
+    let repo = TestRepo::new();
+    repo.write(
+        ".handoff.yaml",
+        "triggers:\n  auth:\n    remove_paths: [auth.path.session]\n    add_paths: ['src/guards/']\n",
+    );
+    repo.commit("policy");
+    handoff(&repo)
+        .args(["policy", "show", "--base", "HEAD"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "# effective policy: .handoff.yaml at base",
+        ))
+        .stdout(predicate::str::contains(
+            "auth.path.policy-1 (policy)  paths: src/guards/",
+        ))
+        .stdout(predicate::str::contains("auth.path.middleware"))
+        .stdout(predicate::str::contains("auth.path.session").not())
+        .stdout(predicate::str::contains(
+            "orchestrator: enterprise-orchestrator",
+        ));
+
+    let output = handoff(&repo)
+        .args(["policy", "show", "--base", "HEAD", "--format", "json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["records_dir"], ".handoff");
+    assert_eq!(json["reviewers"]["medium"][0], "qa-engineer");
+}
+
+#[test]
+fn policy_show_reads_an_override_file_and_reports_its_errors() {
+    let repo = TestRepo::new();
+    let file = repo.path().join("p.yaml");
+    std::fs::write(&file, "records_dir: meta\nreviewers:\n  hgh: [x]\n").unwrap();
+    handoff(&repo)
+        .args(["policy", "show", "--policy", "p.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("p.yaml:3:"))
+        .stderr(predicate::str::contains("unknown field `hgh`"));
+}
+
+#[test]
+fn a_policy_under_the_wrong_name_is_an_error_not_ignored() {
+    let repo = TestRepo::new();
+    repo.write(".handoff.yml", "exclude: [src/]\n");
+    let base = repo.commit("misnamed policy");
+    handoff(&repo)
+        .args(["classify", "--base", &base, "--head", "HEAD"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            ".handoff.yml: the policy file is read as `.handoff.yaml`",
+        ));
+}
+
+#[test]
+fn human_output_snapshot() {
+    let (repo, base) = TestRepo::with_base();
+    repo.write("src/auth/session.ts", "export const ttl = 3600;\n");
+    repo.write(
+        "app/config.py",
+        "import os\nPORT = os.getenv('PORT')\nAPI_KEY = 'q8Zr4x0pLmN2vB7w'\n",
+    );
+    repo.write("db/migrate/20260101_add_users.rb", "class AddUsers; end\n");
+    repo.write(
+        "tests/test_config.py",
+        "def test_port():\n    assert True\n",
+    );
+    repo.write(".handoff/ENG-1.md", "a record\n");
+    repo.commit("a risky change");
+    let output = handoff(&repo)
+        .args([
+            "classify",
+            "--base",
+            &base,
+            "--head",
+            "HEAD",
+            "--declared",
+            "medium",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    insta::assert_snapshot!(String::from_utf8_lossy(&output.stdout));
+}
+
+#[test]
+fn changing_the_override_policy_file_inside_the_repository_fires_policy() {
+    let repo = TestRepo::new();
+    repo.write("ci/gate-policy.yaml", "exclude: [vendor/]\n");
+    let base = repo.commit("ci policy");
+    repo.write("ci/gate-policy.yaml", "exclude: [vendor/, src/]\n");
+    repo.commit("widen the exclusions");
+    let output = handoff(&repo)
+        .args([
+            "classify",
+            "--base",
+            &base,
+            "--head",
+            "HEAD",
+            "--policy",
+            "ci/gate-policy.yaml",
+        ])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["risk"], "high");
+    assert_eq!(json["findings"][0]["rule"], "policy.path.override");
+    assert_eq!(json["findings"][0]["path"], "ci/gate-policy.yaml");
+}
