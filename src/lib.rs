@@ -11,3 +11,4 @@
 
 pub mod diagnostic;
 pub mod risk;
+pub mod scope;

@@ -17,7 +17,10 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         let mut text = String::new();
         for code in Code::ALL {
             let info = code.info();
-            text.push_str(&format!("{:<28} {:<7} {}\n", info.name, info.severity, info.summary));
+            text.push_str(&format!(
+                "{:<28} {:<7} {}\n",
+                info.name, info.severity, info.summary
+            ));
         }
         write_stdout(&text)?;
         return Ok(Outcome::Ok);

@@ -30,7 +30,10 @@ impl<E: Display> From<E> for Failure {
 /// Writes `text` to standard output; a closed pipe is not an error.
 pub fn write_stdout(text: &str) -> Result<(), Failure> {
     let mut stdout = io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
         Ok(()) => Ok(()),
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(error) => Err(Failure(format!("cannot write to standard output: {error}"))),
