@@ -10,5 +10,6 @@
 //! it understood together with [`diagnostic::Diagnostic`]s that carry line numbers.
 
 pub mod diagnostic;
+pub mod gate;
 pub mod risk;
 pub mod scope;

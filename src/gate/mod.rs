@@ -1,0 +1,7 @@
+//! The gate: one verdict over a change's risk, evidence, file scope and sign-off.
+//!
+//! [`bundle`] judges the substance of Evidence Bundle items and [`reviewer`] who must
+//! sign a change off.
+
+pub mod bundle;
+pub mod reviewer;
