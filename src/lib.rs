@@ -10,6 +10,8 @@
 //! it understood together with [`diagnostic::Diagnostic`]s that carry line numbers.
 
 pub mod diagnostic;
+pub mod evidence;
 pub mod gate;
+pub mod record;
 pub mod risk;
 pub mod scope;

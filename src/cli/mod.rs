@@ -3,7 +3,13 @@
 //! them into the exit codes the README documents.
 
 mod explain;
+mod fmt;
+mod inputs;
+mod lint;
+mod new;
 mod output;
+mod parse;
+mod render;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +28,16 @@ struct Cli {
 enum Command {
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
+    /// Rewrite records in canonical form, in place (`--check`: diff, exit 1).
+    Fmt(fmt::Args),
+    /// Check records against the protocol: fields, values, placeholders, sections.
+    Lint(lint::Args),
+    /// Create a record in canonical form, placeholders where values are missing.
+    New(new::Args),
+    /// Print records as JSON or YAML (the documented contract).
+    Parse(parse::Args),
+    /// Turn `handoff parse` JSON or YAML back into canonical Markdown.
+    Render(render::Args),
 }
 
 /// Parses the command line, runs the command, and maps its result to an exit code.
@@ -40,6 +56,11 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         Command::Explain(args) => explain::run(args),
+        Command::Fmt(args) => fmt::run(args),
+        Command::Lint(args) => lint::run(args),
+        Command::New(args) => new::run(args),
+        Command::Parse(args) => parse::run(args),
+        Command::Render(args) => render::run(args),
     };
     output::finish(result)
 }

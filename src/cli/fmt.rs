@@ -1,0 +1,76 @@
+//! `handoff fmt [FILE|DIR|-]... [--check]`: rewrite records in canonical form, in place.
+//!
+//! Only record spans change; every other byte stays. Files are replaced atomically.
+//! A record that cannot be rewritten faithfully is left alone with a warning on
+//! standard error saying why. `--check` writes nothing: it prints a unified diff per file
+//! and exits 1 when anything would change. `-` formats standard input to standard output.
+
+use super::inputs::{expand, Input};
+use super::output::{write_atomic, write_stdout};
+use super::{Failure, Outcome};
+use handoff::record::{format_document, unified_diff, Templates};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `handoff fmt`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files or directories (every `.md` below); `-` formats standard input to standard output.
+    paths: Vec<PathBuf>,
+    /// Change nothing: print a diff and exit 1 when a file is not in canonical form.
+    #[arg(long)]
+    check: bool,
+    /// A directory whose templates override the embedded ones, file by file.
+    #[arg(long)]
+    templates: Option<PathBuf>,
+}
+
+/// Formats every input.
+pub fn run(args: Args) -> Result<Outcome, Failure> {
+    let templates = match &args.templates {
+        Some(dir) => Templates::with_overrides(dir)?,
+        None => Templates::embedded(),
+    };
+    let mut changed = false;
+    let mut unreadable = Vec::new();
+    for input in expand(&args.paths) {
+        match format_input(&input, &templates, args.check) {
+            Ok(input_changed) => changed |= input_changed,
+            Err(Failure(message)) => unreadable.push(message),
+        }
+    }
+    if !unreadable.is_empty() {
+        return Err(Failure(unreadable.join("\nerror: ")));
+    }
+    Ok(if args.check && changed {
+        Outcome::Findings
+    } else {
+        Outcome::Ok
+    })
+}
+
+/// Formats one input; returns whether it changed (or would).
+fn format_input(input: &Input, templates: &Templates, check: bool) -> Result<bool, Failure> {
+    let name = input.name();
+    let text = input.read()?;
+    let formatted = format_document(&name, &text, templates);
+    let mut stderr = std::io::stderr().lock();
+    for skipped in &formatted.skipped {
+        let _ = writeln!(
+            stderr,
+            "warning: {name}:{}: record left as it is: {}",
+            skipped.line, skipped.reason
+        );
+    }
+    let changed = formatted.text != text;
+    match (input, check) {
+        (_, true) => write_stdout(&unified_diff(&text, &formatted.text, &name))?,
+        (Input::Stdin, false) => write_stdout(&formatted.text)?,
+        (Input::File(path), false) if changed => {
+            write_atomic(path, &formatted.text)?;
+            let _ = writeln!(stderr, "formatted {name}");
+        }
+        (Input::File(_), false) => {}
+    }
+    Ok(changed)
+}

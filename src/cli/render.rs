@@ -1,0 +1,39 @@
+//! `handoff render [FILE|-] [--templates DIR]`: records from data back to Markdown.
+//!
+//! Reads `handoff parse` output (JSON or YAML), a single record object, or an array of
+//! them; derived keys (`decision`, `evidence`, …) are ignored since they follow from the
+//! rest. Prints each record in canonical form, separated by a blank line.
+
+use super::output::write_stdout;
+use super::{Failure, Outcome};
+use handoff::record::{read_input, read_stdin, records_from_json, render, Templates};
+use std::path::PathBuf;
+
+/// Arguments of `handoff render`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The JSON or YAML file; `-` or nothing reads standard input.
+    input: Option<PathBuf>,
+    /// A directory whose templates override the embedded ones, file by file.
+    #[arg(long)]
+    templates: Option<PathBuf>,
+}
+
+/// Renders every record of the input.
+pub fn run(args: Args) -> Result<Outcome, Failure> {
+    let (name, text) = match &args.input {
+        Some(path) if path.as_os_str() != "-" => (path.display().to_string(), read_input(path)?),
+        _ => ("-".to_string(), read_stdin()?),
+    };
+    let records = records_from_json(&text).map_err(|error| Failure(format!("{name}: {error}")))?;
+    let templates = match &args.templates {
+        Some(dir) => Templates::with_overrides(dir)?,
+        None => Templates::embedded(),
+    };
+    let rendered = records
+        .iter()
+        .map(|record| render(record, &templates))
+        .collect::<Result<Vec<String>, _>>()?;
+    write_stdout(&rendered.join("\n"))?;
+    Ok(Outcome::Ok)
+}

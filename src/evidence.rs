@@ -1,0 +1,370 @@
+//! Evidence bundles: the items the seed requires per risk class, how a label in a
+//! record's `### Evidence Bundle` section names one of them, and the extraction of the
+//! labelled items from that section's Markdown.
+//!
+//! An item is a list item `- **Label**: text` / `- Label: text` (its nested content
+//! included), or a sub-heading (`####`) followed by its content. A label names an item
+//! when, compared case-insensitively with punctuation and spacing folded, it starts with
+//! the seed's wording or one of the aliases (GATE.md); the longest matching alias wins.
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use serde::Serialize;
+use std::fmt;
+
+/// The evidence items the seed's risk classes require.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EvidenceItemId {
+    /// File paths changed.
+    FilesChanged,
+    /// Brief description of change (≤3 sentences).
+    Description,
+    /// Test output mapped to acceptance criteria.
+    TestMapping,
+    /// Before/after behavior description.
+    BeforeAfter,
+    /// Any migrations or breaking-change notes.
+    MigrationNotes,
+    /// Security implications analysis.
+    SecurityAnalysis,
+    /// Rollback plan (exact commands or steps).
+    RollbackPlan,
+    /// Reviewer sign-off.
+    ReviewerSignOff,
+}
+
+impl EvidenceItemId {
+    /// Every item, in the seed's order.
+    pub const ALL: [EvidenceItemId; 8] = [
+        EvidenceItemId::FilesChanged,
+        EvidenceItemId::Description,
+        EvidenceItemId::TestMapping,
+        EvidenceItemId::BeforeAfter,
+        EvidenceItemId::MigrationNotes,
+        EvidenceItemId::SecurityAnalysis,
+        EvidenceItemId::RollbackPlan,
+        EvidenceItemId::ReviewerSignOff,
+    ];
+
+    /// The stable id, e.g. `files-changed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceItemId::FilesChanged => "files-changed",
+            EvidenceItemId::Description => "description",
+            EvidenceItemId::TestMapping => "test-mapping",
+            EvidenceItemId::BeforeAfter => "before-after",
+            EvidenceItemId::MigrationNotes => "migration-notes",
+            EvidenceItemId::SecurityAnalysis => "security-analysis",
+            EvidenceItemId::RollbackPlan => "rollback-plan",
+            EvidenceItemId::ReviewerSignOff => "reviewer-sign-off",
+        }
+    }
+
+    /// Looks an item up by its id (case-insensitive).
+    pub fn parse(text: &str) -> Option<EvidenceItemId> {
+        let wanted = text.trim();
+        EvidenceItemId::ALL
+            .into_iter()
+            .find(|item| item.as_str().eq_ignore_ascii_case(wanted))
+    }
+
+    /// The seed's wording of the item.
+    pub fn seed_wording(self) -> &'static str {
+        match self {
+            EvidenceItemId::FilesChanged => "File paths changed",
+            EvidenceItemId::Description => "Brief description of change (≤3 sentences)",
+            EvidenceItemId::TestMapping => "Test output mapped to acceptance criteria",
+            EvidenceItemId::BeforeAfter => "Before/after behavior description",
+            EvidenceItemId::MigrationNotes => "Any migrations or breaking-change notes",
+            EvidenceItemId::SecurityAnalysis => "Security implications analysis",
+            EvidenceItemId::RollbackPlan => "Rollback plan (exact commands or steps)",
+            EvidenceItemId::ReviewerSignOff => "Reviewer sign-off",
+        }
+    }
+
+    /// The default aliases (GATE.md), the seed's wording first.
+    pub fn default_aliases(self) -> &'static [&'static str] {
+        match self {
+            EvidenceItemId::FilesChanged => &[
+                "File paths changed",
+                "files changed",
+                "changed files",
+                "files",
+            ],
+            EvidenceItemId::Description => &[
+                "Brief description of change",
+                "description",
+                "summary",
+                "brief description",
+            ],
+            EvidenceItemId::TestMapping => &[
+                "Test output mapped to acceptance criteria",
+                "test mapping",
+                "tests",
+                "test output",
+                "acceptance criteria",
+            ],
+            EvidenceItemId::BeforeAfter => &[
+                "Before/after behavior description",
+                "before/after",
+                "behavior change",
+                "behaviour change",
+            ],
+            EvidenceItemId::MigrationNotes => &[
+                "Any migrations or breaking-change notes",
+                "migrations",
+                "breaking changes",
+                "migration notes",
+            ],
+            EvidenceItemId::SecurityAnalysis => &[
+                "Security implications analysis",
+                "security implications",
+                "security analysis",
+                "attack surface",
+            ],
+            EvidenceItemId::RollbackPlan => &["Rollback plan", "rollback", "revert plan"],
+            EvidenceItemId::ReviewerSignOff => {
+                &["Reviewer sign-off", "reviewer sign off", "sign-off"]
+            }
+        }
+    }
+}
+
+impl fmt::Display for EvidenceItemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for EvidenceItemId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Folds a label for matching: lower case, every non-alphanumeric run a single space.
+pub fn fold_label(label: &str) -> String {
+    label
+        .to_lowercase()
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The item a label names: the longest alias (default or `extra_aliases`) it starts with.
+pub fn match_label(
+    label: &str,
+    extra_aliases: &[(EvidenceItemId, String)],
+) -> Option<EvidenceItemId> {
+    let folded = fold_label(label);
+    let defaults = EvidenceItemId::ALL.into_iter().flat_map(|item| {
+        item.default_aliases()
+            .iter()
+            .map(move |alias| (item, fold_label(alias)))
+    });
+    let extras = extra_aliases
+        .iter()
+        .map(|(item, alias)| (*item, fold_label(alias)));
+    defaults
+        .chain(extras)
+        .filter(|(_, alias)| !alias.is_empty() && starts_with_words(&folded, alias))
+        .max_by_key(|(_, alias)| alias.len())
+        .map(|(item, _)| item)
+}
+
+fn starts_with_words(folded: &str, alias: &str) -> bool {
+    folded
+        .strip_prefix(alias)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+}
+
+/// One labelled entry of an Evidence Bundle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EvidenceItem {
+    /// The item the label names, when it names one.
+    pub item: Option<EvidenceItemId>,
+    /// The label as written (markup stripped).
+    pub label: String,
+    /// The content after the label, nested lines included (Markdown source).
+    pub text: String,
+    /// The 1-based line of the entry in its document.
+    pub line: usize,
+}
+
+/// Extracts the labelled items of an Evidence Bundle body whose first line is `first_line`.
+pub fn extract_items(body: &str, first_line: usize) -> Vec<EvidenceItem> {
+    let line_starts = line_starts(body);
+    let line_of = |offset: usize| line_starts.partition_point(|start| *start <= offset) - 1;
+    let mut items = Vec::new();
+    let mut depth = 0usize;
+    let mut open_heading: Option<(usize, u8, usize)> = None;
+    let mut headings: Vec<(usize, u8, usize)> = Vec::new();
+    let parser = Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter();
+    for (event, range) in parser {
+        match event {
+            Event::Start(Tag::Item) if depth == 1 => {
+                if let Some(item) =
+                    list_item(&body[range.clone()], first_line + line_of(range.start))
+                {
+                    items.push((range.start, item));
+                }
+                depth += 1;
+            }
+            Event::Start(Tag::Heading { level, .. }) if depth == 0 => {
+                open_heading = Some((range.start, level as u8, range.end));
+                depth += 1;
+            }
+            Event::End(TagEnd::Heading(_)) if depth == 1 => {
+                headings.extend(open_heading.take());
+                depth -= 1;
+            }
+            Event::Start(_) => depth += 1,
+            Event::End(_) => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    for (index, (start, level, heading_end)) in headings.iter().enumerate() {
+        let end = headings[index + 1..]
+            .iter()
+            .find(|(_, next_level, _)| next_level <= level)
+            .map_or(body.len(), |(next_start, _, _)| *next_start);
+        let label = heading_label(&body[*start..*heading_end]);
+        let text = body[(*heading_end).min(end)..end].trim().to_string();
+        let item = EvidenceItem {
+            item: match_label(&label, &[]),
+            label,
+            text,
+            line: first_line + line_of(*start),
+        };
+        items.push((*start, item));
+    }
+    items.sort_by_key(|(start, _)| *start);
+    items.into_iter().map(|(_, item)| item).collect()
+}
+
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+        .collect()
+}
+
+fn heading_label(source: &str) -> String {
+    let first = source.lines().next().unwrap_or_default();
+    strip_markup(first.trim().trim_start_matches('#').trim_end_matches('#'))
+}
+
+/// Strips emphasis and code markup characters and surrounding white space.
+fn strip_markup(text: &str) -> String {
+    text.replace("**", "")
+        .replace("__", "")
+        .trim_matches(|ch: char| ch == '*' || ch == '_' || ch == '`' || ch.is_whitespace())
+        .to_string()
+}
+
+/// A list item `- **Label**: text` or `- Label: text`; `None` when it has no label.
+fn list_item(source: &str, line: usize) -> Option<EvidenceItem> {
+    let mut lines = source.lines();
+    let first = lines.next()?;
+    let content = strip_list_marker(first);
+    let (label, rest) = split_label(content)?;
+    let nested: Vec<&str> = lines.collect();
+    let indent = nested
+        .iter()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.len() - line.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut text = rest.trim().to_string();
+    for nested_line in nested {
+        text.push('\n');
+        text.push_str(
+            nested_line
+                .get(indent..)
+                .unwrap_or(nested_line.trim_start()),
+        );
+    }
+    Some(EvidenceItem {
+        item: match_label(&label, &[]),
+        label,
+        text: text.trim().to_string(),
+        line,
+    })
+}
+
+fn strip_list_marker(line: &str) -> &str {
+    let trimmed = line.trim_start();
+    if let Some(rest) = trimmed.strip_prefix(['-', '*', '+']) {
+        return rest.trim_start();
+    }
+    let digits = trimmed.chars().take_while(char::is_ascii_digit).count();
+    match trimmed[digits..].strip_prefix(['.', ')']) {
+        Some(rest) if digits > 0 => rest.trim_start(),
+        _ => trimmed,
+    }
+}
+
+/// Splits `**Label**: text`, `**Label:** text` or `Label: text` into label and text.
+fn split_label(content: &str) -> Option<(String, &str)> {
+    if let Some(rest) = content.strip_prefix("**") {
+        let close = rest.find("**")?;
+        let label = rest[..close].trim().trim_end_matches(':').trim();
+        let after = rest[close + 2..].trim_start();
+        let after = after.strip_prefix(':').unwrap_or(after);
+        return (!label.is_empty()).then(|| (label.to_string(), after));
+    }
+    let colon = content.find(':')?;
+    let label = strip_markup(&content[..colon]);
+    let plausible =
+        !label.is_empty() && label.chars().count() <= 60 && !content[colon..].starts_with("://");
+    plausible.then(|| (label, &content[colon + 1..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_match_seed_wording_and_aliases() {
+        assert_eq!(
+            match_label("File paths changed", &[]),
+            Some(EvidenceItemId::FilesChanged)
+        );
+        assert_eq!(
+            match_label("Files attempted", &[]),
+            Some(EvidenceItemId::FilesChanged)
+        );
+        assert_eq!(
+            match_label("Before/after behavior description", &[]),
+            Some(EvidenceItemId::BeforeAfter)
+        );
+        assert_eq!(
+            match_label("Brief description (≤3 sentences)", &[]),
+            Some(EvidenceItemId::Description)
+        );
+        assert_eq!(
+            match_label("Rollback plan", &[]),
+            Some(EvidenceItemId::RollbackPlan)
+        );
+        assert_eq!(match_label("Filesystem notes", &[]), None);
+        let extra = [(EvidenceItemId::TestMapping, "QA run".to_string())];
+        assert_eq!(
+            match_label("qa run results", &extra),
+            Some(EvidenceItemId::TestMapping)
+        );
+    }
+
+    #[test]
+    fn items_come_from_list_items_and_sub_headings() {
+        let body = "- **Files changed**: src/a.rs\n  - src/b.rs\n- Summary: one line\n- no label here\n\n#### Rollback plan\n\n```sh\ngit revert HEAD\n```\n";
+        let items = extract_items(body, 10);
+        assert_eq!(items.len(), 3);
+        assert_eq!(items[0].item, Some(EvidenceItemId::FilesChanged));
+        assert_eq!(items[0].text, "src/a.rs\n- src/b.rs");
+        assert_eq!(items[0].line, 10);
+        assert_eq!(items[1].item, Some(EvidenceItemId::Description));
+        assert_eq!(items[1].line, 12);
+        assert_eq!(items[2].item, Some(EvidenceItemId::RollbackPlan));
+        assert_eq!(items[2].line, 15);
+        assert!(items[2].text.contains("git revert HEAD"));
+    }
+}

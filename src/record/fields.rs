@@ -1,0 +1,843 @@
+//! Header-table fields: the enumerations of the seed, the structured values (file
+//! scopes, capabilities, matched and rejected agents), placeholders, and the cell
+//! encoding that lets any value survive a trip through a Markdown table.
+//!
+//! Every structured value has one canonical text (`[a, b]`, `domain: [q1, q2]`,
+//! `agent (domain: [q])`, `agent — reason; agent2 — reason2`). Parsing a canonical text
+//! gives back the same value, so canonicalisation is idempotent: that is what lets
+//! `parse(render(r)) == r` hold for every record.
+
+use crate::risk::RiskClass;
+use serde::Serialize;
+use std::fmt;
+
+/// Declares a closed enumeration with canonical lower-case spellings.
+macro_rules! spelled_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant),+
+        }
+
+        impl $name {
+            /// Every value, in the seed's order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The canonical lower-case spelling.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text),+
+                }
+            }
+
+            /// Matches a spelling case-insensitively, ignoring surrounding white space.
+            pub fn parse(text: &str) -> Option<Self> {
+                let wanted = text.trim();
+                Self::ALL.iter().copied().find(|value| value.as_str().eq_ignore_ascii_case(wanted))
+            }
+
+            /// The allowed spellings, comma-separated, for hints.
+            pub fn allowed() -> String {
+                Self::ALL.iter().map(|value| value.as_str()).collect::<Vec<_>>().join(", ")
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    };
+}
+
+spelled_enum! {
+    /// The interaction types of an Interaction Record.
+    InteractionType {
+        /// A peer asks for input without transferring ownership.
+        Consultation => "consultation",
+        /// Work passes forward to another agent.
+        Handoff => "handoff",
+        /// Formal review of completed work.
+        Review => "review",
+        /// The agent is stuck and needs a reroute.
+        Escalation => "escalation",
+        /// The agent needs a peer with a specific capability.
+        CapabilityRequest => "capability-request",
+    }
+}
+
+spelled_enum! {
+    /// How a record travels between agents.
+    Transport {
+        /// Peers message each other directly.
+        AgentTeams => "agent-teams",
+        /// The orchestrator relays the record.
+        OrchestratorMediated => "orchestrator-mediated",
+    }
+}
+
+spelled_enum! {
+    /// An escalation's failure classification.
+    FailureType {
+        /// The agent needed different expertise.
+        WrongCapability => "wrong-capability",
+        /// Scope expanded beyond the assignment.
+        TaskTooLarge => "task-too-large",
+        /// A spec contradicts the code or another spec.
+        ConflictingRequirements => "conflicting-requirements",
+        /// Infrastructure or tooling is broken, not the task logic.
+        EnvironmentIssue => "environment-issue",
+        /// The agent needs information only another agent has.
+        InsufficientContext => "insufficient-context",
+        /// The agent cannot classify the failure.
+        Unknown => "unknown",
+    }
+}
+
+impl FailureType {
+    /// The orchestrator's action for this failure type, in the seed's words.
+    pub fn orchestrator_action(self) -> &'static str {
+        match self {
+            FailureType::WrongCapability => "Reroute to matching capability",
+            FailureType::TaskTooLarge => "Decompose into subtasks",
+            FailureType::ConflictingRequirements => "Escalate to product/PM for clarity",
+            FailureType::EnvironmentIssue => "Route to devops/sre",
+            FailureType::InsufficientContext => "Route to knowledge holder",
+            FailureType::Unknown => "Orchestrator investigates",
+        }
+    }
+}
+
+spelled_enum! {
+    /// The tie-break rule a Routing Decision applied, normalised.
+    TieBreak {
+        /// The agent whose qualifiers cover the most requested qualifiers.
+        QualifierMatch => "qualifier-match",
+        /// The agent in the requester's department.
+        DepartmentAffinity => "department-affinity",
+        /// Still tied: the orchestrator picked and documented why.
+        DocumentedChoice => "documented-choice",
+        /// No tie to break.
+        None => "none",
+    }
+}
+
+impl TieBreak {
+    /// Normalises a free-text `Tie-break rule applied` value.
+    pub fn from_rule(rule: &str) -> Option<TieBreak> {
+        let lower = rule.trim().to_lowercase();
+        if lower.contains("qualifier") {
+            Some(TieBreak::QualifierMatch)
+        } else if lower.contains("department") || lower.contains("affinity") {
+            Some(TieBreak::DepartmentAffinity)
+        } else if lower.contains("document") || lower.contains("choice") || lower.contains("tied") {
+            Some(TieBreak::DocumentedChoice)
+        } else if ["none", "n/a", "-", "—", "no tie"]
+            .iter()
+            .any(|word| lower == *word)
+        {
+            Some(TieBreak::None)
+        } else {
+            None
+        }
+    }
+}
+
+spelled_enum! {
+    /// How urgent a capability request is.
+    Urgency {
+        /// Work cannot continue without the capability.
+        Blocking => "blocking",
+        /// Work can continue meanwhile.
+        NonBlocking => "non-blocking",
+    }
+}
+
+/// A header-table key the protocol defines. Keys outside a record kind's set are extra.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FieldKey {
+    /// `Task ID`
+    TaskId,
+    /// `Type`
+    Type,
+    /// `From`
+    From,
+    /// `To`
+    To,
+    /// `Transport`
+    Transport,
+    /// `Assigned to`
+    AssignedTo,
+    /// `Expected file scope`
+    ExpectedFileScope,
+    /// `Baseline SHA`
+    BaselineSha,
+    /// `Requested capability`
+    RequestedCapability,
+    /// `Matched agents`
+    MatchedAgents,
+    /// `Selected`
+    Selected,
+    /// `Reason`
+    Reason,
+    /// `Rejected`
+    Rejected,
+    /// `Tie-break rule applied`
+    TieBreakRule,
+    /// `Risk Class`
+    RiskClass,
+    /// `Capability routed`
+    CapabilityRouted,
+    /// `Timestamp`
+    Timestamp,
+}
+
+impl FieldKey {
+    /// The key as the seed writes it in a header table.
+    pub fn label(self) -> &'static str {
+        match self {
+            FieldKey::TaskId => "Task ID",
+            FieldKey::Type => "Type",
+            FieldKey::From => "From",
+            FieldKey::To => "To",
+            FieldKey::Transport => "Transport",
+            FieldKey::RiskClass => "Risk Class",
+            FieldKey::Timestamp => "Timestamp",
+            FieldKey::AssignedTo => "Assigned to",
+            FieldKey::ExpectedFileScope => "Expected file scope",
+            FieldKey::BaselineSha => "Baseline SHA",
+            FieldKey::CapabilityRouted => "Capability routed",
+            FieldKey::RequestedCapability => "Requested capability",
+            FieldKey::MatchedAgents => "Matched agents",
+            FieldKey::Selected => "Selected",
+            FieldKey::Reason => "Reason",
+            FieldKey::Rejected => "Rejected",
+            FieldKey::TieBreakRule => "Tie-break rule applied",
+        }
+    }
+
+    /// The key's name in `handoff parse` JSON.
+    pub fn json_name(self) -> &'static str {
+        match self {
+            FieldKey::TaskId => "task_id",
+            FieldKey::Type => "type",
+            FieldKey::From => "from",
+            FieldKey::To => "to",
+            FieldKey::Transport => "transport",
+            FieldKey::RiskClass => "risk_class",
+            FieldKey::Timestamp => "timestamp",
+            FieldKey::AssignedTo => "assigned_to",
+            FieldKey::ExpectedFileScope => "expected_file_scope",
+            FieldKey::BaselineSha => "baseline_sha",
+            FieldKey::CapabilityRouted => "capability_routed",
+            FieldKey::RequestedCapability => "requested_capability",
+            FieldKey::MatchedAgents => "matched_agents",
+            FieldKey::Selected => "selected",
+            FieldKey::Reason => "reason",
+            FieldKey::Rejected => "rejected",
+            FieldKey::TieBreakRule => "tie_break_rule",
+        }
+    }
+
+    /// Whether the value is a list (its placeholders are judged differently).
+    pub fn is_list(self) -> bool {
+        matches!(
+            self,
+            FieldKey::ExpectedFileScope | FieldKey::MatchedAgents | FieldKey::Rejected
+        )
+    }
+
+    /// Brings a value to its stored form: the canonical text when it parses, else as written.
+    pub fn canonical_value(self, value: &str) -> String {
+        let value = normalize_value(value);
+        if is_placeholder_for(self, &value) {
+            return value;
+        }
+        let canonical = match self {
+            FieldKey::Type => InteractionType::parse(&value).map(|v| v.as_str().to_string()),
+            FieldKey::Transport => Transport::parse(&value).map(|v| v.as_str().to_string()),
+            FieldKey::RiskClass => value
+                .parse::<RiskClass>()
+                .ok()
+                .map(|v| v.as_str().to_string()),
+            FieldKey::ExpectedFileScope => parse_list(&value).map(|items| format_list(&items)),
+            FieldKey::RequestedCapability | FieldKey::CapabilityRouted => {
+                Capability::parse(&value).map(|capability| capability.to_string())
+            }
+            FieldKey::MatchedAgents => parse_matched_agents(&value).map(|a| format_matched(&a)),
+            FieldKey::Rejected => parse_rejected(&value).map(|agents| format_rejected(&agents)),
+            _ => None,
+        };
+        canonical.unwrap_or(value)
+    }
+}
+
+/// Trims a value and turns every line ending into `\n`.
+pub fn normalize_value(value: &str) -> String {
+    normalize_newlines(value).trim().to_string()
+}
+
+/// Turns `\r\n` and lone `\r` into `\n`.
+pub fn normalize_newlines(text: &str) -> String {
+    if !text.contains('\r') {
+        return text.to_string();
+    }
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// Collapses white space and lower-cases a key, for case-insensitive matching.
+pub fn fold_key(key: &str) -> String {
+    key.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// A requested or routed capability: `auth: [oauth2, pkce]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Capability {
+    /// The capability domain, e.g. `auth`.
+    pub domain: String,
+    /// The qualifiers, e.g. `oauth2`, `pkce`.
+    pub qualifiers: Vec<String>,
+}
+
+impl Capability {
+    /// Parses `domain: [q1, q2]`, `domain + [q1, q2]`, `domain: q1, q2` or `domain`.
+    pub fn parse(text: &str) -> Option<Capability> {
+        let text = text.trim();
+        let (domain, rest) = match text.find([':', '+']) {
+            Some(at) => (&text[..at], Some(&text[at + 1..])),
+            None => (text, None),
+        };
+        let domain = strip_ticks(domain);
+        if !is_name(&domain) {
+            return None;
+        }
+        let qualifiers = match rest {
+            Some(rest) => parse_qualifiers(rest)?,
+            None => Vec::new(),
+        };
+        Some(Capability { domain, qualifiers })
+    }
+}
+
+impl fmt::Display for Capability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.qualifiers.is_empty() {
+            f.write_str(&self.domain)
+        } else {
+            write!(f, "{}: {}", self.domain, format_list(&self.qualifiers))
+        }
+    }
+}
+
+/// One agent a Routing Decision matched: `security-engineer (auth: [oauth2, saml])`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MatchedAgent {
+    /// The agent's name.
+    pub agent: String,
+    /// The domain it matched on, when given.
+    pub domain: Option<String>,
+    /// Its qualifiers in that domain.
+    pub qualifiers: Vec<String>,
+}
+
+/// One agent a Routing Decision rejected: `backend-engineer — qualifier mismatch`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RejectedAgent {
+    /// The agent's name.
+    pub agent: String,
+    /// Why it was rejected, when given.
+    pub reason: Option<String>,
+}
+
+/// Parses a list: `[a, b, c]` or `a, b, c`; backticks are stripped. `None` when an item
+/// is empty of meaning (`...`, `e.g.`) or holds list syntax that would not round trip.
+pub fn parse_list(text: &str) -> Option<Vec<String>> {
+    let text = text.trim();
+    let inner = match text
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+    {
+        Some(inner) => inner,
+        None => text,
+    };
+    let mut items = Vec::new();
+    for raw in inner.split(',') {
+        let item = strip_ticks(raw);
+        if item.is_empty() {
+            continue;
+        }
+        if item.contains("...") || item.contains('…') || item.to_lowercase().contains("e.g.") {
+            return None;
+        }
+        items.push(item);
+    }
+    if items.is_empty() && !inner.trim().is_empty() {
+        return None;
+    }
+    Some(items)
+}
+
+/// The canonical text of a list: `[a, b, c]`.
+pub fn format_list(items: &[String]) -> String {
+    format!("[{}]", items.join(", "))
+}
+
+fn parse_qualifiers(text: &str) -> Option<Vec<String>> {
+    let items = parse_list(text)?;
+    items
+        .iter()
+        .all(|item| !item.contains(['[', ']', '(', ')', ';', '\n']))
+        .then_some(items)
+}
+
+/// Strips surrounding white space and backticks until nothing changes.
+fn strip_ticks(text: &str) -> String {
+    let mut current = text.trim();
+    loop {
+        let next = current.trim_matches('`').trim();
+        if next == current {
+            return current.to_string();
+        }
+        current = next;
+    }
+}
+
+/// A name (agent or domain): non-empty, one line, no list or capability syntax.
+fn is_name(text: &str) -> bool {
+    text.chars().any(char::is_alphanumeric)
+        && !text.contains(['(', ')', '[', ']', ',', ';', ':', '+', '\n', '`'])
+}
+
+/// Parses `agent (domain: [q1, q2]), agent2 (domain2)` into matched agents.
+pub fn parse_matched_agents(text: &str) -> Option<Vec<MatchedAgent>> {
+    let mut agents = Vec::new();
+    for item in split_top_level(text, ',') {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        agents.push(parse_matched_agent(item)?);
+    }
+    (!agents.is_empty()).then_some(agents)
+}
+
+fn parse_matched_agent(item: &str) -> Option<MatchedAgent> {
+    let Some(open) = item.find('(') else {
+        let agent = strip_ticks(item);
+        return is_name(&agent).then(|| MatchedAgent {
+            agent,
+            domain: None,
+            qualifiers: Vec::new(),
+        });
+    };
+    let inner = item[open + 1..].trim_end().strip_suffix(')')?;
+    let agent = strip_ticks(&item[..open]);
+    let capability = Capability::parse(inner)?;
+    is_name(&agent).then_some(MatchedAgent {
+        agent,
+        domain: Some(capability.domain),
+        qualifiers: capability.qualifiers,
+    })
+}
+
+/// The canonical text of matched agents.
+pub fn format_matched(agents: &[MatchedAgent]) -> String {
+    agents
+        .iter()
+        .map(|matched| match &matched.domain {
+            Some(domain) => {
+                let capability = Capability {
+                    domain: domain.clone(),
+                    qualifiers: matched.qualifiers.clone(),
+                };
+                format!("{} ({capability})", matched.agent)
+            }
+            None => matched.agent.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Splits on `separator` outside brackets and parentheses.
+fn split_top_level(text: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (at, ch) in text.char_indices() {
+        match ch {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            _ if ch == separator && depth == 0 => {
+                parts.push(&text[start..at]);
+                start = at + ch.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// The separators between a rejected agent and its reason, earliest first wins.
+const REASON_SEPARATORS: [&str; 3] = ["—", "–", " - "];
+
+/// Parses `agent — reason; agent2 — reason2` (items split on `;` or new lines).
+pub fn parse_rejected(text: &str) -> Option<Vec<RejectedAgent>> {
+    let mut agents = Vec::new();
+    for item in text.split([';', '\n']) {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let split = REASON_SEPARATORS
+            .iter()
+            .filter_map(|separator| item.find(separator).map(|at| (at, separator.len())))
+            .min();
+        let (agent, reason) = match split {
+            Some((at, len)) => (&item[..at], Some(item[at + len..].trim())),
+            None => (item, None),
+        };
+        let agent = strip_ticks(agent);
+        if !is_name(&agent) {
+            return None;
+        }
+        let reason = reason
+            .filter(|reason| !reason.is_empty())
+            .map(str::to_string);
+        agents.push(RejectedAgent { agent, reason });
+    }
+    (!agents.is_empty()).then_some(agents)
+}
+
+/// The canonical text of rejected agents.
+pub fn format_rejected(agents: &[RejectedAgent]) -> String {
+    agents
+        .iter()
+        .map(|rejected| match &rejected.reason {
+            Some(reason) => format!("{} — {reason}", rejected.agent),
+            None => rejected.agent.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Whether a field value is an unfilled template placeholder.
+pub fn is_placeholder_for(key: FieldKey, value: &str) -> bool {
+    let value = value.trim();
+    if is_bare_placeholder(value) || is_angle_placeholder(value) {
+        return true;
+    }
+    let Some(inner) = value
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+    else {
+        return false;
+    };
+    !key.is_list() || inner.contains("...") || inner.contains('…') || inner.contains("e.g.")
+}
+
+/// Whether a free-text value (a section body, a line of one) is an unfilled placeholder.
+pub fn is_placeholder(value: &str) -> bool {
+    let value = value.trim();
+    is_bare_placeholder(value)
+        || is_angle_placeholder(value)
+        || (value.starts_with('[') && value.ends_with(']') && value.len() > 2)
+}
+
+fn is_bare_placeholder(value: &str) -> bool {
+    ["TBD", "TODO", "...", "…"]
+        .iter()
+        .any(|word| value.eq_ignore_ascii_case(word))
+}
+
+fn is_angle_placeholder(value: &str) -> bool {
+    value
+        .strip_prefix('<')
+        .and_then(|rest| rest.strip_suffix('>'))
+        .is_some_and(|inner| inner.trim() == inner && inner.contains(char::is_whitespace))
+}
+
+/// Encodes a value for a table cell: `\` → `\\`, `|` → `\|`, `<br` → `\<br`, new lines → `<br>`.
+pub fn encode_cell(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 8);
+    let mut chars = value.char_indices().peekable();
+    while let Some((at, ch)) = chars.next() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '|' => out.push_str("\\|"),
+            '<' if starts_with_ignore_case(&value[at + 1..], "br") => out.push_str("\\<"),
+            '\r' => {
+                if chars.peek().map(|(_, next)| *next) == Some('\n') {
+                    chars.next();
+                }
+                out.push_str("<br>");
+            }
+            '\n' => out.push_str("<br>"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// Decodes a table cell: backslash + ASCII punctuation → that character, `<br>` → new line.
+pub fn decode_cell(cell: &str) -> String {
+    let mut out = String::with_capacity(cell.len());
+    let mut rest = cell;
+    while let Some(ch) = rest.chars().next() {
+        if ch == '\\' {
+            if let Some(next) = rest[1..].chars().next().filter(char::is_ascii_punctuation) {
+                out.push(next);
+                rest = &rest[1 + next.len_utf8()..];
+                continue;
+            }
+        } else if ch == '<' {
+            if let Some(len) = line_break_tag_len(rest) {
+                out.push('\n');
+                rest = &rest[len..];
+                continue;
+            }
+        }
+        out.push(ch);
+        rest = &rest[ch.len_utf8()..];
+    }
+    out
+}
+
+/// The length of a `<br>`, `<br/>` or `<br />` tag at the start of `text`.
+fn line_break_tag_len(text: &str) -> Option<usize> {
+    ["<br>", "<br/>", "<br />"]
+        .iter()
+        .find(|tag| starts_with_ignore_case(text, tag))
+        .map(|tag| tag.len())
+}
+
+fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
+    text.len() >= prefix.len()
+        && text.is_char_boundary(prefix.len())
+        && text[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// Splits a table row into cells on unescaped `|`, dropping the outer pipes.
+pub fn split_row(line: &str) -> Vec<&str> {
+    let line = line.trim();
+    let mut cells = Vec::new();
+    let mut start = 0;
+    let mut escaped = false;
+    for (at, ch) in line.char_indices() {
+        match ch {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '|' => {
+                cells.push(&line[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    cells.push(&line[start..]);
+    if line.starts_with('|') {
+        cells.remove(0);
+    }
+    if cells.len() > 1
+        && cells.last().is_some_and(|last| last.trim().is_empty())
+        && line.ends_with('|')
+    {
+        cells.pop();
+    }
+    cells.into_iter().map(str::trim).collect()
+}
+
+/// Whether a row is a GFM delimiter row (`|---|:---:|`).
+pub fn is_delimiter_row(cells: &[&str]) -> bool {
+    !cells.is_empty()
+        && cells.iter().all(|cell| {
+            let inner = cell.trim().trim_start_matches(':').trim_end_matches(':');
+            !inner.is_empty() && inner.chars().all(|ch| ch == '-')
+        })
+}
+
+/// Whether a timestamp is RFC 3339 / ISO 8601 with a zone.
+pub fn is_valid_timestamp(text: &str) -> bool {
+    let bytes = text.trim().as_bytes();
+    let digits = |range: std::ops::Range<usize>| -> Option<u32> {
+        let slice = bytes.get(range)?;
+        slice.iter().all(u8::is_ascii_digit).then_some(())?;
+        std::str::from_utf8(slice).ok()?.parse().ok()
+    };
+    let date_ok = (|| {
+        let (month, day) = (digits(5..7)?, digits(8..10)?);
+        digits(0..4)?;
+        (bytes.get(4) == Some(&b'-') && bytes.get(7) == Some(&b'-')).then_some(())?;
+        ((1..=12).contains(&month) && (1..=31).contains(&day)).then_some(())?;
+        matches!(bytes.get(10), Some(b'T' | b't' | b' ')).then_some(())?;
+        let (hour, minute, second) = (digits(11..13)?, digits(14..16)?, digits(17..19)?);
+        (bytes.get(13) == Some(&b':') && bytes.get(16) == Some(&b':')).then_some(())?;
+        (hour < 24 && minute < 60 && second <= 60).then_some(())
+    })();
+    date_ok.is_some() && valid_zone(&bytes[19..])
+}
+
+fn valid_zone(rest: &[u8]) -> bool {
+    let rest = match rest.strip_prefix(b".") {
+        Some(fraction) => {
+            let digits = fraction.iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits == 0 {
+                return false;
+            }
+            &fraction[digits..]
+        }
+        None => rest,
+    };
+    match rest {
+        [b'Z' | b'z'] => true,
+        [b'+' | b'-', h1, h2, b':', m1, m2] => [h1, h2, m1, m2].iter().all(|b| b.is_ascii_digit()),
+        _ => false,
+    }
+}
+
+/// The current time as UTC RFC 3339 (`2026-01-11T20:30:00Z`), computed from the system clock.
+pub fn utc_now_rfc3339() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_secs())
+        .unwrap_or(0);
+    format_unix_utc(seconds)
+}
+
+/// Formats seconds since the Unix epoch as UTC RFC 3339.
+pub fn format_unix_utc(seconds: u64) -> String {
+    let days = (seconds / 86_400) as i64;
+    let in_day = seconds % 86_400;
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        in_day / 3600,
+        in_day % 3600 / 60,
+        in_day % 60
+    )
+}
+
+/// Howard Hinnant's days-to-civil algorithm.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_round_trip_hostile_values() {
+        for value in [
+            "a|b",
+            "a\\|b",
+            "x<br>y",
+            "line\nnext",
+            "\\",
+            "<BR/>",
+            "`|`",
+            "é|\\\\",
+        ] {
+            assert_eq!(decode_cell(&encode_cell(value)), value, "{value:?}");
+            let row = format!("| Key | {} |", encode_cell(value));
+            let cells = split_row(&row);
+            assert_eq!(cells.len(), 2, "{row}");
+            assert_eq!(decode_cell(cells[1]), value);
+        }
+        assert_eq!(decode_cell("a<br />b<Br/>c"), "a\nb\nc");
+    }
+
+    #[test]
+    fn structured_values_parse_and_canonicalise() {
+        assert_eq!(
+            parse_list("[`src/a.ts`, src/b.ts, tests/*.test.ts]"),
+            Some(vec![
+                "src/a.ts".into(),
+                "src/b.ts".into(),
+                "tests/*.test.ts".into()
+            ])
+        );
+        let capability = Capability::parse("design-system + [tokens, dark-theme]");
+        assert_eq!(
+            capability.map(|c| c.to_string()),
+            Some("design-system: [tokens, dark-theme]".to_string())
+        );
+        let matched = parse_matched_agents(
+            "security-engineer (auth: [oauth2, saml]), backend-engineer (auth: [jwt, session])",
+        );
+        let matched = matched.unwrap_or_default();
+        assert_eq!(matched.len(), 2);
+        assert_eq!(matched[1].qualifiers, vec!["jwt", "session"]);
+        let rejected =
+            parse_rejected("backend-engineer — qualifier mismatch; ops").unwrap_or_default();
+        assert_eq!(rejected[0].reason.as_deref(), Some("qualifier mismatch"));
+        assert_eq!(rejected[1].reason, None);
+        assert_eq!(
+            FieldKey::Rejected.canonical_value("a - x;b – y"),
+            "a — x; b — y"
+        );
+    }
+
+    #[test]
+    fn placeholders_are_recognised() {
+        assert!(is_placeholder_for(
+            FieldKey::TaskId,
+            "[DEPT-NNN, e.g., ENG-042]"
+        ));
+        assert!(is_placeholder_for(
+            FieldKey::BaselineSha,
+            "<git rev-parse HEAD at dispatch>"
+        ));
+        assert!(is_placeholder_for(FieldKey::From, "TBD"));
+        assert!(!is_placeholder_for(
+            FieldKey::ExpectedFileScope,
+            "[src/a.ts, src/b.ts]"
+        ));
+        assert!(is_placeholder_for(
+            FieldKey::ExpectedFileScope,
+            "[src/..., e.g. x]"
+        ));
+        assert!(!is_placeholder_for(FieldKey::From, "<b>"));
+    }
+
+    #[test]
+    fn timestamps_are_validated() {
+        assert!(is_valid_timestamp("2026-01-11T20:30:00Z"));
+        assert!(is_valid_timestamp("2026-01-11T20:30:00.123+02:00"));
+        assert!(!is_valid_timestamp("2026-01-11T20:30:00"));
+        assert!(!is_valid_timestamp("2026-13-11T20:30:00Z"));
+        assert!(!is_valid_timestamp("yesterday"));
+        assert_eq!(format_unix_utc(1_768_163_400), "2026-01-11T20:30:00Z");
+        assert!(is_valid_timestamp(&utc_now_rfc3339()));
+    }
+
+    #[test]
+    fn tie_break_rules_normalise() {
+        assert_eq!(
+            TieBreak::from_rule("qualifier-match (highest priority)"),
+            Some(TieBreak::QualifierMatch)
+        );
+        assert_eq!(TieBreak::from_rule("None"), Some(TieBreak::None));
+        assert_eq!(TieBreak::from_rule("coin flip"), None);
+    }
+}

@@ -1,0 +1,200 @@
+//! `fmt`: rewriting the records of a document in canonical form, and nothing else.
+//!
+//! Only the byte span of each record is replaced; prose before, between and after
+//! records is never touched, a record written with CRLF keeps CRLF, and a record at the
+//! end of a file without a final newline keeps that. A record is left as it is (and the
+//! reason reported) when rewriting it would lose or change anything: structural
+//! problems (a duplicate key, a malformed row, no header table), a body holding a
+//! heading that the canonical form would have to escape, a template failure, or a
+//! rewrite that would change how the records around it parse. The result is checked by
+//! re-parsing the whole new document.
+
+use super::sanitize::sanitize_body;
+use super::{parse_document, render, Record, Templates};
+
+/// A record `fmt` left as it was, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedRecord {
+    /// The line of the record's heading.
+    pub line: usize,
+    /// Why it was not rewritten.
+    pub reason: String,
+}
+
+/// The result of formatting a document.
+#[derive(Debug, Clone)]
+pub struct FormattedDocument {
+    /// The new text (equal to the input when nothing changed).
+    pub text: String,
+    /// Records left as they were.
+    pub skipped: Vec<SkippedRecord>,
+}
+
+/// Rewrites every record of `text` in canonical form.
+pub fn format_document(source: &str, text: &str, templates: &Templates) -> FormattedDocument {
+    let document = parse_document(source, text);
+    let records = &document.records;
+    let mut replacements: Vec<Result<String, String>> = records
+        .iter()
+        .map(|record| replacement(record, text, &document.diagnostics, templates))
+        .collect();
+    for _ in 0..=records.len() {
+        let new_text = splice(text, records, &replacements);
+        match first_mismatch(source, &new_text, records, &replacements) {
+            None => return finish(new_text, records, &replacements),
+            Some(index) => {
+                let culprit = (0..=index.min(records.len().saturating_sub(1)))
+                    .rev()
+                    .find(|at| replacements[*at].is_ok());
+                match culprit {
+                    Some(at) => {
+                        replacements[at] =
+                            Err("rewriting it would change how the text around it parses"
+                                .to_string());
+                    }
+                    None => break,
+                }
+            }
+        }
+    }
+    let all_skipped: Vec<Result<String, String>> = records
+        .iter()
+        .map(|_| Err("rewriting would change how the document parses".to_string()))
+        .collect();
+    finish(text.to_string(), records, &all_skipped)
+}
+
+fn finish(
+    text: String,
+    records: &[Record],
+    replacements: &[Result<String, String>],
+) -> FormattedDocument {
+    let skipped = records
+        .iter()
+        .zip(replacements)
+        .filter_map(|(record, replacement)| {
+            replacement.as_ref().err().map(|reason| SkippedRecord {
+                line: record.line,
+                reason: reason.clone(),
+            })
+        })
+        .collect();
+    FormattedDocument { text, skipped }
+}
+
+/// The canonical text of a record for its span, or why it must stay as it is.
+fn replacement(
+    record: &Record,
+    text: &str,
+    diagnostics: &[crate::diagnostic::Diagnostic],
+    templates: &Templates,
+) -> Result<String, String> {
+    let span = record.span();
+    let last_line = record.line + text[span.clone()].matches('\n').count();
+    if let Some(problem) = diagnostics
+        .iter()
+        .find(|d| (record.line..=last_line).contains(&d.line))
+    {
+        return Err(format!(
+            "line {}: {} (fix it, then run fmt again)",
+            problem.line, problem.message
+        ));
+    }
+    for section in record.sections() {
+        if sanitize_body(&section.body) != section.body {
+            return Err(format!(
+                "section `{}` holds a heading or an unclosed block the canonical form would escape",
+                section.title
+            ));
+        }
+    }
+    if record
+        .preamble()
+        .is_some_and(|preamble| sanitize_body(preamble) != preamble)
+    {
+        return Err(
+            "the text under the header table holds a heading or an unclosed block".to_string(),
+        );
+    }
+    let rendered = render(record, templates).map_err(|error| error.to_string())?;
+    let rendered = rendered.trim_end_matches('\n');
+    Ok(if text[span].contains("\r\n") {
+        rendered.replace('\n', "\r\n")
+    } else {
+        rendered.to_string()
+    })
+}
+
+/// The document with every replaceable record span replaced.
+fn splice(text: &str, records: &[Record], replacements: &[Result<String, String>]) -> String {
+    let mut out = String::with_capacity(text.len() + 256);
+    let mut position = 0;
+    for (record, replacement) in records.iter().zip(replacements) {
+        if let Ok(canonical) = replacement {
+            let span = record.span();
+            out.push_str(&text[position..span.start]);
+            out.push_str(canonical);
+            position = span.end;
+        }
+    }
+    out.push_str(&text[position..]);
+    out
+}
+
+/// The index of the first record the new text does not read back as expected.
+fn first_mismatch(
+    source: &str,
+    new_text: &str,
+    records: &[Record],
+    replacements: &[Result<String, String>],
+) -> Option<usize> {
+    let reparsed = parse_document(source, new_text).records;
+    for (index, (record, replacement)) in records.iter().zip(replacements).enumerate() {
+        let expected = match replacement {
+            Ok(_) => record.canonical(),
+            Err(_) => record.clone(),
+        };
+        if reparsed.get(index) != Some(&expected) {
+            return Some(index);
+        }
+    }
+    (reparsed.len() != records.len()).then_some(records.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fmt(text: &str) -> FormattedDocument {
+        format_document("x.md", text, &Templates::embedded())
+    }
+
+    #[test]
+    fn records_become_canonical_and_prose_stays() {
+        let text = "Intro *prose*  \r\n\r\n### interaction record\r\n| Type | Consultation |\r\n| Task ID | A |\r\n#### Request\r\nask\r\n#### Context\r\nctx\r\n\r\n\r\n# Outro";
+        let formatted = fmt(text);
+        assert!(formatted.skipped.is_empty(), "{:?}", formatted.skipped);
+        assert_eq!(
+            formatted.text,
+            "Intro *prose*  \r\n\r\n## Interaction Record\r\n\r\n| Field | Value |\r\n|---|---|\r\n| Task ID | A |\r\n| Type | consultation |\r\n\r\n### Context\r\n\r\nctx\r\n\r\n### Request\r\n\r\nask\r\n\r\n\r\n# Outro"
+        );
+        assert_eq!(fmt(&formatted.text).text, formatted.text, "idempotent");
+    }
+
+    #[test]
+    fn records_that_cannot_be_rewritten_faithfully_are_skipped() {
+        let duplicate = "## Task Assignment\n| Task ID | A |\n| Task ID | B |\n";
+        assert_eq!(fmt(duplicate).text, duplicate);
+        assert_eq!(fmt(duplicate).skipped.len(), 1);
+        let deep = "# Interaction Record\n| Task ID | A |\n## Context\ntext\n### Detail\nmore\n";
+        assert_eq!(fmt(deep).text, deep);
+        let swallow = "### Task Assignment\n| Task ID | A |\n### Notes\nnot part of the record\n";
+        let formatted = fmt(swallow);
+        assert_eq!(formatted.text, swallow);
+        assert!(
+            formatted.skipped[0].reason.contains("around it"),
+            "{:?}",
+            formatted.skipped
+        );
+    }
+}

@@ -1,0 +1,362 @@
+//! The protocol checks `handoff lint` runs on every record of a document.
+//!
+//! Each check reports at the line (and, for header values, the column) of what it is
+//! about, so an agent can repair a record from the diagnostics alone: required fields,
+//! enumerations and forms, timestamps, unfilled placeholders (a Decision placeholder is
+//! only a warning, since the seed leaves Decision blank when sending), an escalation's
+//! failure type, a review's evidence, a capability request's capability, a scope
+//! expansion's paths, unknown sections and unrecognised decisions or tie-breaks.
+
+use super::fields::{is_placeholder, is_placeholder_for, is_valid_timestamp, Capability};
+use super::fields::{parse_list, parse_matched_agents, parse_rejected};
+use super::{
+    derived, DecisionStatus, FailureType, FieldKey, InteractionType, ParsedDocument, Record,
+    RecordKind, TieBreak, Transport, Urgency, SEED_SECTIONS,
+};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::risk::RiskClass;
+
+/// Every diagnostic of a parsed document: the parser's, then the protocol checks,
+/// sorted by line and column.
+pub fn lint(document: &ParsedDocument) -> Vec<Diagnostic> {
+    let mut diagnostics = document.diagnostics.clone();
+    for record in &document.records {
+        diagnostics.extend(lint_record(record));
+    }
+    diagnostics.sort_by_key(|d| (d.source.clone(), d.line, d.column));
+    diagnostics
+}
+
+/// The protocol checks of one record.
+pub fn lint_record(record: &Record) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    check_required(record, &mut out);
+    check_values(record, &mut out);
+    check_sections(record, &mut out);
+    if record.kind == RecordKind::InteractionRecord {
+        check_by_type(record, &mut out);
+    }
+    out
+}
+
+fn at(record: &Record, code: Code, line: usize, column: usize, message: String) -> Diagnostic {
+    Diagnostic::new(code, record.source.clone(), line, column.max(1), message)
+}
+
+fn check_required(record: &Record, out: &mut Vec<Diagnostic>) {
+    for key in record.kind.required_keys() {
+        if record.value(*key).is_none() {
+            let message = format!("{} without `{}`", record.kind.heading(), key.label());
+            out.push(
+                at(record, Code::MissingField, record.line, 1, message).with_hint(format!(
+                    "add a `| {} | … |` row to the header table",
+                    key.label()
+                )),
+            );
+        }
+    }
+}
+
+fn check_values(record: &Record, out: &mut Vec<Diagnostic>) {
+    for field in record.fields() {
+        let (value, line, column) = (field.value.as_str(), field.line, field.column);
+        if is_placeholder_for(field.key, value) {
+            let message = format!(
+                "`{}` still holds the placeholder `{value}`",
+                field.key.label()
+            );
+            out.push(
+                at(record, Code::UnfilledPlaceholder, line, column, message)
+                    .with_hint(format!("replace it with the real {}", field.key.label())),
+            );
+            continue;
+        }
+        if let Some((code, hint)) = value_problem(field.key, value) {
+            let message = format!("`{}` is not a valid {}", one_line(value), field.key.label());
+            out.push(at(record, code, line, column, message).with_hint(hint));
+        }
+    }
+    for ((key, value), line) in record.extra().iter().zip(record.extra_lines()) {
+        if is_placeholder(value) {
+            let message = format!("`{key}` still holds the placeholder `{value}`");
+            out.push(at(record, Code::UnfilledPlaceholder, *line, 1, message));
+        }
+    }
+}
+
+/// The code and hint for a value outside its allowed values or form.
+fn value_problem(key: FieldKey, value: &str) -> Option<(Code, String)> {
+    let allowed = |list: String| Some((Code::InvalidValue, format!("expected one of: {list}")));
+    let form = |example: &str| Some((Code::InvalidValue, format!("expected the form `{example}`")));
+    match key {
+        FieldKey::Type if InteractionType::parse(value).is_none() => {
+            allowed(InteractionType::allowed())
+        }
+        FieldKey::Transport if Transport::parse(value).is_none() => allowed(Transport::allowed()),
+        FieldKey::RiskClass if value.parse::<RiskClass>().is_err() => {
+            allowed("low, medium, high".to_string())
+        }
+        FieldKey::Timestamp if !is_valid_timestamp(value) => Some((
+            Code::InvalidTimestamp,
+            "expected RFC 3339 with a zone, e.g. `2026-01-11T20:30:00Z`".to_string(),
+        )),
+        FieldKey::ExpectedFileScope if parse_list(value).is_none() => {
+            form("[src/a.ts, tests/*.test.ts]")
+        }
+        FieldKey::RequestedCapability | FieldKey::CapabilityRouted
+            if Capability::parse(value).is_none() =>
+        {
+            form("auth: [oauth2, pkce]")
+        }
+        FieldKey::MatchedAgents if parse_matched_agents(value).is_none() => {
+            form("security-engineer (auth: [oauth2, saml]), backend-engineer (auth: [jwt])")
+        }
+        FieldKey::Rejected if parse_rejected(value).is_none() => {
+            form("backend-engineer — qualifier mismatch")
+        }
+        FieldKey::TieBreakRule if TieBreak::from_rule(value).is_none() => Some((
+            Code::UnrecognizedTieBreak,
+            format!("expected one of: {}", TieBreak::allowed()),
+        )),
+        _ => None,
+    }
+}
+
+fn one_line(value: &str) -> String {
+    value.replace('\n', " ")
+}
+
+fn check_sections(record: &Record, out: &mut Vec<Diagnostic>) {
+    if let Some(preamble) = record.preamble().filter(|p| is_placeholder(p)) {
+        let message = format!("the text under the header table is a placeholder: `{preamble}`");
+        out.push(at(
+            record,
+            Code::UnfilledPlaceholder,
+            record.line,
+            1,
+            message,
+        ));
+    }
+    for section in record.sections() {
+        let known = SEED_SECTIONS
+            .iter()
+            .any(|seed| seed.eq_ignore_ascii_case(&section.title));
+        if !known {
+            let message = format!("`{}` is not one of the seed's sections", section.title);
+            out.push(
+                at(record, Code::UnknownSection, section.line, 1, message)
+                    .with_hint(format!("the seed's sections: {}", SEED_SECTIONS.join(", "))),
+            );
+        }
+        if !section.body.is_empty() && is_placeholder(&section.body) {
+            let decision = section.title.eq_ignore_ascii_case("Decision");
+            let code = if decision {
+                Code::UnfilledDecision
+            } else {
+                Code::UnfilledPlaceholder
+            };
+            let message = format!("section `{}` still holds its placeholder", section.title);
+            out.push(at(record, code, section.body_line, 1, message));
+        }
+    }
+    let decision = record.decision();
+    if decision.status == DecisionStatus::Pending && decision.unrecognized {
+        let line = record
+            .section("Decision")
+            .map_or(decision.line, |s| s.body_line);
+        out.push(
+            at(
+                record,
+                Code::UnrecognizedDecision,
+                line,
+                1,
+                "the Decision's first line is not a recognised decision; it counts as pending"
+                    .to_string(),
+            )
+            .with_hint("start with Approved, Rejected, Changes requested or Deferred"),
+        );
+    }
+}
+
+fn check_by_type(record: &Record, out: &mut Vec<Diagnostic>) {
+    match record.interaction_type() {
+        Some(InteractionType::Escalation) => check_failure_type(record, out),
+        Some(InteractionType::Review) => check_evidence(record, out),
+        Some(InteractionType::CapabilityRequest) => check_capability(record, out),
+        _ => {}
+    }
+    if let Some(expansion) = record.scope_expansion() {
+        if expansion.paths.is_empty() {
+            out.push(
+                at(
+                    record,
+                    Code::MissingScopePaths,
+                    expansion.line,
+                    1,
+                    "the scope expansion names no file".to_string(),
+                )
+                .with_hint("name each path, e.g. `src/middleware/cors.ts`"),
+            );
+        }
+        if is_placeholder(&expansion.reason) {
+            let message = format!(
+                "the scope expansion's reason is a placeholder: `{}`",
+                expansion.reason
+            );
+            out.push(at(
+                record,
+                Code::UnfilledPlaceholder,
+                expansion.line,
+                1,
+                message,
+            ));
+        }
+    }
+}
+
+fn check_failure_type(record: &Record, out: &mut Vec<Diagnostic>) {
+    let Some((value, line)) = derived::failure_type_line(record) else {
+        let line = record.section("Request").map_or(record.line, |s| s.line);
+        out.push(
+            at(
+                record,
+                Code::MissingFailureType,
+                line,
+                1,
+                "an escalation without a `Failure Type:` line in Request".to_string(),
+            )
+            .with_hint(format!(
+                "add `Failure Type: <type>`, one of: {}",
+                FailureType::allowed()
+            )),
+        );
+        return;
+    };
+    if is_placeholder(&value) {
+        let message = format!("`Failure Type` still holds the placeholder `{value}`");
+        out.push(at(record, Code::UnfilledPlaceholder, line, 1, message));
+    } else if FailureType::parse(&value).is_none() {
+        out.push(
+            at(
+                record,
+                Code::InvalidFailureType,
+                line,
+                1,
+                format!("`{value}` is not a failure type"),
+            )
+            .with_hint(format!("expected one of: {}", FailureType::allowed())),
+        );
+    }
+}
+
+fn check_evidence(record: &Record, out: &mut Vec<Diagnostic>) {
+    let missing = record
+        .section("Evidence Bundle")
+        .is_none_or(|section| section.body.trim().is_empty());
+    if missing {
+        out.push(
+            at(
+                record,
+                Code::MissingEvidenceBundle,
+                record.line,
+                1,
+                "a review without an Evidence Bundle".to_string(),
+            )
+            .with_hint("add `### Evidence Bundle` with the items the risk class requires"),
+        );
+    }
+}
+
+fn check_capability(record: &Record, out: &mut Vec<Diagnostic>) {
+    match derived::labelled_line(record, "Request", "Capability needed") {
+        Some((value, line)) if is_placeholder(&value) => {
+            let message = format!("`Capability needed` still holds the placeholder `{value}`");
+            out.push(at(record, Code::UnfilledPlaceholder, line, 1, message));
+        }
+        Some(_) if record.capability_request().is_some() => {}
+        found => {
+            let line = found.map_or(record.line, |(_, line)| line);
+            out.push(
+                at(
+                    record,
+                    Code::MissingCapability,
+                    line,
+                    1,
+                    "no readable `Capability needed:` line in Request".to_string(),
+                )
+                .with_hint("write `Capability needed: design-system + [tokens, dark-theme]`"),
+            );
+        }
+    }
+    if let Some((value, line)) = derived::labelled_line(record, "Request", "Urgency") {
+        if Urgency::parse(&value).is_none() {
+            let code = if is_placeholder(&value) {
+                Code::UnfilledPlaceholder
+            } else {
+                Code::InvalidUrgency
+            };
+            out.push(
+                at(
+                    record,
+                    code,
+                    line,
+                    1,
+                    format!("`{value}` is not an urgency"),
+                )
+                .with_hint(format!("expected one of: {}", Urgency::allowed())),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse_document;
+    use super::*;
+
+    fn codes(text: &str) -> Vec<(String, usize, usize)> {
+        lint(&parse_document("x.md", text))
+            .into_iter()
+            .map(|d| (d.code.name().to_string(), d.line, d.column))
+            .collect()
+    }
+
+    #[test]
+    fn bad_values_are_reported_where_they_are() {
+        let text = "## Interaction Record\n| Task ID | A-1 |\n| Type | chat |\n| From | a |\n| Transport | pigeon |\n| Timestamp | noon |\n";
+        assert_eq!(
+            codes(text),
+            [
+                ("missing-field".to_string(), 1, 1),
+                ("invalid-value".to_string(), 3, 10),
+                ("invalid-value".to_string(), 5, 15),
+                ("invalid-timestamp".to_string(), 6, 15)
+            ]
+        );
+    }
+
+    #[test]
+    fn type_specific_checks() {
+        let escalation = "## Interaction Record\n| Task ID | A |\n| Type | escalation |\n| From | a |\n| To | b |\n### Request\nFailure Type: bad-luck\n";
+        assert_eq!(
+            codes(escalation),
+            [("invalid-failure-type".to_string(), 7, 1)]
+        );
+        let review = "## Interaction Record\n| Task ID | A |\n| Type | review |\n| From | a |\n| To | b |\n### Decision\nLooks fine\n";
+        assert_eq!(
+            codes(review),
+            [
+                ("missing-evidence-bundle".to_string(), 1, 1),
+                ("unrecognized-decision".to_string(), 7, 1)
+            ]
+        );
+        let capability = "## Interaction Record\n| Task ID | A |\n| Type | capability-request |\n| From | a |\n| To | b |\n### Request\nCapability needed: ???\nUrgency: soon\n";
+        assert_eq!(
+            codes(capability),
+            [
+                ("missing-capability".to_string(), 7, 1),
+                ("invalid-urgency".to_string(), 8, 1)
+            ]
+        );
+    }
+}

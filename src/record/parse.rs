@@ -1,0 +1,556 @@
+//! The parser: a Markdown document in, records and diagnostics out. It never fails.
+//!
+//! pulldown-cmark (tables enabled) finds the top-level blocks and their byte offsets;
+//! only top-level headings (not in lists, block quotes, code or HTML blocks) can start a
+//! record, so examples shown in code blocks are never records. A record heading has level
+//! 1–3 and, inline markup stripped, the text of a record kind. A record ends at the next
+//! heading of the same or a higher level, at any other record heading, or at the end.
+//!
+//! The header table is the first block after the heading when it is a paragraph or a
+//! table whose first line starts with `|`. Its source lines are split by hand, which
+//! reads the seed's pipe rows, a `| Field | Value |` table, and a table whose header row
+//! is the first pair alike. The first heading deeper than the record heading sets the
+//! section level; deeper headings stay in the section bodies.
+
+use super::fields::{decode_cell, fold_key, is_delimiter_row, split_row};
+use super::{normalize_body, normalize_title, Record, RecordKind, Section};
+use crate::diagnostic::{Code, Diagnostic};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use std::ops::Range;
+
+/// What a document holds: its records, and the problems met while reading them.
+#[derive(Debug, Clone, Default)]
+pub struct ParsedDocument {
+    /// The records, in document order.
+    pub records: Vec<Record>,
+    /// Structural problems (missing or malformed header tables, duplicate keys).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The kinds of top-level block the parser distinguishes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum BlockKind {
+    Heading { level: u8, text: String },
+    Paragraph,
+    Table,
+    Other,
+}
+
+/// One top-level block and its byte range.
+#[derive(Debug, Clone)]
+struct Block {
+    kind: BlockKind,
+    range: Range<usize>,
+}
+
+/// Byte offsets of line starts, for offset → line and column.
+pub(crate) struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    pub(crate) fn new(text: &'a str) -> Lines<'a> {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        Lines { text, starts }
+    }
+
+    /// The 0-based line index of a byte offset.
+    fn index(&self, offset: usize) -> usize {
+        self.starts
+            .partition_point(|start| *start <= offset)
+            .saturating_sub(1)
+    }
+
+    /// The 1-based line of a byte offset.
+    pub(crate) fn line(&self, offset: usize) -> usize {
+        self.index(offset) + 1
+    }
+
+    /// The byte offset where the line holding `offset` starts.
+    fn start_of(&self, offset: usize) -> usize {
+        self.starts[self.index(offset)]
+    }
+
+    /// The byte offset where the line after the one holding `offset` starts.
+    fn next_start(&self, offset: usize) -> usize {
+        self.starts
+            .get(self.index(offset) + 1)
+            .copied()
+            .unwrap_or(self.text.len())
+    }
+}
+
+/// Parses every record of a document. `source` names the document in diagnostics.
+pub fn parse_document(source: &str, text: &str) -> ParsedDocument {
+    let lines = Lines::new(text);
+    let blocks = top_level_blocks(text);
+    let mut document = ParsedDocument::default();
+    let mut index = 0;
+    while index < blocks.len() {
+        let Some((kind, level)) = record_heading(&blocks[index]) else {
+            index += 1;
+            continue;
+        };
+        let end = record_end(&blocks, index, level);
+        let reader = RecordReader {
+            source,
+            text,
+            lines: &lines,
+            blocks: &blocks[index..end],
+            level,
+            limit: blocks
+                .get(end)
+                .map_or(text.len(), |block| lines.start_of(block.range.start)),
+        };
+        let record = reader.read(kind, &mut document.diagnostics);
+        document.records.push(record);
+        index = end;
+    }
+    document
+}
+
+/// The top-level blocks of a document, a leading byte-order mark skipped.
+fn top_level_blocks(text: &str) -> Vec<Block> {
+    let skip = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut blocks = Vec::new();
+    let mut depth = 0usize;
+    let mut heading_text: Option<String> = None;
+    let parser = Parser::new_ext(&text[skip..], Options::ENABLE_TABLES).into_offset_iter();
+    for (event, range) in parser {
+        let range = range.start + skip..range.end + skip;
+        match event {
+            Event::Start(tag) => {
+                if depth == 0 {
+                    let kind = match tag {
+                        Tag::Heading { level, .. } => {
+                            heading_text = Some(String::new());
+                            BlockKind::Heading {
+                                level: level as u8,
+                                text: String::new(),
+                            }
+                        }
+                        Tag::Paragraph => BlockKind::Paragraph,
+                        Tag::Table(_) => BlockKind::Table,
+                        _ => BlockKind::Other,
+                    };
+                    blocks.push(Block { kind, range });
+                }
+                depth += 1;
+            }
+            Event::End(tag) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && matches!(tag, TagEnd::Heading(_)) {
+                    finish_heading(&mut blocks, heading_text.take());
+                }
+            }
+            Event::Text(piece) | Event::Code(piece) => {
+                if let Some(text) = heading_text.as_mut() {
+                    text.push_str(&piece);
+                }
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                if let Some(text) = heading_text.as_mut() {
+                    text.push(' ');
+                }
+            }
+            _ if depth == 0 => blocks.push(Block {
+                kind: BlockKind::Other,
+                range,
+            }),
+            _ => {}
+        }
+    }
+    blocks
+}
+
+fn finish_heading(blocks: &mut [Block], text: Option<String>) {
+    if let (
+        Some(Block {
+            kind: BlockKind::Heading { text: slot, .. },
+            ..
+        }),
+        Some(text),
+    ) = (blocks.last_mut(), text)
+    {
+        *slot = normalize_title(&text);
+    }
+}
+
+/// The kind and level of a record heading.
+fn record_heading(block: &Block) -> Option<(RecordKind, u8)> {
+    match &block.kind {
+        BlockKind::Heading { level, text } if *level <= 3 => {
+            let folded = fold_key(text);
+            RecordKind::ALL
+                .into_iter()
+                .find(|kind| kind.heading().to_lowercase() == folded)
+                .map(|kind| (kind, *level))
+        }
+        _ => None,
+    }
+}
+
+/// The index of the block that ends the record starting at `start`.
+fn record_end(blocks: &[Block], start: usize, level: u8) -> usize {
+    blocks[start + 1..]
+        .iter()
+        .position(|block| match &block.kind {
+            BlockKind::Heading { level: next, .. } => {
+                *next <= level || record_heading(block).is_some()
+            }
+            _ => false,
+        })
+        .map_or(blocks.len(), |offset| start + 1 + offset)
+}
+
+/// Reads one record from its blocks.
+struct RecordReader<'a> {
+    source: &'a str,
+    text: &'a str,
+    lines: &'a Lines<'a>,
+    /// The heading block, then the record's blocks.
+    blocks: &'a [Block],
+    level: u8,
+    /// Where the next record or heading begins (or the end of the text).
+    limit: usize,
+}
+
+impl RecordReader<'_> {
+    fn read(&self, kind: RecordKind, diagnostics: &mut Vec<Diagnostic>) -> Record {
+        let heading = &self.blocks[0];
+        let mut record = Record::new(kind);
+        record.source = self.source.to_string();
+        record.line = self.lines.line(heading.range.start);
+        record.set_span(self.lines.start_of(heading.range.start)..self.content_end(self.limit));
+        let mut rest = &self.blocks[1..];
+        let mut body_start = self.lines.next_start(heading.range.end.saturating_sub(1));
+        match rest.first().filter(|block| self.is_header_table(block)) {
+            Some(table) => {
+                self.read_header(&mut record, table, diagnostics);
+                body_start = self.lines.next_start(table.range.end.saturating_sub(1));
+                rest = &rest[1..];
+            }
+            None => diagnostics.push(self.missing_table(&record)),
+        }
+        self.read_sections(&mut record, rest, body_start);
+        record
+    }
+
+    /// The end of the last non-blank line before `limit`, line terminator excluded.
+    fn content_end(&self, limit: usize) -> usize {
+        let trimmed = self.text[..limit].trim_end_matches([' ', '\t', '\r', '\n']);
+        let end = trimmed.len();
+        // Trailing spaces of the last line belong to it (a hard break, say).
+        self.text[end..limit]
+            .find(['\r', '\n'])
+            .map_or(limit, |at| end + at)
+    }
+
+    fn is_header_table(&self, block: &Block) -> bool {
+        matches!(block.kind, BlockKind::Paragraph | BlockKind::Table)
+            && self.text[self.lines.start_of(block.range.start)..]
+                .trim_start_matches([' ', '\t'])
+                .starts_with('|')
+    }
+
+    fn missing_table(&self, record: &Record) -> Diagnostic {
+        Diagnostic::new(
+            Code::MissingHeaderTable,
+            self.source,
+            record.line,
+            1,
+            format!(
+                "`{}` is not followed by its header table",
+                record.kind.heading()
+            ),
+        )
+        .with_hint("put `| Task ID | ENG-042 |` rows directly under the heading")
+    }
+
+    fn read_header(&self, record: &mut Record, table: &Block, diagnostics: &mut Vec<Diagnostic>) {
+        let start = self.lines.start_of(table.range.start);
+        let end = self.content_end(table.range.end.max(start));
+        let mut seen: Vec<(String, usize)> = Vec::new();
+        let mut offset = start;
+        for (index, raw) in self.text[start..end].split('\n').enumerate() {
+            let line_start = offset;
+            offset += raw.len() + 1;
+            let raw = raw.strip_suffix('\r').unwrap_or(raw);
+            let cells = split_row(raw);
+            if (index == 1 && is_delimiter_row(&cells))
+                || (index == 0 && is_field_value_header(&cells))
+            {
+                continue;
+            }
+            let line = self.lines.line(line_start);
+            if cells.len() != 2 || raw.trim().is_empty() {
+                diagnostics.push(self.malformed_row(line, raw, cells.len()));
+                continue;
+            }
+            let key = decode_cell(cells[0]);
+            let value = decode_cell(cells[1]);
+            let column = value_column(raw, cells[1]);
+            self.store_row(
+                record,
+                &mut seen,
+                (&key, &value),
+                (line, column),
+                diagnostics,
+            );
+        }
+    }
+
+    fn store_row(
+        &self,
+        record: &mut Record,
+        seen: &mut Vec<(String, usize)>,
+        (key, value): (&str, &str),
+        (line, column): (usize, usize),
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        let folded = fold_key(key);
+        let known = record.kind.key_named(key);
+        let Some((_, first_line)) = seen.iter().find(|(seen_key, _)| *seen_key == folded) else {
+            seen.push((folded, line));
+            record.set_field_at(key, value, line, column);
+            return;
+        };
+        if known == Some(super::FieldKey::Rejected) {
+            let joined = format!(
+                "{}; {value}",
+                record.value(super::FieldKey::Rejected).unwrap_or_default()
+            );
+            let first = record
+                .field(super::FieldKey::Rejected)
+                .map_or((line, column), |f| (f.line, f.column));
+            record.set_field_at(key, &joined, first.0, first.1);
+            return;
+        }
+        diagnostics.push(
+            Diagnostic::new(
+                Code::DuplicateField,
+                self.source,
+                line,
+                1,
+                format!(
+                    "`{}` appears twice; the value on line {first_line} is used",
+                    key.trim()
+                ),
+            )
+            .with_hint("keep one row per key (only `Rejected` may repeat)"),
+        );
+    }
+
+    fn malformed_row(&self, line: usize, raw: &str, cells: usize) -> Diagnostic {
+        let message = if raw.trim().is_empty() {
+            "an empty line inside the header table".to_string()
+        } else {
+            format!("a header row needs exactly two cells (key and value), this one has {cells}")
+        };
+        Diagnostic::new(Code::MalformedRow, self.source, line, 1, message)
+            .with_hint("write `| Key | Value |`, escaping a literal pipe in a value as `\\|`")
+    }
+
+    fn read_sections(&self, record: &mut Record, blocks: &[Block], body_start: usize) {
+        let section_level = blocks.iter().find_map(|block| match block.kind {
+            BlockKind::Heading { level, .. } if level > self.level => Some(level),
+            _ => None,
+        });
+        let headings: Vec<&Block> = blocks
+            .iter()
+            .filter(|block| match block.kind {
+                BlockKind::Heading { level, .. } => {
+                    section_level.is_some_and(|section| level <= section)
+                }
+                _ => false,
+            })
+            .collect();
+        let end = record.span().end;
+        let preamble_end = headings
+            .first()
+            .map_or(end, |h| self.lines.start_of(h.range.start));
+        let preamble = normalize_body(
+            self.text
+                .get(body_start.min(preamble_end)..preamble_end)
+                .unwrap_or(""),
+        );
+        record.set_preamble(Some(&preamble));
+        for (index, heading) in headings.iter().enumerate() {
+            let body_start = self
+                .lines
+                .next_start(heading.range.end.saturating_sub(1))
+                .min(end);
+            let body_end = headings
+                .get(index + 1)
+                .map_or(end, |next| self.lines.start_of(next.range.start))
+                .max(body_start);
+            record.push_parsed_section(self.section(heading, body_start..body_end));
+        }
+    }
+
+    fn section(&self, heading: &Block, body: Range<usize>) -> Section {
+        let title = match &heading.kind {
+            BlockKind::Heading { text, .. } => text.clone(),
+            _ => String::new(),
+        };
+        let raw = &self.text[body.clone()];
+        let leading_blank: usize = raw
+            .split_inclusive('\n')
+            .take_while(|line| line.trim().is_empty())
+            .map(str::len)
+            .sum();
+        Section {
+            title,
+            line: self.lines.line(heading.range.start),
+            body: normalize_body(raw),
+            body_line: self.lines.line((body.start + leading_blank).min(body.end)),
+        }
+    }
+}
+
+fn is_field_value_header(cells: &[&str]) -> bool {
+    cells.len() == 2 && fold_key(cells[0]) == "field" && fold_key(cells[1]) == "value"
+}
+
+/// The 1-based character column of `cell` (a sub-slice of `raw`).
+fn value_column(raw: &str, cell: &str) -> usize {
+    let offset = (cell.as_ptr() as usize).saturating_sub(raw.as_ptr() as usize);
+    raw.get(..offset)
+        .map_or(1, |prefix| prefix.chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DecisionStatus, FieldKey, InteractionType, Transport};
+    use super::*;
+
+    const SEED_SHAPE: &str = "# Notes\n\n## Interaction Record\n| Task ID | ENG-042 |\n| Type | consultation |\n| From | backend-engineer |\n| To | security-engineer |\n| Transport | agent-teams |\n### Context\nImplementing OAuth2.\n### Request\nIs 43 enough?\n### My Proposal\n43 chars.\n\nTrailing prose.\n";
+
+    #[test]
+    fn the_seed_shape_parses_with_lines() {
+        let document = parse_document("a.md", SEED_SHAPE);
+        assert!(
+            document.diagnostics.is_empty(),
+            "{:?}",
+            document.diagnostics
+        );
+        let record = &document.records[0];
+        assert_eq!(record.line, 3);
+        assert_eq!(record.task_id(), Some("ENG-042"));
+        assert_eq!(
+            record.interaction_type(),
+            Some(InteractionType::Consultation)
+        );
+        assert_eq!(record.transport(), Some(Transport::AgentTeams));
+        assert_eq!(
+            record.field(FieldKey::From).map(|f| (f.line, f.column)),
+            Some((6, 10))
+        );
+        let titles: Vec<&str> = record.sections().iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Context", "Request", "My Proposal"]);
+        assert_eq!(record.sections()[2].body, "43 chars.\n\nTrailing prose.");
+        assert_eq!(record.sections()[2].body_line, 14);
+        assert_eq!(
+            &SEED_SHAPE[record.span()],
+            &SEED_SHAPE[9..SEED_SHAPE.len() - 1]
+        );
+    }
+
+    #[test]
+    fn all_three_table_shapes_give_the_same_fields() {
+        let shapes = [
+            "## Task Assignment\n| Task ID | ENG-1 |\n| Assigned to | a |\n",
+            "## Task Assignment\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-1 |\n| Assigned to | a |\n",
+            "## Task Assignment\n\n| Task ID | ENG-1 |\n|:--|--:|\n| Assigned to | a |\n",
+        ];
+        for shape in shapes {
+            let document = parse_document("x", shape);
+            assert!(
+                document.diagnostics.is_empty(),
+                "{shape}: {:?}",
+                document.diagnostics
+            );
+            assert_eq!(document.records[0].task_id(), Some("ENG-1"));
+            assert_eq!(document.records[0].assigned_to(), Some("a"));
+        }
+    }
+
+    #[test]
+    fn code_blocks_quotes_and_lists_hold_no_records() {
+        let text = "```\n## Interaction Record\n| Task ID | X |\n```\n\n> ## Task Assignment\n\n- ## Routing Decision\n\n    ## Interaction Record\n\n<div>\n\n## Interaction Record\n\n</div>\n";
+        let document = parse_document("x", text);
+        assert_eq!(
+            document.records.len(),
+            1,
+            "only the one after the HTML block ends"
+        );
+    }
+
+    #[test]
+    fn records_end_at_the_next_record_or_shallower_heading() {
+        let text = "## Interaction Record\n| Task ID | A |\n### Routing Decision\n| Task ID | B |\n# Elsewhere\n## Task Assignment\r\n| Task ID | C \\| D |\r\n";
+        let document = parse_document("x", text);
+        let ids: Vec<Option<&str>> = document.records.iter().map(|r| r.task_id()).collect();
+        assert_eq!(ids, [Some("A"), Some("B"), Some("C | D")]);
+        assert_eq!(document.records[1].kind, RecordKind::RoutingDecision);
+        assert_eq!(document.records[1].preamble(), None);
+    }
+
+    #[test]
+    fn a_header_value_cannot_smuggle_a_decision() {
+        let text = "## Interaction Record\n| Task ID | A<br>### Decision<br>Approved |\n| Note | ### Decision |\n";
+        let document = parse_document("x", text);
+        let record = &document.records[0];
+        assert_eq!(record.task_id(), Some("A\n### Decision\nApproved"));
+        assert_eq!(record.decision().status, DecisionStatus::Absent);
+        assert!(record.sections().is_empty());
+    }
+
+    #[test]
+    fn malformed_and_duplicate_rows_are_diagnosed() {
+        let text = "## Routing Decision\n| Task ID | A |\n| Task ID | B |\n| Rejected | x — a |\n| Rejected | y — b |\n| Selected | s | extra |\n\n## Interaction Record\nprose\n";
+        let document = parse_document("x", text);
+        let codes: Vec<(Code, usize)> = document
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.line))
+            .collect();
+        assert_eq!(
+            codes,
+            [
+                (Code::DuplicateField, 3),
+                (Code::MalformedRow, 6),
+                (Code::MissingHeaderTable, 8)
+            ]
+        );
+        let record = &document.records[0];
+        assert_eq!(record.task_id(), Some("A"));
+        assert_eq!(record.rejected().len(), 2);
+        assert_eq!(document.records[1].preamble(), Some("prose"));
+    }
+
+    #[test]
+    fn sections_take_their_level_from_the_first_deeper_heading() {
+        let text = "# Interaction Record\n| Task ID | A |\n## Context\nx\n### Detail\ny\n## Evidence Bundle\n#### Rollback plan\n`git revert`\n";
+        let record = &parse_document("x", text).records[0];
+        let titles: Vec<&str> = record.sections().iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Context", "Evidence Bundle"]);
+        assert_eq!(record.sections()[0].body, "x\n### Detail\ny");
+        assert_eq!(record.evidence().len(), 1);
+    }
+
+    #[test]
+    fn byte_order_marks_and_empty_documents_are_fine() {
+        assert_eq!(
+            parse_document("x", "\u{feff}## Task Assignment\n| Task ID | A |")
+                .records
+                .len(),
+            1
+        );
+        assert!(parse_document("x", "").records.is_empty());
+        assert_eq!(parse_document("x", "## Task Assignment").records.len(), 1);
+    }
+}

@@ -1,0 +1,154 @@
+//! Making a section body (or a preamble) safe to place under a `###` heading.
+//!
+//! A body is Markdown and stays Markdown, but in canonical form it must not be able to
+//! break out of its section: a top-level heading of level 1–3 (ATX or setext) would start
+//! a new section or record, so it is escaped (`\#`, `\---`); an unclosed code fence would
+//! swallow every section after it, so it is closed; an HTML block of types 1–5 that is
+//! never terminated would do the same, so its `<` is escaped.
+
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+
+/// How many rounds of escaping are tried before giving up (each round fixes one block).
+const MAX_ROUNDS: usize = 64;
+
+/// The body with every escape hatch closed. A body without one is returned unchanged.
+pub(crate) fn sanitize_body(body: &str) -> String {
+    let mut body = body.to_string();
+    for _ in 0..MAX_ROUNDS {
+        match first_hazard(&body) {
+            Some(Hazard::Insert { at, text }) => body.insert_str(at, text),
+            Some(Hazard::CloseFence(fence)) => {
+                body.push('\n');
+                body.push_str(&fence);
+            }
+            None => return body,
+        }
+    }
+    body
+}
+
+enum Hazard {
+    /// Insert `text` (a backslash) at byte `at`.
+    Insert { at: usize, text: &'static str },
+    /// Append a closing fence.
+    CloseFence(String),
+}
+
+fn first_hazard(body: &str) -> Option<Hazard> {
+    let mut depth = 0usize;
+    for (event, range) in Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter() {
+        match event {
+            Event::Start(tag) => {
+                if depth == 0 {
+                    if let Some(hazard) = block_hazard(body, &tag, range) {
+                        return Some(hazard);
+                    }
+                }
+                depth += 1;
+            }
+            Event::End(TagEnd::CodeBlock | TagEnd::HtmlBlock) | Event::End(_) => {
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn block_hazard(body: &str, tag: &Tag<'_>, range: std::ops::Range<usize>) -> Option<Hazard> {
+    match tag {
+        Tag::Heading { level, .. } if (*level as u8) <= 3 => Some(heading_escape(body, range)),
+        Tag::CodeBlock(CodeBlockKind::Fenced(_)) => unclosed_fence(&body[range]),
+        Tag::HtmlBlock => unterminated_html(body, range.start),
+        _ => None,
+    }
+}
+
+/// Escapes an ATX heading's first `#`, or a setext heading's underline.
+fn heading_escape(body: &str, range: std::ops::Range<usize>) -> Hazard {
+    let line_start = body[..range.start].rfind('\n').map_or(0, |at| at + 1);
+    let first_line = &body[line_start..];
+    let indent = first_line.len() - first_line.trim_start_matches(' ').len();
+    if first_line[indent..].starts_with('#') {
+        return Hazard::Insert {
+            at: line_start + indent,
+            text: "\\",
+        };
+    }
+    let heading = body[..range.end].trim_end();
+    let underline_start = heading.rfind('\n').map_or(0, |at| at + 1);
+    let underline = &heading[underline_start..];
+    let indent = underline.len() - underline.trim_start().len();
+    Hazard::Insert {
+        at: underline_start + indent,
+        text: "\\",
+    }
+}
+
+/// A closing fence for a fenced code block that never closes.
+fn unclosed_fence(block: &str) -> Option<Hazard> {
+    let opening = block.lines().next()?.trim_start();
+    let fence_char = opening.chars().next()?;
+    let fence_len = opening.chars().take_while(|ch| *ch == fence_char).count();
+    let lines: Vec<&str> = block.trim_end().lines().skip(1).collect();
+    let closed = lines.last().is_some_and(|last| {
+        let last = last.trim();
+        last.len() >= fence_len && last.chars().all(|ch| ch == fence_char)
+    });
+    (!closed).then(|| Hazard::CloseFence(fence_char.to_string().repeat(fence_len)))
+}
+
+/// The start and end markers of HTML blocks of types 1–5 (CommonMark 4.6).
+const HTML_BLOCKS: [(&str, &str); 8] = [
+    ("<script", "</script>"),
+    ("<pre", "</pre>"),
+    ("<style", "</style>"),
+    ("<textarea", "</textarea>"),
+    ("<!--", "-->"),
+    ("<?", "?>"),
+    ("<![CDATA[", "]]>"),
+    ("<!", ">"),
+];
+
+/// Escapes the `<` of an HTML block of types 1–5 whose end marker never comes.
+fn unterminated_html(body: &str, start: usize) -> Option<Hazard> {
+    let line_start = body[..start].rfind('\n').map_or(0, |at| at + 1);
+    let line = &body[line_start..];
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let block = &body[line_start + indent..];
+    let lower = block.to_lowercase();
+    let (open, close) = HTML_BLOCKS
+        .iter()
+        .find(|(open, _)| lower.starts_with(open))?;
+    let terminated = lower
+        .get(open.len()..)
+        .is_some_and(|rest| rest.contains(close));
+    (!terminated).then_some(Hazard::Insert {
+        at: line_start + indent,
+        text: "\\",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_fences_and_html_cannot_escape() {
+        assert_eq!(
+            sanitize_body("text\n### Decision\nApproved"),
+            "text\n\\### Decision\nApproved"
+        );
+        assert_eq!(sanitize_body("Title\n---\nmore"), "Title\n\\---\nmore");
+        assert_eq!(
+            sanitize_body("```rust\nfn x() {}"),
+            "```rust\nfn x() {}\n```"
+        );
+        assert_eq!(
+            sanitize_body("<!-- never closed\n\n## x"),
+            "\\<!-- never closed\n\n\\## x"
+        );
+        let safe = "#### Deep\n- ## in a list\n```\n## in code\n```\n<!-- ok -->";
+        assert_eq!(sanitize_body(safe), safe);
+    }
+}
