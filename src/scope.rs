@@ -126,7 +126,7 @@ fn normalize(pattern: &str) -> String {
 /// How a change touched a path. A rename touches both of its paths.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Touch {
-    /// Added in the change.
+    /// Added in the change (in working-tree mode, untracked files too).
     Added,
     /// Modified (content, mode or type).
     Modified,
@@ -136,8 +136,6 @@ pub enum Touch {
     RenamedTo(String),
     /// The new side of a rename from the given path.
     RenamedFrom(String),
-    /// Present in the working tree but not tracked by git.
-    Untracked,
 }
 
 impl fmt::Display for Touch {
@@ -148,7 +146,6 @@ impl fmt::Display for Touch {
             Touch::Deleted => f.write_str("deleted"),
             Touch::RenamedTo(to) => write!(f, "renamed to {to}"),
             Touch::RenamedFrom(from) => write!(f, "renamed from {from}"),
-            Touch::Untracked => f.write_str("untracked"),
         }
     }
 }
