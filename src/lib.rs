@@ -12,6 +12,8 @@
 pub mod diagnostic;
 pub mod evidence;
 pub mod gate;
+pub mod git;
+pub mod policy;
 pub mod record;
 pub mod risk;
 pub mod scope;

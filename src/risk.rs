@@ -3,6 +3,18 @@
 //! The protocol knows three risk classes, ordered `low < medium < high`. A change starts
 //! at its declared class and every trigger it fires can only raise it.
 
+mod classify;
+mod matcher;
+#[cfg(test)]
+mod rule_tests;
+pub mod rules;
+
+pub use classify::{
+    classify, Classification, ClassifyError, Finding, FILE_COUNT_LIMIT, FILE_COUNT_RULE,
+};
+pub use matcher::CompileError;
+pub use rules::Trigger;
+
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

@@ -2,6 +2,7 @@
 //! plumbing: every command returns an [`Outcome`] or a [`Failure`], and [`run`] turns
 //! them into the exit codes the README documents.
 
+mod classify;
 mod explain;
 mod fmt;
 mod inputs;
@@ -9,6 +10,7 @@ mod lint;
 mod new;
 mod output;
 mod parse;
+mod policy;
 mod render;
 
 use clap::{Parser, Subcommand};
@@ -38,6 +40,10 @@ enum Command {
     Parse(parse::Args),
     /// Turn `handoff parse` JSON or YAML back into canonical Markdown.
     Render(render::Args),
+    /// Classify a change's risk from its git diff, and say why.
+    Classify(classify::Args),
+    /// Inspect the gate's policy (`.handoff.yaml`).
+    Policy(policy::Args),
 }
 
 /// Parses the command line, runs the command, and maps its result to an exit code.
@@ -61,6 +67,8 @@ pub fn run() -> ExitCode {
         Command::New(args) => new::run(args),
         Command::Parse(args) => parse::run(args),
         Command::Render(args) => render::run(args),
+        Command::Classify(args) => classify::run(args),
+        Command::Policy(args) => policy::run(args),
     };
     output::finish(result)
 }

@@ -1,0 +1,150 @@
+//! `handoff classify`: the risk class of a change, and why.
+
+use super::output::write_stdout;
+use super::{Failure, Outcome};
+use handoff::git::{Head, Repo};
+use handoff::policy::Policy;
+use handoff::risk::{classify, Classification, Finding, RiskClass};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// For people.
+    Human,
+    /// The documented JSON contract.
+    Json,
+}
+
+/// Arguments of `handoff classify`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The repository (default: the one containing the current directory).
+    #[arg(long, value_name = "DIR")]
+    repo: Option<PathBuf>,
+    /// The base revision; a branch name means its merge base with the head
+    /// (default: the merge base with the default branch).
+    #[arg(long, value_name = "REV")]
+    base: Option<String>,
+    /// The head revision (default: the working tree, untracked files included).
+    #[arg(long, value_name = "REV")]
+    head: Option<String>,
+    /// The class the task declared: low, medium or high.
+    #[arg(long, value_name = "CLASS")]
+    declared: Option<RiskClass>,
+    /// A policy file to use instead of `.handoff.yaml` from the base revision.
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+/// The repository, the resolved base and the head a command works on.
+pub struct Change {
+    /// The open repository.
+    pub repo: Repo,
+    /// The base commit's id.
+    pub base: String,
+    /// The head.
+    pub head: Head,
+}
+
+impl Change {
+    /// Opens the repository and resolves `--base` (default: merge base with the default
+    /// branch) against `--head` (default: the working tree).
+    pub fn open(
+        repo: Option<&Path>,
+        base: Option<&str>,
+        head: Option<&str>,
+    ) -> Result<Change, Failure> {
+        let repo = match repo {
+            Some(path) => Repo::discover(path)?,
+            None => Repo::discover(&std::env::current_dir()?)?,
+        };
+        let head = head.map_or(Head::WorkTree, |rev| Head::Rev(rev.to_string()));
+        let base = match base {
+            Some(rev) => repo.resolve_base(rev, &head)?,
+            None => repo.merge_base_with_default_branch()?,
+        };
+        Ok(Change { repo, base, head })
+    }
+}
+
+/// Classifies the change and prints the result. Exit 0 whatever the class.
+pub fn run(args: Args) -> Result<Outcome, Failure> {
+    let change = Change::open(
+        args.repo.as_deref(),
+        args.base.as_deref(),
+        args.head.as_deref(),
+    )?;
+    let policy = Policy::load(&change.repo, &change.base, args.policy.as_deref())?;
+    let result = classify(
+        &change.repo,
+        &change.base,
+        &change.head,
+        args.declared,
+        &policy,
+    )?;
+    let text = match args.format {
+        Format::Json => serde_json::to_string_pretty(&result)? + "\n",
+        Format::Human => human(&result, &policy),
+    };
+    write_stdout(&text)?;
+    Ok(Outcome::Ok)
+}
+
+/// The class, then each trigger that fired with its files, lines and excerpts.
+fn human(result: &Classification, policy: &Policy) -> String {
+    let mut text = format!("risk: {}", result.risk);
+    match (result.declared, result.reclassified) {
+        (Some(declared), true) => write!(text, " (reclassified from declared {declared})"),
+        (None, true) => write!(text, " (reclassified from low: no class declared)"),
+        (Some(declared), false) => write!(text, " (declared {declared})"),
+        (None, false) => Ok(()),
+    }
+    .ok();
+    let files = result.files.len();
+    let plural = if files == 1 { "" } else { "s" };
+    writeln!(
+        text,
+        "\n{files} file{plural} changed; policy: {}",
+        policy.source
+    )
+    .ok();
+    if result.findings.is_empty() {
+        text.push_str("no trigger fired\n");
+        return text;
+    }
+    let mut current: Option<&str> = None;
+    for finding in &result.findings {
+        if current != Some(finding.trigger.as_str()) {
+            current = Some(&finding.trigger);
+            writeln!(text, "\n{} → {}", finding.trigger, finding.class).ok();
+        }
+        writeln!(text, "  {}", finding_line(finding)).ok();
+    }
+    text
+}
+
+fn finding_line(finding: &Finding) -> String {
+    let mut line = match (&finding.path, finding.line) {
+        (Some(path), Some(number)) => {
+            let removed = matches!(finding.side, Some(handoff::git::LineSide::Removed));
+            format!(
+                "{path}:{number}{}",
+                if removed { " (removed line)" } else { "" }
+            )
+        }
+        (Some(path), None) => path.to_string(),
+        (None, _) => String::new(),
+    };
+    if let Some(excerpt) = &finding.excerpt {
+        if !line.is_empty() {
+            line.push_str("  ");
+        }
+        line.push_str(excerpt);
+    }
+    format!("{line}  [{}]", finding.rule)
+}

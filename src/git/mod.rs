@@ -1,0 +1,513 @@
+//! The change set: what a change touched, read from git through git2.
+//!
+//! A change runs from a base commit to a head, which is either another commit (CI passes
+//! `--head HEAD`) or the working tree (staged, unstaged and untracked-not-ignored files,
+//! as `git status` sees them, which is what an agent has before it commits). A branch name
+//! as the base means the merge base of that branch with the head, the way a pull request
+//! is reviewed.
+//!
+//! [`Repo::change_set`] lists the changed files cheaply, without computing line diffs.
+//! [`Repo::visit_changes`] streams every added and removed line, one file at a time, to a
+//! [`ChangeVisitor`], so memory stays bounded by the largest single file however many lines
+//! the change holds. Renames and copies are detected (git's `-M -C`). Everything handed
+//! out is owned ([`ChangeSet`], [`ChangedFile`], [`RepoPath`]) or borrowed only for the
+//! length of a callback ([`DiffLine`]): git2 never leaks out of this module.
+//!
+//! Errors say what to do: a base missing from a shallow clone asks for more history
+//! (`fetch-depth: 0`) instead of producing a silent, empty diff.
+
+mod change;
+mod error;
+
+pub use change::{ChangeSet, ChangeStatus, ChangedFile, DiffLine, LineSide, RepoPath, WORKTREE};
+pub use error::GitError;
+
+use git2::{Delta, DiffDelta, DiffFindOptions, DiffOptions, FileMode, Oid, Repository};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// How many leading bytes decide whether a working-tree file is binary, as in git.
+const BINARY_SNIFF_LEN: u64 = 8000;
+
+/// The head of a change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Head {
+    /// A revision: a commit id, branch, tag or any expression git understands.
+    Rev(String),
+    /// The working tree: index, unstaged edits and untracked files that are not ignored.
+    WorkTree,
+}
+
+impl Head {
+    /// The head a [`ChangeSet::head`] string denotes.
+    pub fn from_change_set_head(head: &str) -> Head {
+        if head == WORKTREE {
+            Head::WorkTree
+        } else {
+            Head::Rev(head.to_string())
+        }
+    }
+}
+
+/// Receives a change file by file and, for the files it asks for, line by line.
+pub trait ChangeVisitor {
+    /// Called once per changed file, in diff order. Return `true` to receive its lines.
+    fn file(&mut self, file: &ChangedFile) -> bool;
+    /// Called for each added or removed line of the file last accepted by [`Self::file`].
+    fn line(&mut self, file: &ChangedFile, line: DiffLine<'_>);
+}
+
+/// An open git repository.
+pub struct Repo {
+    inner: Repository,
+}
+
+impl std::fmt::Debug for Repo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Repo")
+            .field("path", &self.inner.path())
+            .finish()
+    }
+}
+
+impl Repo {
+    /// Opens the repository whose working tree (or git directory) is exactly `path`.
+    pub fn open(path: &Path) -> Result<Repo, GitError> {
+        Repository::open(path)
+            .map(|inner| Repo { inner })
+            .map_err(|error| not_a_repository(path, &error))
+    }
+
+    /// Opens the repository containing `dir`, searching parent directories.
+    pub fn discover(dir: &Path) -> Result<Repo, GitError> {
+        Repository::discover(dir)
+            .map(|inner| Repo { inner })
+            .map_err(|error| not_a_repository(dir, &error))
+    }
+
+    /// The working tree's root, or the git directory of a bare repository.
+    pub fn root(&self) -> &Path {
+        self.inner.workdir().unwrap_or_else(|| self.inner.path())
+    }
+
+    /// Resolves `base` to the commit a change is measured from, as an object id.
+    ///
+    /// A branch name (local, or remote such as `origin/main`) means its merge base with
+    /// the head; any other revision is used as it is.
+    pub fn resolve_base(&self, base: &str, head: &Head) -> Result<String, GitError> {
+        self.base_commit(base, head).map(|oid| oid.to_string())
+    }
+
+    /// The changed files between `base` and `head`, without line diffs.
+    pub fn change_set(&self, base: &str, head: &Head) -> Result<ChangeSet, GitError> {
+        self.visit_changes(base, head, &mut FilesOnly)
+    }
+
+    /// Streams the change between `base` and `head` to `visitor` and returns its files.
+    ///
+    /// Line diffs are computed only for files the visitor accepts, one file at a time.
+    pub fn visit_changes(
+        &self,
+        base: &str,
+        head: &Head,
+        visitor: &mut dyn ChangeVisitor,
+    ) -> Result<ChangeSet, GitError> {
+        let base_oid = self.base_commit(base, head)?;
+        let diff = self.diff(base_oid, head)?;
+        let mut files = Vec::with_capacity(diff.deltas().len());
+        for (index, delta) in diff.deltas().enumerate() {
+            let Some(file) = self.changed_file(&delta)? else {
+                continue;
+            };
+            if visitor.file(&file) && !file.binary && !file.submodule {
+                stream_lines(&diff, index, &file, visitor)?;
+            }
+            files.push(file);
+        }
+        Ok(ChangeSet {
+            base: base_oid.to_string(),
+            head: match head {
+                Head::WorkTree => WORKTREE.to_string(),
+                Head::Rev(rev) => self.commit_of(rev)?.to_string(),
+            },
+            files,
+        })
+    }
+
+    /// The content of `path` (relative to the root, `/`-separated) at `at`, or `None` when
+    /// no such file exists there.
+    pub fn read_file_at(&self, at: &Head, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+        match at {
+            Head::WorkTree => self.read_worktree_file(path),
+            Head::Rev(rev) => self.read_blob_at(rev, path),
+        }
+    }
+
+    /// Every file below directory `dir` at `at` (recursively; untracked-not-ignored files
+    /// included for the working tree), sorted by path.
+    pub fn files_under(&self, at: &Head, dir: &str) -> Result<Vec<RepoPath>, GitError> {
+        let mut paths = match at {
+            Head::Rev(rev) => self.tree_files_under(rev, dir)?,
+            Head::WorkTree => self.worktree_files_under(dir)?,
+        };
+        paths.sort();
+        Ok(paths)
+    }
+
+    /// The merge base of `HEAD` with the default branch (`origin/HEAD`, else
+    /// `init.defaultBranch`, else `main` or `master`, remote before local).
+    pub fn merge_base_with_default_branch(&self) -> Result<String, GitError> {
+        let branch = self.default_branch().ok_or(GitError::NoDefaultBranch)?;
+        self.resolve_base(&branch, &Head::Rev("HEAD".to_string()))
+    }
+
+    fn base_commit(&self, base: &str, head: &Head) -> Result<Oid, GitError> {
+        let Some(tip) = self.branch_tip(base) else {
+            return self.commit_of(base);
+        };
+        let head_rev = match head {
+            Head::Rev(rev) => rev.as_str(),
+            Head::WorkTree => "HEAD",
+        };
+        let head_oid = self.commit_of(head_rev)?;
+        self.inner.merge_base(tip, head_oid).map_err(|error| {
+            if self.inner.is_shallow() {
+                GitError::ShallowMissingBase {
+                    rev: base.to_string(),
+                }
+            } else if error.code() == git2::ErrorCode::NotFound {
+                GitError::NoMergeBase {
+                    base: base.to_string(),
+                    head: head_rev.to_string(),
+                }
+            } else {
+                GitError::git(format!(
+                    "computing the merge base of `{base}` and `{head_rev}`"
+                ))(error)
+            }
+        })
+    }
+
+    /// The tip of `name` when it names a local or remote-tracking branch.
+    fn branch_tip(&self, name: &str) -> Option<Oid> {
+        let candidates = [format!("refs/heads/{name}"), format!("refs/remotes/{name}")];
+        let full = name.starts_with("refs/heads/") || name.starts_with("refs/remotes/");
+        let names = if full {
+            vec![name.to_string()]
+        } else {
+            candidates.to_vec()
+        };
+        names.iter().find_map(|refname| {
+            let reference = self.inner.find_reference(refname).ok()?;
+            reference.peel_to_commit().ok().map(|commit| commit.id())
+        })
+    }
+
+    fn commit_of(&self, rev: &str) -> Result<Oid, GitError> {
+        let unknown = |error: git2::Error| {
+            if self.inner.is_shallow() {
+                GitError::ShallowMissingBase {
+                    rev: rev.to_string(),
+                }
+            } else {
+                GitError::UnknownRevision {
+                    rev: rev.to_string(),
+                    message: error.message().to_string(),
+                }
+            }
+        };
+        let object = self.inner.revparse_single(rev).map_err(unknown)?;
+        let commit = object
+            .peel_to_commit()
+            .map_err(|error| GitError::UnknownRevision {
+                rev: rev.to_string(),
+                message: format!("not a commit: {}", error.message()),
+            })?;
+        Ok(commit.id())
+    }
+
+    fn diff(&self, base: Oid, head: &Head) -> Result<git2::Diff<'_>, GitError> {
+        let base_tree = self.tree_of(base)?;
+        let mut options = DiffOptions::new();
+        options
+            .context_lines(0)
+            .interhunk_lines(0)
+            .include_typechange(true)
+            .ignore_filemode(false);
+        let mut diff = match head {
+            Head::Rev(rev) => {
+                let head_tree = self.tree_of(self.commit_of(rev)?)?;
+                self.inner
+                    .diff_tree_to_tree(Some(&base_tree), Some(&head_tree), Some(&mut options))
+            }
+            Head::WorkTree => {
+                if self.inner.is_bare() {
+                    return Err(GitError::BareWorkTree {
+                        path: self.inner.path().to_path_buf(),
+                    });
+                }
+                options
+                    .include_untracked(true)
+                    .recurse_untracked_dirs(true)
+                    .show_untracked_content(true);
+                self.inner
+                    .diff_tree_to_workdir_with_index(Some(&base_tree), Some(&mut options))
+            }
+        }
+        .map_err(GitError::git("computing the diff"))?;
+        let mut find = DiffFindOptions::new();
+        find.renames(true).copies(true).for_untracked(true);
+        diff.find_similar(Some(&mut find))
+            .map_err(GitError::git("detecting renames and copies"))?;
+        Ok(diff)
+    }
+
+    fn tree_of(&self, commit: Oid) -> Result<git2::Tree<'_>, GitError> {
+        self.inner
+            .find_commit(commit)
+            .and_then(|commit| commit.tree())
+            .map_err(GitError::git(format!("reading the tree of {commit}")))
+    }
+
+    /// The owned description of a delta, or `None` for entries that are not changes.
+    fn changed_file(&self, delta: &DiffDelta<'_>) -> Result<Option<ChangedFile>, GitError> {
+        let Some(status) = change_status(delta.status()) else {
+            return Ok(None);
+        };
+        let new_path = delta.new_file().path_bytes().map(RepoPath::from_bytes);
+        let old_path = delta.old_file().path_bytes().map(RepoPath::from_bytes);
+        let (path, old_path) = match (status, new_path, old_path) {
+            (ChangeStatus::Deleted, _, Some(old)) => (old, None),
+            (ChangeStatus::Renamed | ChangeStatus::Copied, Some(new), old) => (new, old),
+            (_, Some(new), _) => (new, None),
+            (_, None, Some(old)) => (old, None),
+            (_, None, None) => return Ok(None),
+        };
+        let submodule = delta.new_file().mode() == FileMode::Commit
+            || delta.old_file().mode() == FileMode::Commit;
+        let binary = !submodule && self.is_binary(delta)?;
+        Ok(Some(ChangedFile {
+            path,
+            old_path,
+            status,
+            binary,
+            submodule,
+        }))
+    }
+
+    /// Whether either side of a delta is binary, deciding cheaply when git has not yet.
+    fn is_binary(&self, delta: &DiffDelta<'_>) -> Result<bool, GitError> {
+        let flags = delta.flags();
+        if flags.contains(git2::DiffFlags::BINARY) {
+            return Ok(true);
+        }
+        if flags.contains(git2::DiffFlags::NOT_BINARY) {
+            return Ok(false);
+        }
+        Ok(self.side_is_binary(&delta.old_file())? || self.side_is_binary(&delta.new_file())?)
+    }
+
+    fn side_is_binary(&self, file: &git2::DiffFile<'_>) -> Result<bool, GitError> {
+        if !file.exists() || file.mode() == FileMode::Commit {
+            return Ok(false);
+        }
+        if !file.id().is_zero() {
+            if let Ok(blob) = self.inner.find_blob(file.id()) {
+                return Ok(blob.is_binary());
+            }
+        }
+        let (Some(root), Some(path)) = (self.inner.workdir(), file.path()) else {
+            return Ok(false);
+        };
+        sniff_binary(&root.join(path))
+    }
+
+    fn read_worktree_file(&self, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+        let Some(root) = self.inner.workdir() else {
+            return Err(GitError::BareWorkTree {
+                path: self.inner.path().to_path_buf(),
+            });
+        };
+        let full = root.join(path);
+        match std::fs::read(&full) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(read_error(&full, &error)),
+        }
+    }
+
+    fn read_blob_at(&self, rev: &str, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+        let tree = self.tree_of(self.commit_of(rev)?)?;
+        let Ok(entry) = tree.get_path(Path::new(path)) else {
+            return Ok(None);
+        };
+        if entry.kind() != Some(git2::ObjectType::Blob) {
+            return Ok(None);
+        }
+        let blob = self
+            .inner
+            .find_blob(entry.id())
+            .map_err(GitError::git(format!("reading {path} at {rev}")))?;
+        Ok(Some(blob.content().to_vec()))
+    }
+
+    fn tree_files_under(&self, rev: &str, dir: &str) -> Result<Vec<RepoPath>, GitError> {
+        let tree = self.tree_of(self.commit_of(rev)?)?;
+        let dir = dir.trim_end_matches('/');
+        let Ok(entry) = tree.get_path(Path::new(dir)) else {
+            return Ok(Vec::new());
+        };
+        let Ok(subtree) = self.inner.find_tree(entry.id()) else {
+            return Ok(Vec::new());
+        };
+        let mut paths = Vec::new();
+        subtree
+            .walk(git2::TreeWalkMode::PreOrder, |parent, entry| {
+                if entry.kind() == Some(git2::ObjectType::Blob) {
+                    let mut path = format!("{dir}/{parent}").into_bytes();
+                    path.extend_from_slice(entry.name_bytes());
+                    paths.push(RepoPath::from_bytes(path));
+                }
+                git2::TreeWalkResult::Ok
+            })
+            .map_err(GitError::git(format!("listing {dir} at {rev}")))?;
+        Ok(paths)
+    }
+
+    fn worktree_files_under(&self, dir: &str) -> Result<Vec<RepoPath>, GitError> {
+        if self.inner.is_bare() {
+            return Err(GitError::BareWorkTree {
+                path: self.inner.path().to_path_buf(),
+            });
+        }
+        let mut options = git2::StatusOptions::new();
+        options
+            .include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .include_unmodified(true)
+            .pathspec(dir.trim_end_matches('/'));
+        let statuses = self
+            .inner
+            .statuses(Some(&mut options))
+            .map_err(GitError::git(format!("listing {dir} in the working tree")))?;
+        Ok(statuses
+            .iter()
+            .filter(|entry| !entry.status().is_wt_deleted() && !entry.status().is_ignored())
+            .map(|entry| RepoPath::from_bytes(entry.path_bytes()))
+            .filter(|path| path.is_under(dir))
+            .collect())
+    }
+
+    fn default_branch(&self) -> Option<String> {
+        if let Ok(reference) = self.inner.find_reference("refs/remotes/origin/HEAD") {
+            if let Ok(Some(target)) = reference.symbolic_target() {
+                return Some(target.trim_start_matches("refs/remotes/").to_string());
+            }
+        }
+        let configured = self
+            .inner
+            .config()
+            .and_then(|config| config.get_string("init.defaultBranch"))
+            .ok();
+        let names = configured
+            .into_iter()
+            .chain(["main".into(), "master".into()]);
+        names
+            .flat_map(|name| [format!("origin/{name}"), name])
+            .find(|name| self.branch_tip(name).is_some())
+    }
+}
+
+/// A visitor that wants no lines, for [`Repo::change_set`].
+struct FilesOnly;
+
+impl ChangeVisitor for FilesOnly {
+    fn file(&mut self, _file: &ChangedFile) -> bool {
+        false
+    }
+
+    fn line(&mut self, _file: &ChangedFile, _line: DiffLine<'_>) {}
+}
+
+/// Generates one file's patch and hands its added and removed lines to the visitor.
+fn stream_lines(
+    diff: &git2::Diff<'_>,
+    index: usize,
+    file: &ChangedFile,
+    visitor: &mut dyn ChangeVisitor,
+) -> Result<(), GitError> {
+    let doing = || format!("diffing {}", file.path);
+    let Some(patch) = git2::Patch::from_diff(diff, index).map_err(GitError::git(doing()))? else {
+        return Ok(());
+    };
+    for hunk in 0..patch.num_hunks() {
+        let count = patch
+            .num_lines_in_hunk(hunk)
+            .map_err(GitError::git(doing()))?;
+        for line_index in 0..count {
+            let line = patch
+                .line_in_hunk(hunk, line_index)
+                .map_err(GitError::git(doing()))?;
+            let (side, number) = match line.origin() {
+                '+' => (LineSide::Added, line.new_lineno()),
+                '-' => (LineSide::Removed, line.old_lineno()),
+                _ => continue,
+            };
+            let Some(number) = number else { continue };
+            visitor.line(
+                file,
+                DiffLine {
+                    side,
+                    number: number as usize,
+                    content: strip_line_end(line.content()),
+                },
+            );
+        }
+    }
+    Ok(())
+}
+
+fn change_status(delta: Delta) -> Option<ChangeStatus> {
+    match delta {
+        Delta::Added | Delta::Untracked => Some(ChangeStatus::Added),
+        Delta::Modified | Delta::Conflicted => Some(ChangeStatus::Modified),
+        Delta::Deleted => Some(ChangeStatus::Deleted),
+        Delta::Renamed => Some(ChangeStatus::Renamed),
+        Delta::Copied => Some(ChangeStatus::Copied),
+        Delta::Typechange => Some(ChangeStatus::TypeChange),
+        Delta::Unmodified | Delta::Ignored | Delta::Unreadable => None,
+    }
+}
+
+fn strip_line_end(content: &[u8]) -> &[u8] {
+    let content = content.strip_suffix(b"\n").unwrap_or(content);
+    content.strip_suffix(b"\r").unwrap_or(content)
+}
+
+/// Whether a file's first bytes hold a NUL, git's test for binary content.
+fn sniff_binary(path: &Path) -> Result<bool, GitError> {
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(error) => return Err(read_error(path, &error)),
+    };
+    let mut prefix = Vec::new();
+    file.take(BINARY_SNIFF_LEN)
+        .read_to_end(&mut prefix)
+        .map_err(|error| read_error(path, &error))?;
+    Ok(prefix.contains(&0))
+}
+
+fn read_error(path: &Path, error: &std::io::Error) -> GitError {
+    GitError::ReadFile {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    }
+}
+
+fn not_a_repository(path: &Path, error: &git2::Error) -> GitError {
+    GitError::NotARepository {
+        path: PathBuf::from(path),
+        message: error.message().to_string(),
+    }
+}

@@ -1,0 +1,737 @@
+//! The gate's policy: `.handoff.yaml` merged over built-in defaults.
+//!
+//! The policy says where records live, which paths the classifier ignores, how each
+//! trigger's rules differ from the defaults (patterns added or removed), which extra
+//! triggers exist, which labels count as which evidence item, and which reviewer roles
+//! sign off on which risk class.
+//!
+//! It is read from the BASE revision of a change, never from its head: a change must not
+//! be able to weaken its own gate. `--policy FILE` replaces it (CI controls its command
+//! line). No file means the defaults. Every mistake in the file (an unknown key, a glob or
+//! regex that does not compile, a rule to remove that does not exist) is an error naming
+//! the file and the line, because a silently ignored typo would turn a rule off.
+//!
+//! The file format is documented in `docs/gate.md` and described by the JSON Schema in
+//! `schema/handoff-policy.schema.json`.
+
+mod file;
+
+use crate::git::{GitError, Head, Repo, RepoPath};
+use crate::risk::rules::{DefaultMatch, Trigger};
+use crate::risk::RiskClass;
+use file::{PolicyFile, Removal, TriggerEdit};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub(crate) use file::{compile_glob, compile_line_regex};
+
+/// Where the policy file sits in a repository.
+pub const POLICY_FILE: &str = ".handoff.yaml";
+
+/// The default records directory.
+pub const DEFAULT_RECORDS_DIR: &str = ".handoff";
+
+/// Evidence item ids with the seed's wording and the default aliases (GATE.md).
+pub const EVIDENCE_ITEMS: &[(&str, &str, &[&str])] = &[
+    (
+        "files-changed",
+        "File paths changed",
+        &["files changed", "changed files", "files"],
+    ),
+    (
+        "description",
+        "Brief description of change",
+        &["description", "summary", "brief description"],
+    ),
+    (
+        "test-mapping",
+        "Test output mapped to acceptance criteria",
+        &[
+            "test mapping",
+            "tests",
+            "test output",
+            "acceptance criteria",
+        ],
+    ),
+    (
+        "before-after",
+        "Before/after behavior description",
+        &["before/after", "behavior change"],
+    ),
+    (
+        "migration-notes",
+        "Any migrations or breaking-change notes",
+        &["migrations", "breaking changes", "migration notes"],
+    ),
+    (
+        "security-analysis",
+        "Security implications analysis",
+        &[
+            "security implications",
+            "security analysis",
+            "attack surface",
+        ],
+    ),
+    (
+        "rollback-plan",
+        "Rollback plan",
+        &["rollback", "revert plan"],
+    ),
+    ("reviewer-sign-off", "Reviewer sign-off", &[]),
+];
+
+/// The effective policy: defaults with the policy file applied.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Policy {
+    /// Where the policy came from.
+    pub source: PolicySource,
+    /// The records directory (meta-data: not counted, scoped or classified).
+    pub records_dir: String,
+    /// Globs of paths the classifier ignores.
+    pub exclude: Vec<String>,
+    /// Every trigger with its effective rules, built-ins first, in report order.
+    pub triggers: Vec<TriggerPolicy>,
+    /// Evidence labels.
+    pub evidence: EvidencePolicy,
+    /// Reviewer roles.
+    pub reviewers: ReviewerPolicy,
+}
+
+/// Where a policy came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum PolicySource {
+    /// No policy file: the built-in defaults.
+    Defaults,
+    /// `.handoff.yaml` as committed in the base revision.
+    Base {
+        /// The base revision it was read from.
+        rev: String,
+    },
+    /// A file given with `--policy`.
+    File {
+        /// Its path.
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for PolicySource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PolicySource::Defaults => write!(f, "built-in defaults (no {POLICY_FILE} in the base)"),
+            PolicySource::Base { rev } => write!(f, "{POLICY_FILE} at base {}", short(rev)),
+            PolicySource::File { path } => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+/// One trigger and its effective rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TriggerPolicy {
+    /// The trigger's name, e.g. `auth`, or a custom trigger's name.
+    pub name: String,
+    /// The class it raises a change to.
+    pub class: RiskClass,
+    /// Whether it is one of the nine built-in triggers.
+    pub builtin: bool,
+    /// Whether line rules also read removed lines.
+    pub reads_removed_lines: bool,
+    /// Whether matched text is a secret (redacted, placeholders ignored).
+    pub secret: bool,
+    /// The rules; any one firing fires the trigger.
+    pub rules: Vec<Rule>,
+}
+
+/// A rule of a trigger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rule {
+    /// The stable id, e.g. `auth.path.middleware`; policy-added rules are `…policy-N`.
+    pub id: String,
+    /// What it matches.
+    #[serde(flatten)]
+    pub matches: RuleMatch,
+    /// Whether it is a default or comes from the policy file.
+    pub from_policy: bool,
+}
+
+/// What a rule matches.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum RuleMatch {
+    /// Any touched path matching one of the globs.
+    Paths {
+        /// .gitignore-style globs.
+        globs: Vec<String>,
+    },
+    /// A changed line matching the regex, in files matching `files` (all when empty).
+    Line {
+        /// The regex.
+        regex: String,
+        /// Globs restricting the files it reads.
+        files: Vec<String>,
+    },
+}
+
+/// Evidence labels per item id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EvidencePolicy {
+    /// For each item id, the labels that name it: the seed's wording first, then the
+    /// default aliases, then the policy's.
+    pub aliases: BTreeMap<String, Vec<String>>,
+}
+
+/// Reviewer roles (seed: the "Reviewer" lines of each class).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReviewerPolicy {
+    /// Medium risk, in order of preference (the next one when the first authored the work).
+    pub medium: Vec<String>,
+    /// High risk, in order of preference.
+    pub high: Vec<String>,
+    /// Reviews directly when every medium reviewer is unavailable.
+    pub orchestrator: String,
+    /// Roles that are not available to review.
+    pub unavailable: Vec<String>,
+}
+
+/// Why a policy could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyError {
+    /// The file is wrong at a known place.
+    #[error("{file}:{line}:{column}: {message}{}", at_base(at))]
+    Invalid {
+        /// The policy file.
+        file: String,
+        /// The 1-based line.
+        line: usize,
+        /// The 1-based column.
+        column: usize,
+        /// What is wrong and how to fix it.
+        message: String,
+        /// The base revision it was read from, when it was.
+        at: Option<String>,
+    },
+    /// The file is wrong as a whole.
+    #[error("{file}: {message}{}", at_base(at))]
+    InvalidFile {
+        /// The policy file.
+        file: String,
+        /// What is wrong.
+        message: String,
+        /// The base revision it was read from, when it was.
+        at: Option<String>,
+    },
+    /// The `--policy` file cannot be read.
+    #[error("cannot read policy file {}: {message}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's explanation.
+        message: String,
+    },
+    /// The base revision cannot be read.
+    #[error(transparent)]
+    Git(#[from] GitError),
+}
+
+fn at_base(at: &Option<String>) -> String {
+    match at {
+        Some(rev) => format!(" (policy as committed in the base revision {})", short(rev)),
+        None => String::new(),
+    }
+}
+
+fn short(rev: &str) -> &str {
+    rev.get(..12).unwrap_or(rev)
+}
+
+impl Default for Policy {
+    /// The built-in defaults.
+    fn default() -> Policy {
+        Policy {
+            source: PolicySource::Defaults,
+            records_dir: DEFAULT_RECORDS_DIR.to_string(),
+            exclude: Vec::new(),
+            triggers: Trigger::ALL
+                .iter()
+                .map(|&trigger| builtin_trigger(trigger))
+                .collect(),
+            evidence: EvidencePolicy {
+                aliases: EVIDENCE_ITEMS
+                    .iter()
+                    .map(|(id, wording, aliases)| {
+                        let labels = std::iter::once(wording).chain(aliases.iter());
+                        (
+                            id.to_string(),
+                            labels.map(|label| label.to_string()).collect(),
+                        )
+                    })
+                    .collect(),
+            },
+            reviewers: ReviewerPolicy {
+                medium: vec!["qa-engineer".into(), "reality-checker".into()],
+                high: vec!["reality-checker".into(), "security-engineer".into()],
+                orchestrator: "enterprise-orchestrator".into(),
+                unavailable: Vec::new(),
+            },
+        }
+    }
+}
+
+impl Policy {
+    /// Loads the policy: `override_path` when given, else `.handoff.yaml` from `base_rev`,
+    /// else the defaults.
+    pub fn load(
+        repo: &Repo,
+        base_rev: &str,
+        override_path: Option<&Path>,
+    ) -> Result<Policy, PolicyError> {
+        if let Some(path) = override_path {
+            let bytes = std::fs::read(path).map_err(|error| PolicyError::Unreadable {
+                path: path.to_path_buf(),
+                message: error.to_string(),
+            })?;
+            let source = PolicySource::File {
+                path: path.to_path_buf(),
+            };
+            return Policy::parse(&bytes, source);
+        }
+        match repo.read_file_at(&Head::Rev(base_rev.to_string()), POLICY_FILE)? {
+            Some(bytes) => Policy::parse(
+                &bytes,
+                PolicySource::Base {
+                    rev: base_rev.to_string(),
+                },
+            ),
+            None => Ok(Policy::default()),
+        }
+    }
+
+    /// Parses policy file content over the defaults; `source` names it in errors.
+    pub fn parse(bytes: &[u8], source: PolicySource) -> Result<Policy, PolicyError> {
+        let (file, at) = match &source {
+            PolicySource::File { path } => (path.display().to_string(), None),
+            PolicySource::Base { rev } => (POLICY_FILE.to_string(), Some(rev.clone())),
+            PolicySource::Defaults => (POLICY_FILE.to_string(), None),
+        };
+        let context = ErrorContext { file, at };
+        let text = std::str::from_utf8(bytes)
+            .map_err(|error| context.whole(format!("not UTF-8 text: {error}")))?;
+        let parsed: Option<PolicyFile> =
+            yaml_serde::from_str(text).map_err(|error| context.yaml(&error))?;
+        let mut policy = Policy {
+            source,
+            ..Policy::default()
+        };
+        policy.apply(parsed.unwrap_or_default(), text, &context)?;
+        Ok(policy)
+    }
+
+    /// The trigger named `name`.
+    pub fn trigger(&self, name: &str) -> Option<&TriggerPolicy> {
+        self.triggers.iter().find(|trigger| trigger.name == name)
+    }
+
+    /// Whether `path` lies in the records directory (meta-data, never classified).
+    pub fn is_meta(&self, path: &RepoPath) -> bool {
+        path.is_under(&self.records_dir)
+    }
+
+    fn apply(
+        &mut self,
+        file: PolicyFile,
+        text: &str,
+        context: &ErrorContext,
+    ) -> Result<(), PolicyError> {
+        if let Some(dir) = file.records_dir {
+            self.records_dir = dir.0;
+        }
+        self.exclude = file.exclude.into_iter().map(|glob| glob.0).collect();
+        for (key, edit) in file.triggers {
+            let trigger = key.0;
+            let Some(policy) = self.triggers.iter_mut().find(|t| t.name == trigger.name()) else {
+                continue;
+            };
+            edit_trigger(policy, trigger, edit, text, context)?;
+        }
+        for custom in file.custom_triggers {
+            self.add_custom_trigger(custom, text, context)?;
+        }
+        if let Some(evidence) = file.evidence {
+            for (id, labels) in evidence.aliases {
+                let aliases = self.evidence.aliases.entry(id.0).or_default();
+                aliases.extend(labels.into_iter().map(|label| label.0));
+            }
+        }
+        if let Some(reviewers) = file.reviewers {
+            let names = |roles: Vec<file::Role>| roles.into_iter().map(|role| role.0).collect();
+            if let Some(medium) = reviewers.medium {
+                self.reviewers.medium = names(medium.0);
+            }
+            if let Some(high) = reviewers.high {
+                self.reviewers.high = names(high.0);
+            }
+            if let Some(orchestrator) = reviewers.orchestrator {
+                self.reviewers.orchestrator = orchestrator.0;
+            }
+            if let Some(unavailable) = reviewers.unavailable {
+                self.reviewers.unavailable = names(unavailable);
+            }
+        }
+        Ok(())
+    }
+
+    fn add_custom_trigger(
+        &mut self,
+        custom: file::CustomTrigger,
+        text: &str,
+        context: &ErrorContext,
+    ) -> Result<(), PolicyError> {
+        let name = custom.name.0;
+        if self.trigger(&name).is_some() {
+            return Err(context.at_text(
+                text,
+                &name,
+                format!("custom trigger `{name}` is defined twice"),
+            ));
+        }
+        if custom.paths.is_empty() && custom.lines.is_empty() {
+            return Err(context.at_text(
+                text,
+                &name,
+                format!("custom trigger `{name}` needs at least one of `paths` or `lines`"),
+            ));
+        }
+        let mut rules = Vec::new();
+        add_rules(&mut rules, &name, custom.paths, custom.lines);
+        self.triggers.push(TriggerPolicy {
+            name,
+            class: custom.class,
+            builtin: false,
+            reads_removed_lines: false,
+            secret: false,
+            rules,
+        });
+        Ok(())
+    }
+}
+
+fn builtin_trigger(trigger: Trigger) -> TriggerPolicy {
+    TriggerPolicy {
+        name: trigger.name().to_string(),
+        class: trigger.class(),
+        builtin: true,
+        reads_removed_lines: trigger.reads_removed_lines(),
+        secret: trigger.is_secret(),
+        rules: trigger
+            .default_rules()
+            .iter()
+            .map(|rule| Rule {
+                id: rule.id.to_string(),
+                matches: match rule.matches {
+                    DefaultMatch::Paths(globs) => RuleMatch::Paths {
+                        globs: globs.iter().map(|glob| glob.to_string()).collect(),
+                    },
+                    DefaultMatch::Line { regex, files } => RuleMatch::Line {
+                        regex: regex.to_string(),
+                        files: files.iter().map(|glob| glob.to_string()).collect(),
+                    },
+                },
+                from_policy: false,
+            })
+            .collect(),
+    }
+}
+
+fn edit_trigger(
+    policy: &mut TriggerPolicy,
+    trigger: Trigger,
+    edit: TriggerEdit,
+    text: &str,
+    context: &ErrorContext,
+) -> Result<(), PolicyError> {
+    for removal in edit.remove_paths.iter().chain(&edit.remove_lines) {
+        if !remove_rule(&mut policy.rules, removal) {
+            return Err(context.at_text(
+                text,
+                &removal.0,
+                format!(
+                    "`{}` is not a default rule of trigger `{}`; `handoff policy show` lists them",
+                    removal.0,
+                    trigger.name()
+                ),
+            ));
+        }
+    }
+    add_rules(
+        &mut policy.rules,
+        trigger.name(),
+        edit.add_paths,
+        edit.add_lines,
+    );
+    Ok(())
+}
+
+/// Removes the default rule with this id, or the pattern from the rule holding it.
+fn remove_rule(rules: &mut Vec<Rule>, removal: &Removal) -> bool {
+    let name = removal.0.as_str();
+    let before = rules.len();
+    rules.retain(|rule| rule.from_policy || rule.id != name);
+    if rules.len() != before {
+        return true;
+    }
+    let mut removed = false;
+    rules.retain_mut(|rule| {
+        if rule.from_policy {
+            return true;
+        }
+        match &mut rule.matches {
+            RuleMatch::Paths { globs } => {
+                let count = globs.len();
+                globs.retain(|glob| glob != name);
+                removed |= globs.len() != count;
+                !globs.is_empty()
+            }
+            RuleMatch::Line { regex, .. } => {
+                let hit = regex == name;
+                removed |= hit;
+                !hit
+            }
+        }
+    });
+    removed
+}
+
+fn add_rules(
+    rules: &mut Vec<Rule>,
+    trigger: &str,
+    globs: Vec<file::Glob>,
+    lines: Vec<file::LineRegex>,
+) {
+    for (index, glob) in globs.into_iter().enumerate() {
+        rules.push(Rule {
+            id: format!("{trigger}.path.policy-{}", index + 1),
+            matches: RuleMatch::Paths {
+                globs: vec![glob.0],
+            },
+            from_policy: true,
+        });
+    }
+    for (index, regex) in lines.into_iter().enumerate() {
+        rules.push(Rule {
+            id: format!("{trigger}.line.policy-{}", index + 1),
+            matches: RuleMatch::Line {
+                regex: regex.0,
+                files: Vec::new(),
+            },
+            from_policy: true,
+        });
+    }
+}
+
+/// Names the policy file in errors.
+struct ErrorContext {
+    file: String,
+    at: Option<String>,
+}
+
+impl ErrorContext {
+    fn whole(&self, message: String) -> PolicyError {
+        PolicyError::InvalidFile {
+            file: self.file.clone(),
+            message,
+            at: self.at.clone(),
+        }
+    }
+
+    fn yaml(&self, error: &yaml_serde::Error) -> PolicyError {
+        let message = error.to_string();
+        let Some(location) = error.location() else {
+            return self.whole(message);
+        };
+        // The parser appends "at line L column C"; the location is reported up front.
+        let message = match message.rfind(" at line ") {
+            Some(index) => message[..index].to_string(),
+            None => message,
+        };
+        PolicyError::Invalid {
+            file: self.file.clone(),
+            line: location.line(),
+            column: location.column(),
+            message,
+            at: self.at.clone(),
+        }
+    }
+
+    /// An error located at the first line of `text` that mentions `needle`.
+    fn at_text(&self, text: &str, needle: &str, message: String) -> PolicyError {
+        let found = text
+            .lines()
+            .enumerate()
+            .find_map(|(index, line)| line.find(needle).map(|column| (index + 1, column + 1)));
+        match found {
+            Some((line, column)) => PolicyError::Invalid {
+                file: self.file.clone(),
+                line,
+                column,
+                message,
+                at: self.at.clone(),
+            },
+            None => self.whole(message),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Policy, PolicyError> {
+        Policy::parse(
+            text.as_bytes(),
+            PolicySource::File {
+                path: PathBuf::from("policy.yaml"),
+            },
+        )
+    }
+
+    fn error_text(text: &str) -> String {
+        match parse(text) {
+            Ok(policy) => panic!("expected an error, got {policy:?}"),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    #[test]
+    fn an_empty_file_means_the_defaults() {
+        let policy = parse("# nothing yet\n").unwrap();
+        assert_eq!(policy.triggers, Policy::default().triggers);
+        assert_eq!(policy.records_dir, ".handoff");
+        assert_eq!(
+            policy.reviewers.high,
+            ["reality-checker", "security-engineer"]
+        );
+    }
+
+    #[test]
+    fn every_key_is_applied() {
+        let policy = parse(
+            "records_dir: meta/records/\n\
+             exclude: [vendor/, '*.lock']\n\
+             triggers:\n  auth:\n    add_paths: ['src/guards/**']\n    remove_paths: [auth.path.session, '*jwt*']\n    add_lines: ['checkAccess\\(']\n    remove_lines: [auth.line.js]\n\
+             custom_triggers:\n  - name: infra\n    class: high\n    paths: ['terraform/']\n\
+             evidence:\n  aliases:\n    rollback-plan: [undo plan]\n\
+             reviewers:\n  high: [security-engineer]\n  unavailable: [qa-engineer]\n",
+        )
+        .unwrap();
+        assert_eq!(policy.records_dir, "meta/records");
+        assert_eq!(policy.exclude, ["vendor/", "*.lock"]);
+        let auth = policy.trigger("auth").unwrap();
+        let ids: Vec<&str> = auth.rules.iter().map(|rule| rule.id.as_str()).collect();
+        assert!(!ids.contains(&"auth.path.session") && !ids.contains(&"auth.line.js"));
+        assert!(
+            ids.contains(&"auth.path.token"),
+            "the rest of the rule stays"
+        );
+        assert!(ids.contains(&"auth.path.policy-1") && ids.contains(&"auth.line.policy-1"));
+        let token = auth
+            .rules
+            .iter()
+            .find(|rule| rule.id == "auth.path.token")
+            .unwrap();
+        assert!(
+            matches!(&token.matches, RuleMatch::Paths { globs } if !globs.contains(&"*jwt*".to_string()))
+        );
+        let infra = policy.trigger("infra").unwrap();
+        assert_eq!((infra.class, infra.builtin), (RiskClass::High, false));
+        assert_eq!(
+            policy.evidence.aliases["rollback-plan"].last().unwrap(),
+            "undo plan"
+        );
+        assert_eq!(policy.reviewers.high, ["security-engineer"]);
+        assert_eq!(policy.reviewers.medium, ["qa-engineer", "reality-checker"]);
+        assert_eq!(policy.reviewers.unavailable, ["qa-engineer"]);
+    }
+
+    #[test]
+    fn unknown_keys_are_errors_with_the_line() {
+        let message = error_text("records_dir: .handoff\ntriggers:\n  auth:\n    add_path: [x]\n");
+        assert!(message.starts_with("policy.yaml:4:"), "{message}");
+        assert!(message.contains("add_path"), "{message}");
+        let message = error_text("exclud: [x]\n");
+        assert!(message.starts_with("policy.yaml:1:"), "{message}");
+    }
+
+    #[test]
+    fn bad_globs_regexes_and_names_are_errors_with_the_line() {
+        let message =
+            error_text("triggers:\n  auth:\n    add_lines:\n      - 'ok'\n      - '(unclosed'\n");
+        assert!(message.starts_with("policy.yaml:5:"), "{message}");
+        assert!(message.contains("invalid regex"), "{message}");
+        let message = error_text("exclude:\n  - 'src/[z-a]'\n");
+        assert!(
+            message.starts_with("policy.yaml:2:") && message.contains("invalid glob"),
+            "{message}"
+        );
+        let message = error_text("triggers:\n  authentication: {}\n");
+        assert!(
+            message.starts_with("policy.yaml:2:") && message.contains("unknown trigger"),
+            "{message}"
+        );
+        let message =
+            error_text("custom_triggers:\n  - name: infra\n    class: severe\n    paths: [x]\n");
+        assert!(message.starts_with("policy.yaml:3:"), "{message}");
+        let message = error_text("reviewers:\n  high: []\n");
+        assert!(message.starts_with("policy.yaml:2:"), "{message}");
+        let message = error_text("evidence:\n  aliases:\n    rollback: [undo]\n");
+        assert!(
+            message.starts_with("policy.yaml:3:") && message.contains("unknown evidence item"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn removing_a_rule_that_is_not_there_is_an_error_with_the_line() {
+        let message = error_text("triggers:\n  auth:\n    remove_paths: [auth.path.sesion]\n");
+        assert!(
+            message.starts_with("policy.yaml:3:") && message.contains("auth.path.sesion"),
+            "{message}"
+        );
+        let message =
+            error_text("triggers:\n  payment:\n    remove_paths:\n      - auth.path.session\n");
+        assert!(message.starts_with("policy.yaml:4:"), "{message}");
+        assert!(
+            message.contains("not a default rule of trigger `payment`"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn custom_triggers_must_be_new_and_match_something() {
+        let message =
+            error_text("custom_triggers:\n  - name: auth\n    class: high\n    paths: [x]\n");
+        assert!(
+            message.starts_with("policy.yaml:2:") && message.contains("built-in"),
+            "{message}"
+        );
+        let message = error_text("custom_triggers:\n  - name: infra\n    class: high\n");
+        assert!(
+            message.starts_with("policy.yaml:2:") && message.contains("at least one"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn records_dir_must_stay_inside_the_repository() {
+        assert!(error_text("records_dir: ../elsewhere\n").starts_with("policy.yaml:1:"));
+        assert!(error_text("records_dir: /abs\n").contains("relative"));
+    }
+
+    #[test]
+    fn meta_data_is_what_lies_under_the_records_dir() {
+        let policy = Policy::default();
+        assert!(policy.is_meta(&RepoPath::from(".handoff/tasks/t.md")));
+        assert!(!policy.is_meta(&RepoPath::from(".handoff.yaml")));
+    }
+}

@@ -1,0 +1,246 @@
+//! Classification: stream a change through the compiled rules and keep what fired.
+//!
+//! Each file is tested once against every path rule (both paths of a rename; a deletion
+//! counts), then its added lines (and removed lines, for triggers that read them) run
+//! through one regex set. A rule fires at most once per file: the finding names the first
+//! line that fired it. A trigger that already fired on a file by its path does not also
+//! report that file's lines. So memory grows with files and rules, never with lines.
+
+use super::matcher::{CompileError, Matcher};
+use super::RiskClass;
+use crate::git::{ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo, RepoPath};
+use crate::policy::Policy;
+use serde::Serialize;
+
+/// More changed files than this raise a change to medium (seed: "More than 3 files").
+pub const FILE_COUNT_LIMIT: usize = 3;
+
+/// The id the `file-count` trigger reports as its rule.
+pub const FILE_COUNT_RULE: &str = "file-count.count";
+
+/// The classification of a change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Classification {
+    /// The computed class: the declared class raised by every trigger that fired.
+    pub risk: RiskClass,
+    /// The class the task declared, if any.
+    pub declared: Option<RiskClass>,
+    /// Whether `risk` is higher than the declared class (`low` when none was declared).
+    pub reclassified: bool,
+    /// The changed files, records directory left out.
+    pub files: Vec<ChangedFile>,
+    /// Why: one finding per rule and file that fired, in trigger order.
+    pub findings: Vec<Finding>,
+}
+
+/// One reason a change is classified as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The trigger's name, e.g. `auth`.
+    pub trigger: String,
+    /// The class it raises the change to.
+    pub class: RiskClass,
+    /// The file that fired it (none for `file-count`).
+    pub path: Option<RepoPath>,
+    /// For a line rule: the line number, in the head for added lines, in the base for
+    /// removed lines.
+    pub line: Option<usize>,
+    /// Whether the line was added or removed (line rules only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side: Option<LineSide>,
+    /// The rule's id, e.g. `auth.path.middleware`.
+    pub rule: String,
+    /// The line (trimmed, shortened, secrets redacted), or a summary for `file-count`.
+    pub excerpt: Option<String>,
+}
+
+/// Why a change could not be classified.
+#[derive(Debug, thiserror::Error)]
+pub enum ClassifyError {
+    /// Reading the change failed.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// A rule of the policy does not compile.
+    #[error(transparent)]
+    Rule(#[from] CompileError),
+}
+
+/// Classifies the change from `base` to `head` under `policy`.
+///
+/// `base` is used as it is (a branch name means its merge base with the head); load the
+/// policy from the same base with [`Policy::load`] so the change cannot weaken its gate.
+pub fn classify(
+    repo: &Repo,
+    base: &str,
+    head: &Head,
+    declared: Option<RiskClass>,
+    policy: &Policy,
+) -> Result<Classification, ClassifyError> {
+    let matcher = Matcher::new(policy)?;
+    let mut visitor = Classifier::new(&matcher, policy);
+    let change = repo.visit_changes(base, head, &mut visitor)?;
+    let mut findings = visitor.findings;
+    if visitor.counted > FILE_COUNT_LIMIT {
+        findings.push(file_count_finding(visitor.counted));
+    }
+    let order = |finding: &Finding| {
+        let trigger = policy
+            .triggers
+            .iter()
+            .position(|t| t.name == finding.trigger);
+        (
+            trigger,
+            finding.path.clone(),
+            finding.line,
+            finding.rule.clone(),
+        )
+    };
+    findings.sort_by_key(order);
+    let floor = declared.unwrap_or(RiskClass::Low);
+    let risk = findings
+        .iter()
+        .map(|finding| finding.class)
+        .fold(floor, RiskClass::max);
+    let files = change
+        .files
+        .into_iter()
+        .filter(|file| !file.touched_paths().all(|path| policy.is_meta(path)))
+        .collect();
+    Ok(Classification {
+        risk,
+        declared,
+        reclassified: risk > floor,
+        files,
+        findings,
+    })
+}
+
+fn file_count_finding(count: usize) -> Finding {
+    Finding {
+        trigger: "file-count".to_string(),
+        class: RiskClass::Medium,
+        path: None,
+        line: None,
+        side: None,
+        rule: FILE_COUNT_RULE.to_string(),
+        excerpt: Some(format!(
+            "{count} files changed (more than {FILE_COUNT_LIMIT})"
+        )),
+    }
+}
+
+/// The per-file state of the stream.
+struct Classifier<'a> {
+    matcher: &'a Matcher,
+    policy: &'a Policy,
+    findings: Vec<Finding>,
+    counted: usize,
+    /// For the current file: which line rules read it and have not fired yet.
+    open: Vec<bool>,
+    open_count: usize,
+    /// For the current file: which triggers already fired by path.
+    fired_by_path: Vec<bool>,
+}
+
+impl<'a> Classifier<'a> {
+    fn new(matcher: &'a Matcher, policy: &'a Policy) -> Classifier<'a> {
+        Classifier {
+            matcher,
+            policy,
+            findings: Vec::new(),
+            counted: 0,
+            open: vec![false; matcher.line_rules.len()],
+            open_count: 0,
+            fired_by_path: vec![false; matcher.triggers.len()],
+        }
+    }
+
+    fn is_classified(&self, path: &RepoPath) -> bool {
+        !self.policy.is_meta(path) && !self.matcher.is_excluded(&path.to_string_lossy())
+    }
+
+    fn record_path_findings(&mut self, file: &ChangedFile) {
+        self.fired_by_path
+            .iter_mut()
+            .for_each(|fired| *fired = false);
+        let mut fired_rules = Vec::new();
+        let paths: Vec<&RepoPath> = file
+            .touched_paths()
+            .filter(|p| self.is_classified(p))
+            .collect();
+        for path in paths {
+            for rule_index in self.matcher.path_rules_for(&path.to_string_lossy()) {
+                if fired_rules.contains(&rule_index) {
+                    continue;
+                }
+                fired_rules.push(rule_index);
+                let rule = &self.matcher.path_rules[rule_index];
+                self.fired_by_path[rule.trigger] = true;
+                let trigger = &self.matcher.triggers[rule.trigger];
+                self.findings.push(Finding {
+                    trigger: trigger.name.clone(),
+                    class: trigger.class,
+                    path: Some(path.clone()),
+                    line: None,
+                    side: None,
+                    rule: rule.id.clone(),
+                    excerpt: None,
+                });
+            }
+        }
+    }
+
+    fn open_line_rules(&mut self, file: &ChangedFile) {
+        let path = file.path.to_string_lossy();
+        self.matcher.line_rules_for(&path, &mut self.open);
+        for (index, rule) in self.matcher.line_rules.iter().enumerate() {
+            if self.fired_by_path[rule.trigger] {
+                self.open[index] = false;
+            }
+        }
+        self.open_count = self.open.iter().filter(|open| **open).count();
+    }
+}
+
+impl ChangeVisitor for Classifier<'_> {
+    fn file(&mut self, file: &ChangedFile) -> bool {
+        self.open_count = 0;
+        if !file.touched_paths().any(|path| self.is_classified(path)) {
+            return false;
+        }
+        self.counted += 1;
+        self.record_path_findings(file);
+        if file.binary || file.submodule || !self.is_classified(&file.path) {
+            return false;
+        }
+        self.open_line_rules(file);
+        self.open_count > 0
+    }
+
+    fn line(&mut self, file: &ChangedFile, line: DiffLine<'_>) {
+        if self.open_count == 0 {
+            return;
+        }
+        let mut fired = Vec::new();
+        self.matcher.line_matches(line.side, line.content, |index| {
+            if self.open[index] && self.matcher.confirms(index, line.content) {
+                fired.push(index);
+            }
+        });
+        for index in fired {
+            self.open[index] = false;
+            self.open_count -= 1;
+            let rule = &self.matcher.line_rules[index];
+            let trigger = &self.matcher.triggers[rule.trigger];
+            self.findings.push(Finding {
+                trigger: trigger.name.clone(),
+                class: trigger.class,
+                path: Some(file.path.clone()),
+                line: Some(line.number),
+                side: Some(line.side),
+                rule: rule.id.clone(),
+                excerpt: Some(self.matcher.excerpt(line.content)),
+            });
+        }
+    }
+}

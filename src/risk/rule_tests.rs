@@ -1,0 +1,506 @@
+//! Every default rule against a real positive and a near miss.
+//!
+//! A case is a path and, for line rules, an added line. `yes` cases must fire the rule;
+//! `no` cases are near misses that must not (other rules may). A final test checks that
+//! every default rule has at least one of each, so a new rule cannot ship untested.
+
+use super::matcher::Matcher;
+use super::rules::Trigger;
+use crate::git::LineSide;
+use crate::policy::Policy;
+use std::collections::BTreeSet;
+
+/// (rule id, path, added line or "" for a path-only case)
+type Case = (&'static str, &'static str, &'static str);
+
+const YES: &[Case] = &[
+    ("test-file.path.test-dir", "tests/integration.rs", ""),
+    ("test-file.path.test-dir", "web/src/__tests__/app.js", ""),
+    ("test-file.path.python", "app/users/test_models.py", ""),
+    ("test-file.path.python", "conftest.py", ""),
+    ("test-file.path.go", "pkg/server/server_test.go", ""),
+    ("test-file.path.js", "src/components/Button.test.tsx", ""),
+    ("test-file.path.js", "src/api/users.spec.ts", ""),
+    ("test-file.path.ruby", "app/models/user_spec.rb", ""),
+    ("test-file.path.java", "src/test/java/com/acme/UserServiceTest.java", ""),
+    ("test-file.line.rust-test", "src/parse.rs", "#[cfg(test)]"),
+    ("test-file.line.rust-test", "src/parse.rs", "    #[tokio::test]"),
+    ("api-route.path.api-dir", "src/api/users.ts", ""),
+    ("api-route.path.routes", "src/routes/index.js", ""),
+    ("api-route.path.routes", "app/controllers/users_controller.rb", ""),
+    ("api-route.path.routes", "src/main/java/com/acme/UserController.java", ""),
+    ("api-route.path.django", "shop/urls.py", ""),
+    ("api-route.path.rails", "config/routes.rb", ""),
+    ("api-route.path.next-remix", "pages/api/login.ts", ""),
+    ("api-route.path.next-remix", "app/users/[id]/route.ts", ""),
+    ("api-route.path.graphql", "schema/user.graphql", ""),
+    ("api-route.path.graphql", "src/user.resolver.ts", ""),
+    ("api-route.path.openapi", "docs/openapi.yaml", ""),
+    ("api-route.line.python", "app/main.py", "@app.get(\"/items/{item_id}\")"),
+    ("api-route.line.python", "shop/blueprints.py", "@bp.route('/cart', methods=['POST'])"),
+    ("api-route.line.express", "server/index.js", "app.post('/login', handler);"),
+    ("api-route.line.spring", "src/main/java/Api.java", "    @GetMapping(\"/users\")"),
+    ("api-route.line.go", "cmd/server/main.go", "mux.HandleFunc(\"/health\", health)"),
+    ("api-route.line.go", "cmd/server/main.go", "r.GET(\"/users/:id\", getUser)"),
+    ("api-route.line.rust", "src/main.rs", "#[get(\"/users/<id>\")]"),
+    ("api-route.line.rust", "src/main.rs", "    .route(\"/users\", get(list_users))"),
+    ("auth.path.auth-dir", "src/auth/login.ts", ""),
+    ("auth.path.auth-dir", "app/oauth/callback.py", ""),
+    ("auth.path.auth-file", "src/lib/auth.ts", ""),
+    ("auth.path.auth-file", "src/main/java/JwtAuthenticationFilter.java", ""),
+    ("auth.path.auth-file", "app/services/AuthService.ts", ""),
+    ("auth.path.auth-file", "pages/api/auth/[...nextauth].ts", ""),
+    ("auth.path.session", "app/session.py", ""),
+    ("auth.path.token", "src/utils/jwt.ts", ""),
+    ("auth.path.token", "app/refresh_token_store.py", ""),
+    ("auth.path.password", "app/views/password_reset.py", ""),
+    ("auth.path.middleware", "middleware.ts", ""),
+    ("auth.path.middleware", "app/middleware/cors.py", ""),
+    ("auth.path.permissions", "app/permissions.py", ""),
+    ("auth.path.permissions", "src/guards/admin.guard.ts", ""),
+    ("auth.path.security", "src/main/java/com/acme/SecurityConfig.java", ""),
+    ("auth.path.security", "app/security/headers.py", ""),
+    ("auth.line.rls", "supabase/seed.sql", "CREATE POLICY \"own rows\" ON todos FOR SELECT USING (auth.uid() = user_id);"),
+    ("auth.line.rls", "db/setup.sql", "alter table todos enable row level security;"),
+    ("auth.line.python", "shop/views_admin.py", "@login_required"),
+    ("auth.line.python", "shop/api_views.py", "    permission_classes = [IsAdminUser]"),
+    ("auth.line.rails", "app/models/user.rb", "  has_secure_password"),
+    ("auth.line.rails", "app/x/base.rb", "  skip_before_action :authenticate_user!"),
+    ("auth.line.js", "server/app.js", "app.use(passport.authenticate('jwt'));"),
+    ("auth.line.js", "server/tokens.js", "const t = jwt.sign(payload, key);"),
+    ("auth.line.go", "internal/http/server.go", "token, err := jwt.Parse(raw, keyFunc)"),
+    ("auth.line.rust", "src/server.rs", "use jsonwebtoken::{decode, Validation};"),
+    ("auth.line.spring", "src/main/java/Admin.java", "@PreAuthorize(\"hasRole('ADMIN')\")"),
+    ("migration.path.migrations-dir", "shop/migrations/0002_add_price.py", ""),
+    ("migration.path.migrations-dir", "prisma/migrations/20240101_init/migration.sql", ""),
+    ("migration.path.migrations-dir", "supabase/migrations/20240101000000_todos.sql", ""),
+    ("migration.path.rails", "db/migrate/20240101000000_add_users.rb", ""),
+    ("migration.path.rails", "db/schema.rb", ""),
+    ("migration.path.alembic", "alembic/versions/3a4b_add_index.py", ""),
+    ("migration.path.flyway-liquibase", "src/main/resources/db/migration/V2__add_orders.sql", ""),
+    ("migration.path.flyway-liquibase", "sql/V12__users.sql", ""),
+    ("migration.path.golang-migrate", "db/000001_create_users.up.sql", ""),
+    ("migration.path.sql-dir", "migrate/2024/001_users.sql", ""),
+    ("payment.path.payment-dir", "app/billing/plans.py", ""),
+    ("payment.path.payment-dir", "src/checkout/Summary.tsx", ""),
+    ("payment.path.payment-file", "src/services/payment_service.go", ""),
+    ("payment.path.payment-file", "app/models/invoice.rb", ""),
+    ("payment.path.checkout-file", "shop/checkout.py", ""),
+    ("payment.path.checkout-file", "web/CheckoutSession.ts", ""),
+    ("payment.line.stripe", "server/orders.js", "const intent = await stripe.paymentIntents.create({ amount });"),
+    ("payment.line.stripe", "shop/orders.py", "import stripe"),
+    ("payment.line.stripe", "app/models/order.rb", "Stripe::Refund.create(charge: id)"),
+    ("payment.line.paypal-braintree-adyen", "server/pay.js", "import paypal from '@paypal/checkout-server-sdk';"),
+    ("payment.line.paypal-braintree-adyen", "shop/pay.py", "gateway = braintree.BraintreeGateway(config)"),
+    ("env-var.path.env-file", ".env", ""),
+    ("env-var.path.env-file", "config/.env.production", ""),
+    ("env-var.path.env-file", "deploy/prod.env", ""),
+    ("env-var.line.python", "app/settings.py", "DEBUG = os.environ.get('DEBUG')"),
+    ("env-var.line.python", "app/settings.py", "SECRET = env.str(\"SECRET\")"),
+    ("env-var.line.js", "src/config.ts", "const url = process.env.API_URL;"),
+    ("env-var.line.js", "src/config.ts", "const url = import.meta.env.VITE_API;"),
+    ("env-var.line.rust", "src/config.rs", "let port = std::env::var(\"PORT\")?;"),
+    ("env-var.line.go", "cmd/main.go", "port := os.Getenv(\"PORT\")"),
+    ("env-var.line.go", "internal/config.go", "\tPort int `envconfig:\"PORT\"`"),
+    ("env-var.line.ruby", "config/initializers/mail.rb", "host = ENV.fetch('MAIL_HOST')"),
+    ("env-var.line.java", "src/main/java/Config.java", "String url = System.getenv(\"DB_URL\");"),
+    ("env-var.line.java", "src/main/resources/application.yml", "  url: ${DATABASE_URL}"),
+    ("env-var.line.dockerfile", "Dockerfile", "ENV NODE_ENV=production"),
+    ("env-var.line.compose", "docker-compose.yml", "    environment:"),
+    ("env-var.line.compose", "docker-compose.yml", "      - POSTGRES_DB=app"),
+    ("env-var.line.ci", ".github/workflows/ci.yml", "    env:"),
+    ("env-var.line.ci", ".github/workflows/ci.yml", "      RUST_LOG: debug"),
+    ("env-var.line.kubernetes", "k8s/api/deployment.yaml", "          env:"),
+    ("env-var.line.kubernetes", "k8s/api/deployment.yaml", "              secretKeyRef:"),
+    ("credential.path.key-file", "certs/server.pem", ""),
+    ("credential.path.key-file", "deploy/id_ed25519", ""),
+    ("credential.path.credential-file", "config/credentials.json", ""),
+    ("credential.path.credential-file", ".netrc", ""),
+    ("credential.line.aws-access-key", "scripts/upload.py", "key = 'AKIAIOSFODNN7REALKEY'"),
+    ("credential.line.github-token", "ci/push.sh", "TOKEN=ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+    ("credential.line.stripe-key", "server/pay.js", "const s = Stripe('sk_live_4eC39HqLyjWDarjtT1zdp7dc');"),
+    ("credential.line.slack-token", "bot/app.py", "client = WebClient('xoxb-1234567890-abcdefghij')"),
+    ("credential.line.slack-token", "bot/notify.sh", "curl https://hooks.slack.com/services/T024BE7LD/B01ABCDE2/q3Z8xKp0LmN4vB7w"),
+    ("credential.line.google-key", "web/maps.js", "const key = 'AIzaSyA1234567890abcdefghijklmnopqrstuv';"),
+    ("credential.line.google-key", "deploy/sa.txt", "  \"type\": \"service_account\","),
+    ("credential.line.private-key", "deploy/key.txt", "-----BEGIN RSA PRIVATE KEY-----"),
+    ("credential.line.private-key", "deploy/key.txt", "-----BEGIN OPENSSH PRIVATE KEY-----"),
+    ("credential.line.jwt", "tests/fixture.txt", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+    ("credential.line.url-password", "app/db.py", "DB = 'postgres://app:s3cr3tPass@db.internal:5432/app'"),
+    ("credential.line.ci-secret", ".github/workflows/release.yml", "          NPM_TOKEN: ${{ secrets.NPM_TOKEN }}"),
+    ("credential.line.secret-assignment", "app/settings.py", "SECRET_KEY = 'django-insecure-9x!k2p0q'"),
+    ("credential.line.secret-assignment", "src/client.ts", "const apiKey: string = \"q8Zr4x0pLmN2\";"),
+    ("credential.line.secret-assignment", "src/config.rs", "const API_KEY: &str = \"q8Zr4x0pLmN2\";"),
+    ("credential.line.secret-assignment", "cmd/main.go", "dbPassword := \"hunter22x\""),
+    ("credential.line.secret-assignment", "config/x.json", "  \"client_secret\": \"q8Zr4x0pLmN2\","),
+    ("credential.line.secret-config", "config/app.yml", "  password: q8Zr4x0pLmN2"),
+    ("credential.line.secret-config", ".env.local", "STRIPE_SECRET_KEY=q8Zr4x0pLmN2abc"),
+    ("policy.path.policy-file", ".handoff.yaml", ""),
+];
+
+const NO: &[Case] = &[
+    ("test-file.path.test-dir", "src/testimonials/page.tsx", ""),
+    ("test-file.path.test-dir", "docs/testing-guide.md", ""),
+    ("test-file.path.python", "app/contest.py", ""),
+    ("test-file.path.go", "pkg/latest.go", ""),
+    ("test-file.path.js", "src/attest.js", ""),
+    ("test-file.path.ruby", "app/models/spectrum.rb", ""),
+    (
+        "test-file.path.java",
+        "src/main/java/com/acme/Contest.java",
+        "",
+    ),
+    (
+        "test-file.line.rust-test",
+        "src/parse.rs",
+        "// run the #[test] functions with cargo test",
+    ),
+    ("test-file.line.rust-test", "src/query.py", "#[test]"),
+    ("api-route.path.api-dir", "docs/api/overview.md", ""),
+    ("api-route.path.routes", "src/routing-table.md", ""),
+    ("api-route.path.django", "shop/models.py", ""),
+    ("api-route.path.rails", "config/application.rb", ""),
+    ("api-route.path.next-remix", "app/components/Header.tsx", ""),
+    ("api-route.path.graphql", "src/graph/layout.ts", ""),
+    ("api-route.path.openapi", "docs/open-source.md", ""),
+    (
+        "api-route.line.python",
+        "app/main.py",
+        "@app.get_setting('x')",
+    ),
+    (
+        "api-route.line.express",
+        "server/index.js",
+        "const v = app.get('view engine');",
+    ),
+    (
+        "api-route.line.spring",
+        "src/main/java/Api.java",
+        "// maps Get requests",
+    ),
+    (
+        "api-route.line.go",
+        "cmd/server/main.go",
+        "v := cache.Get(\"key\")",
+    ),
+    (
+        "api-route.line.rust",
+        "src/main.rs",
+        "let r = route(\"x\");",
+    ),
+    ("auth.path.auth-dir", "src/authors/list.ts", ""),
+    ("auth.path.auth-file", "app/models/author.py", ""),
+    ("auth.path.auth-file", "docs/authoring.md", ""),
+    ("auth.path.session", "src/sessionize.ts", ""),
+    ("auth.path.token", "src/lexer/token.rs", ""),
+    ("auth.path.password", "src/pass_through.rs", ""),
+    ("auth.path.middleware", "src/middle/ware.ts", ""),
+    ("auth.path.permissions", "aclocal.m4", ""),
+    ("auth.path.security", "SECURITY.md", ""),
+    (
+        "auth.line.rls",
+        "db/setup.sql",
+        "CREATE TABLE policy_documents (id int);",
+    ),
+    (
+        "auth.line.python",
+        "shop/views.py",
+        "# login required for checkout",
+    ),
+    (
+        "auth.line.rails",
+        "app/x/base.rb",
+        "  before_action :set_locale",
+    ),
+    (
+        "auth.line.js",
+        "server/app.js",
+        "const signed = document.sign(payload);",
+    ),
+    (
+        "auth.line.go",
+        "internal/http/server.go",
+        "v, err := json.Parse(raw)",
+    ),
+    (
+        "auth.line.rust",
+        "src/server.rs",
+        "use serde_json::from_str;",
+    ),
+    ("auth.line.spring", "src/main/java/Admin.java", "@Autowired"),
+    ("migration.path.migrations-dir", "docs/migrations.md", ""),
+    ("migration.path.rails", "db/seeds.rb", ""),
+    ("migration.path.alembic", "app/versions.py", ""),
+    ("migration.path.flyway-liquibase", "sql/views.sql", ""),
+    ("migration.path.golang-migrate", "db/upgrade.sql", ""),
+    ("migration.path.sql-dir", "sql/reports/monthly.sql", ""),
+    ("payment.path.payment-dir", "app/payroll/report.py", ""),
+    (
+        "payment.path.payment-file",
+        "src/styles/striped-table.css",
+        "",
+    ),
+    (
+        "payment.path.checkout-file",
+        "scripts/git-checkout-all.sh",
+        "",
+    ),
+    (
+        "payment.line.stripe",
+        "src/util.js",
+        "const s = stripe(whitespace);",
+    ),
+    ("payment.line.stripe", "src/util.py", "text = strip_e(line)"),
+    (
+        "payment.line.paypal-braintree-adyen",
+        "docs/x.js",
+        "// we do not support paypal yet",
+    ),
+    ("env-var.path.env-file", "src/environment.ts", ""),
+    ("env-var.path.env-file", ".venv/pyvenv.cfg", ""),
+    (
+        "env-var.line.python",
+        "app/settings.py",
+        "environment = 'production'",
+    ),
+    (
+        "env-var.line.js",
+        "src/config.ts",
+        "const env = getProcess().envelope;",
+    ),
+    (
+        "env-var.line.rust",
+        "src/main.rs",
+        "let args: Vec<String> = env::args().collect();",
+    ),
+    ("env-var.line.go", "cmd/main.go", "name := os.Getwd()"),
+    (
+        "env-var.line.ruby",
+        "config/x.rb",
+        "environment = Rails.env",
+    ),
+    (
+        "env-var.line.java",
+        "src/main/java/Config.java",
+        "String s = System.getProperty(\"user.dir\");",
+    ),
+    (
+        "env-var.line.dockerfile",
+        "Dockerfile",
+        "RUN echo ENV is set",
+    ),
+    ("env-var.line.dockerfile", "src/env.py", "ENV FOO=bar"),
+    (
+        "env-var.line.compose",
+        "docker-compose.yml",
+        "    image: postgres:16",
+    ),
+    (
+        "env-var.line.ci",
+        ".github/workflows/ci.yml",
+        "    environment: production",
+    ),
+    ("env-var.line.ci", "config/app.yml", "    env:"),
+    (
+        "env-var.line.kubernetes",
+        "k8s/api/deployment.yaml",
+        "          image: api:1.2",
+    ),
+    ("credential.path.key-file", "docs/keynotes.md", ""),
+    ("credential.path.key-file", "src/keyboard.ts", ""),
+    ("credential.path.credential-file", "src/credentials.ts", ""),
+    (
+        "credential.line.aws-access-key",
+        "scripts/upload.py",
+        "key = 'AKIA-not-a-key'",
+    ),
+    (
+        "credential.line.github-token",
+        "ci/push.sh",
+        "TOKEN=ghp_short",
+    ),
+    (
+        "credential.line.stripe-key",
+        "server/pay.js",
+        "const p = 'pk_live_4eC39HqLyjWDarjtT1zdp7dc';",
+    ),
+    (
+        "credential.line.slack-token",
+        "bot/app.py",
+        "# xoxb tokens go in the vault",
+    ),
+    (
+        "credential.line.google-key",
+        "web/maps.js",
+        "const key = 'AIza-short';",
+    ),
+    (
+        "credential.line.private-key",
+        "deploy/key.txt",
+        "-----BEGIN PUBLIC KEY-----",
+    ),
+    (
+        "credential.line.jwt",
+        "src/auth.ts",
+        "const prefix = 'eyJ';",
+    ),
+    (
+        "credential.line.url-password",
+        "app/db.py",
+        "DB = 'postgres://localhost:5432/app'",
+    ),
+    (
+        "credential.line.url-password",
+        "app/db.py",
+        "DB = 'postgres://user:password@localhost/app'",
+    ),
+    (
+        "credential.line.ci-secret",
+        ".github/workflows/ci.yml",
+        "          REF: ${{ github.ref }}",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/urls.py",
+        "password_reset_url = 'https://example.com/reset'",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/x.py",
+        "token = None",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/x.py",
+        "password = ''",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/x.py",
+        "password = 'changeme'",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/x.py",
+        "api_key = os.environ['API_KEY']",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/x.py",
+        "token = '{{ csrf_token }}'",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/x.py",
+        "max_tokens = '1000000'",
+    ),
+    (
+        "credential.line.secret-assignment",
+        "app/x.py",
+        "tokenizer = 'bert-base-uncased'",
+    ),
+    (
+        "credential.line.secret-config",
+        "config/app.yml",
+        "  password: ${DB_PASSWORD}",
+    ),
+    (
+        "credential.line.secret-config",
+        "config/app.yml",
+        "  password_min_length: 12345678",
+    ),
+    (
+        "credential.line.secret-config",
+        "src/app.py",
+        "password: q8Zr4x0pLmN2",
+    ),
+    ("policy.path.policy-file", "docs/.handoff.yaml", ""),
+];
+
+/// The rule ids that fire for a path and, when given, an added line.
+fn fired(matcher: &Matcher, path: &str, line: &str) -> BTreeSet<String> {
+    let mut ids: BTreeSet<String> = matcher
+        .path_rules_for(path)
+        .into_iter()
+        .map(|index| matcher.path_rules[index].id.clone())
+        .collect();
+    if !line.is_empty() {
+        let mut open = vec![false; matcher.line_rules.len()];
+        matcher.line_rules_for(path, &mut open);
+        matcher.line_matches(LineSide::Added, line.as_bytes(), |index| {
+            if open[index] && matcher.confirms(index, line.as_bytes()) {
+                ids.insert(matcher.line_rules[index].id.clone());
+            }
+        });
+    }
+    ids
+}
+
+fn matcher() -> Matcher {
+    Matcher::new(&Policy::default()).expect("the default rules compile")
+}
+
+#[test]
+fn every_default_rule_fires_on_its_positives() {
+    let matcher = matcher();
+    let missed: Vec<String> = YES
+        .iter()
+        .filter(|(rule, path, line)| !fired(&matcher, path, line).contains(*rule))
+        .map(|(rule, path, line)| format!("{rule} should fire on {path} {line:?}"))
+        .collect();
+    assert!(missed.is_empty(), "{missed:#?}");
+}
+
+#[test]
+fn no_default_rule_fires_on_its_near_misses() {
+    let matcher = matcher();
+    let false_alarms: Vec<String> = NO
+        .iter()
+        .filter(|(rule, path, line)| fired(&matcher, path, line).contains(*rule))
+        .map(|(rule, path, line)| format!("{rule} should not fire on {path} {line:?}"))
+        .collect();
+    assert!(false_alarms.is_empty(), "{false_alarms:#?}");
+}
+
+#[test]
+fn every_default_rule_has_a_positive_and_a_near_miss() {
+    for trigger in Trigger::ALL {
+        for rule in trigger.default_rules() {
+            assert!(
+                YES.iter().any(|case| case.0 == rule.id),
+                "{} has no positive",
+                rule.id
+            );
+            assert!(
+                NO.iter().any(|case| case.0 == rule.id),
+                "{} has no near miss",
+                rule.id
+            );
+        }
+    }
+}
+
+#[test]
+fn env_var_rules_read_removed_lines_and_credential_rules_do_not() {
+    let matcher = matcher();
+    let mut removed = BTreeSet::new();
+    for line in ["port = os.getenv('PORT')", "key = 'AKIAIOSFODNN7REALKEY'"] {
+        matcher.line_matches(LineSide::Removed, line.as_bytes(), |index| {
+            removed.insert(matcher.line_rules[index].id.clone());
+        });
+    }
+    let expected: BTreeSet<String> = ["env-var.line.python".to_string()].into();
+    assert_eq!(removed, expected);
+}
+
+#[test]
+fn excerpts_never_hold_a_whole_secret() {
+    let matcher = matcher();
+    let excerpt =
+        matcher.excerpt(b"  AWS = 'AKIAIOSFODNN7REALKEY'; db = 'postgres://a:s3cr3tPass@h/db'");
+    assert!(
+        !excerpt.contains("AKIAIOSFODNN7REALKEY") && !excerpt.contains("s3cr3tPass"),
+        "{excerpt}"
+    );
+    assert!(excerpt.starts_with("AWS = 'AKIA…[redacted]'"), "{excerpt}");
+}

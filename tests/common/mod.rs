@@ -1,0 +1,101 @@
+//! Fixture repositories for tests: real git repositories in temporary directories, built
+//! with the `git` command-line tool.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tempfile::TempDir;
+
+/// A git repository in a temporary directory, deleted when dropped.
+pub struct TestRepo {
+    dir: TempDir,
+}
+
+impl TestRepo {
+    /// An empty repository on branch `main` with a committer identity.
+    pub fn new() -> TestRepo {
+        let dir = tempfile::tempdir().expect("create a temporary directory");
+        let repo = TestRepo { dir };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "user.email", "test@example.com"]);
+        repo.git(&["config", "user.name", "Test"]);
+        repo.git(&["config", "commit.gpgsign", "false"]);
+        repo
+    }
+
+    /// The working tree's root.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Runs git in the repository and returns its trimmed standard output.
+    pub fn git(&self, args: &[&str]) -> String {
+        git_in(self.path(), args)
+    }
+
+    /// Writes a file (creating parent directories).
+    pub fn write(&self, path: &str, content: impl AsRef<[u8]>) -> &TestRepo {
+        let full = self.path().join(path);
+        if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent).expect("create parent directories");
+        }
+        std::fs::write(full, content).expect("write a fixture file");
+        self
+    }
+
+    /// Moves a tracked file with `git mv`, creating the target's directory.
+    pub fn git_mv(&self, from: &str, to: &str) -> &TestRepo {
+        if let Some(parent) = self.path().join(to).parent() {
+            std::fs::create_dir_all(parent).expect("create parent directories");
+        }
+        self.git(&["mv", from, to]);
+        self
+    }
+
+    /// Removes a file from the working tree.
+    pub fn remove(&self, path: &str) -> &TestRepo {
+        std::fs::remove_file(self.path().join(path)).expect("remove a fixture file");
+        self
+    }
+
+    /// Stages everything and commits; returns the new commit id.
+    pub fn commit(&self, message: &str) -> String {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", message]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    /// A repository with one commit holding `README.md`; returns it and that commit.
+    pub fn with_base() -> (TestRepo, String) {
+        let repo = TestRepo::new();
+        repo.write("README.md", "# fixture\n");
+        let base = repo.commit("base");
+        (repo, base)
+    }
+}
+
+/// Runs git in `dir` and returns its trimmed standard output; panics on failure.
+pub fn git_in(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+        .output()
+        .expect("run git");
+    assert!(
+        output.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+/// A path inside a fresh temporary directory that is not a repository.
+pub fn not_a_repository() -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("create a temporary directory");
+    let path = dir.path().to_path_buf();
+    (dir, path)
+}

@@ -1,0 +1,403 @@
+//! The change set read from real repositories: statuses, renames, copies, binary files,
+//! submodules, non-UTF-8 paths, the working tree, merge bases and the errors.
+
+mod common;
+
+use common::{git_in, not_a_repository, TestRepo};
+use handoff::git::{
+    ChangeSet, ChangeStatus, ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo,
+    RepoPath, WORKTREE,
+};
+
+fn head() -> Head {
+    Head::Rev("HEAD".to_string())
+}
+
+fn summary(change: &ChangeSet) -> Vec<(String, Option<String>, ChangeStatus)> {
+    change
+        .files
+        .iter()
+        .map(|file| {
+            (
+                file.path.to_string_lossy().into_owned(),
+                file.old_path
+                    .as_ref()
+                    .map(|old| old.to_string_lossy().into_owned()),
+                file.status,
+            )
+        })
+        .collect()
+}
+
+fn file<'a>(change: &'a ChangeSet, path: &str) -> &'a ChangedFile {
+    change
+        .files
+        .iter()
+        .find(|file| file.path.as_bytes() == path.as_bytes())
+        .unwrap_or_else(|| panic!("{path} is not in the change set: {change:?}"))
+}
+
+#[test]
+fn commits_give_added_modified_and_deleted_files_with_resolved_ids() {
+    let repo = TestRepo::new();
+    repo.write("keep.txt", "one\n").write("gone.txt", "bye\n");
+    let base = repo.commit("base");
+    repo.write("keep.txt", "one\ntwo\n")
+        .write("new.txt", "hi\n")
+        .remove("gone.txt");
+    let head_oid = repo.commit("head");
+
+    let change = Repo::open(repo.path())
+        .unwrap()
+        .change_set(&base, &head())
+        .unwrap();
+
+    assert_eq!(change.base, base);
+    assert_eq!(change.head, head_oid);
+    assert_eq!(
+        summary(&change),
+        vec![
+            ("gone.txt".into(), None, ChangeStatus::Deleted),
+            ("keep.txt".into(), None, ChangeStatus::Modified),
+            ("new.txt".into(), None, ChangeStatus::Added),
+        ]
+    );
+}
+
+#[test]
+fn a_rename_keeps_both_paths_and_a_copy_names_its_source() {
+    let repo = TestRepo::new();
+    let body: String = (0..40).map(|i| format!("line {i}\n")).collect();
+    let other: String = (0..40).map(|i| format!("other {i}\n")).collect();
+    repo.write("src/old.rs", &body).write("src/orig.rs", &other);
+    let base = repo.commit("base");
+    repo.git_mv("src/old.rs", "lib/new.rs");
+    repo.write("src/orig.rs", format!("{other}changed\n"));
+    repo.write("src/copy.rs", &other);
+    repo.commit("rename and copy");
+
+    let change = Repo::open(repo.path())
+        .unwrap()
+        .change_set(&base, &head())
+        .unwrap();
+
+    let renamed = file(&change, "lib/new.rs");
+    assert_eq!(renamed.status, ChangeStatus::Renamed);
+    assert_eq!(renamed.old_path, Some(RepoPath::from("src/old.rs")));
+    assert_eq!(renamed.touched_paths().count(), 2);
+    let copied = file(&change, "src/copy.rs");
+    assert_eq!(copied.status, ChangeStatus::Copied);
+    assert_eq!(copied.old_path, Some(RepoPath::from("src/orig.rs")));
+}
+
+#[test]
+fn binary_files_submodules_and_type_changes_are_flagged() {
+    let sub = TestRepo::with_base().0;
+    let repo = TestRepo::new();
+    repo.write("link", "target\n");
+    let base = repo.commit("base");
+    repo.write("image.png", [0x89, b'P', b'N', b'G', 0, 0, 1, 2]);
+    repo.remove("link");
+    std::os::unix::fs::symlink("image.png", repo.path().join("link")).unwrap();
+    let url = format!("file://{}", sub.path().display());
+    repo.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        &url,
+        "vendor/sub",
+    ]);
+    repo.commit("binary, symlink, submodule");
+
+    let change = Repo::open(repo.path())
+        .unwrap()
+        .change_set(&base, &head())
+        .unwrap();
+
+    assert!(file(&change, "image.png").binary);
+    assert_eq!(file(&change, "link").status, ChangeStatus::TypeChange);
+    let submodule = file(&change, "vendor/sub");
+    assert!(submodule.submodule && !submodule.binary);
+    assert!(!file(&change, ".gitmodules").binary);
+}
+
+#[test]
+fn a_submodule_pointer_change_is_a_modified_path() {
+    let sub = TestRepo::with_base().0;
+    let repo = TestRepo::new();
+    let url = format!("file://{}", sub.path().display());
+    repo.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        &url,
+        "vendor/sub",
+    ]);
+    let base = repo.commit("add submodule");
+    let inner = repo.path().join("vendor/sub");
+    std::fs::write(inner.join("more.txt"), "x\n").unwrap();
+    git_in(&inner, &["add", "-A"]);
+    git_in(
+        &inner,
+        &[
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@e",
+            "commit",
+            "-q",
+            "-m",
+            "bump",
+        ],
+    );
+    repo.commit("bump submodule");
+
+    let change = Repo::open(repo.path())
+        .unwrap()
+        .change_set(&base, &head())
+        .unwrap();
+
+    assert_eq!(
+        summary(&change),
+        vec![("vendor/sub".into(), None, ChangeStatus::Modified)]
+    );
+    assert!(change.files[0].submodule);
+}
+
+#[test]
+fn non_utf8_paths_are_reported_not_dropped() {
+    let (repo, base) = TestRepo::with_base();
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    std::fs::write(repo.path().join(name), "x\n").unwrap();
+    repo.commit("latin-1 name");
+
+    let change = Repo::open(repo.path())
+        .unwrap()
+        .change_set(&base, &head())
+        .unwrap();
+
+    assert_eq!(change.files.len(), 1);
+    assert_eq!(change.files[0].path.as_bytes(), b"caf\xe9.txt");
+    assert_eq!(change.files[0].path.as_str(), None);
+}
+
+#[test]
+fn the_working_tree_holds_staged_unstaged_and_untracked_but_not_ignored_files() {
+    let repo = TestRepo::new();
+    repo.write(".gitignore", "target/\n")
+        .write("tracked.txt", "a\n");
+    let base = repo.commit("base");
+    repo.write("staged.txt", "s\n");
+    repo.git(&["add", "staged.txt"]);
+    repo.write("tracked.txt", "a\nb\n");
+    repo.write("notes/untracked.md", "u\n");
+    repo.write("target/build.o", "ignored\n");
+
+    let change = Repo::open(repo.path())
+        .unwrap()
+        .change_set(&base, &Head::WorkTree)
+        .unwrap();
+
+    assert_eq!(change.head, WORKTREE);
+    assert_eq!(
+        summary(&change),
+        vec![
+            ("notes/untracked.md".into(), None, ChangeStatus::Added),
+            ("staged.txt".into(), None, ChangeStatus::Added),
+            ("tracked.txt".into(), None, ChangeStatus::Modified),
+        ]
+    );
+}
+
+#[test]
+fn a_staged_move_in_the_working_tree_is_a_rename() {
+    let repo = TestRepo::new();
+    let body: String = (0..30).map(|i| format!("fn f{i}() {{}}\n")).collect();
+    repo.write("src/auth.rs", &body);
+    let base = repo.commit("base");
+    repo.git_mv("src/auth.rs", "src/login.rs");
+
+    let change = Repo::open(repo.path())
+        .unwrap()
+        .change_set(&base, &Head::WorkTree)
+        .unwrap();
+
+    assert_eq!(
+        summary(&change),
+        vec![(
+            "src/login.rs".into(),
+            Some("src/auth.rs".into()),
+            ChangeStatus::Renamed
+        )]
+    );
+}
+
+/// Collects every line it is shown.
+#[derive(Default)]
+struct Lines(Vec<(String, LineSide, usize, String)>);
+
+impl ChangeVisitor for Lines {
+    fn file(&mut self, _file: &ChangedFile) -> bool {
+        true
+    }
+
+    fn line(&mut self, file: &ChangedFile, line: DiffLine<'_>) {
+        let path = file.path.to_string_lossy().into_owned();
+        self.0
+            .push((path, line.side, line.number, line.text().into_owned()));
+    }
+}
+
+#[test]
+fn lines_stream_with_their_numbers_on_each_side() {
+    let repo = TestRepo::new();
+    repo.write("a.txt", "one\ntwo\nthree\n");
+    let base = repo.commit("base");
+    repo.write("a.txt", "one\nTWO\nthree\nfour\r\n");
+    repo.write("b.txt", "new\n");
+    repo.commit("edit");
+
+    let mut lines = Lines::default();
+    let repo = Repo::open(repo.path()).unwrap();
+    let change = repo.visit_changes(&base, &head(), &mut lines).unwrap();
+
+    assert_eq!(change.files.len(), 2);
+    let expected = [
+        ("a.txt", LineSide::Removed, 2, "two"),
+        ("a.txt", LineSide::Added, 2, "TWO"),
+        ("a.txt", LineSide::Added, 4, "four"),
+        ("b.txt", LineSide::Added, 1, "new"),
+    ];
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(p, s, n, t)| (p.to_string(), *s, *n, t.to_string()))
+        .collect();
+    assert_eq!(lines.0, expected);
+}
+
+#[test]
+fn untracked_file_lines_stream_in_working_tree_mode() {
+    let (repo, base) = TestRepo::with_base();
+    repo.write("new.py", "import os\nprint(os.environ['HOME'])\n");
+
+    let mut lines = Lines::default();
+    Repo::open(repo.path())
+        .unwrap()
+        .visit_changes(&base, &Head::WorkTree, &mut lines)
+        .unwrap();
+
+    assert_eq!(lines.0.len(), 2);
+    assert_eq!(lines.0[1].2, 2);
+}
+
+#[test]
+fn a_branch_name_as_base_means_the_merge_base() {
+    let (repo, fork) = TestRepo::with_base();
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("feature.txt", "f\n");
+    repo.commit("feature work");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write("main-only.txt", "m\n");
+    repo.commit("main moves on");
+    repo.git(&["checkout", "-q", "feature"]);
+
+    let opened = Repo::open(repo.path()).unwrap();
+    let change = opened.change_set("main", &head()).unwrap();
+
+    assert_eq!(change.base, fork);
+    assert_eq!(
+        summary(&change),
+        vec![("feature.txt".into(), None, ChangeStatus::Added)]
+    );
+    assert_eq!(opened.merge_base_with_default_branch().unwrap(), fork);
+}
+
+#[test]
+fn files_are_read_at_a_revision_and_in_the_working_tree() {
+    let (repo, base) = TestRepo::with_base();
+    repo.write(".handoff/tasks/t1.md", "task\n");
+    repo.commit("record");
+    repo.write("README.md", "# edited\n");
+    repo.write(".handoff/notes/n.md", "untracked\n");
+    let opened = Repo::open(repo.path()).unwrap();
+
+    let at_base = opened
+        .read_file_at(&Head::Rev(base.clone()), "README.md")
+        .unwrap();
+    assert_eq!(at_base.as_deref(), Some(&b"# fixture\n"[..]));
+    let now = opened.read_file_at(&Head::WorkTree, "README.md").unwrap();
+    assert_eq!(now.as_deref(), Some(&b"# edited\n"[..]));
+    assert_eq!(
+        opened.read_file_at(&Head::Rev(base), "nope.md").unwrap(),
+        None
+    );
+
+    let committed = opened.files_under(&head(), ".handoff").unwrap();
+    assert_eq!(committed, vec![RepoPath::from(".handoff/tasks/t1.md")]);
+    let working = opened.files_under(&Head::WorkTree, ".handoff/").unwrap();
+    assert_eq!(
+        working,
+        vec![
+            RepoPath::from(".handoff/notes/n.md"),
+            RepoPath::from(".handoff/tasks/t1.md")
+        ]
+    );
+}
+
+#[test]
+fn a_shallow_clone_without_the_base_asks_for_more_history() {
+    let (origin, base) = TestRepo::with_base();
+    origin.write("a.txt", "a\n");
+    origin.commit("second");
+    let clone_dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", origin.path().display());
+    let target = clone_dir.path().join("clone");
+    git_in(
+        clone_dir.path(),
+        &["clone", "-q", "--depth", "1", &url, "clone"],
+    );
+
+    let repo = Repo::open(&target).unwrap();
+    let error = repo.change_set(&base, &head()).unwrap_err();
+
+    assert!(
+        matches!(error, GitError::ShallowMissingBase { .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("fetch-depth: 0"), "{error}");
+}
+
+#[test]
+fn unknown_revisions_missing_repositories_and_bare_working_trees_are_clear_errors() {
+    let (repo, base) = TestRepo::with_base();
+    let opened = Repo::open(repo.path()).unwrap();
+    let error = opened.change_set("no-such-branch", &head()).unwrap_err();
+    assert!(
+        matches!(error, GitError::UnknownRevision { .. }),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("no-such-branch"));
+
+    let (_dir, path) = not_a_repository();
+    let error = Repo::discover(&path).unwrap_err();
+    assert!(
+        error.to_string().contains("not a git repository"),
+        "{error}"
+    );
+
+    let bare_dir = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", repo.path().display());
+    git_in(
+        bare_dir.path(),
+        &["clone", "-q", "--bare", &url, "bare.git"],
+    );
+    let bare = Repo::open(&bare_dir.path().join("bare.git")).unwrap();
+    let error = bare.change_set(&base, &Head::WorkTree).unwrap_err();
+    assert!(matches!(error, GitError::BareWorkTree { .. }), "{error:?}");
+    assert!(bare.change_set(&base, &head()).is_ok());
+}
