@@ -266,6 +266,8 @@ pub struct FixContext {
     pub author: String,
     /// Whom to ask: the orchestrator.
     pub orchestrator: String,
+    /// Where records live (`.handoff`), so the new record is read by the next check.
+    pub records_dir: String,
 }
 
 /// A changed file covered by an approved expansion.
@@ -411,16 +413,35 @@ impl ScopeCheck<'_> {
     }
 }
 
-/// The `handoff new scope-expansion` command that files the record `path` needs.
+/// The `handoff new scope-expansion` command that files the record `path` needs, in
+/// the records directory. The agent then replaces the `[reason]` placeholder and the
+/// orchestrator fills the Decision.
 pub fn fix_command(fix: &FixContext, path: &str) -> String {
-    let request = format!("Request=Scope expansion: need to also modify {path} because REASON");
+    let slug: String = path
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let task: String = fix
+        .task_id
+        .to_lowercase()
+        .replace(|c: char| !c.is_ascii_alphanumeric(), "-");
+    let output = format!(
+        "{}/{task}-scope-{slug}.md",
+        fix.records_dir.trim_end_matches('/')
+    );
     format!(
-        "handoff new scope-expansion --task {} --from {} --to {} --path {} --section {}",
+        "handoff new scope-expansion --task {} --from {} --to {} --path {} --output {}",
         shell_quote(&fix.task_id),
         shell_quote(&fix.author),
         shell_quote(&fix.orchestrator),
         shell_quote(path),
-        shell_quote(&request),
+        shell_quote(&output),
     )
 }
 
@@ -525,6 +546,7 @@ mod tests {
             task_id: "ENG-1".to_string(),
             author: "backend-engineer".to_string(),
             orchestrator: "orchestrator".to_string(),
+            records_dir: ".handoff/".to_string(),
         };
         let may_approve = |name: &str| name == "orchestrator" || name == "reality-checker";
         let touched: Vec<TouchedPath> = paths.iter().map(|p| touched(p)).collect();
@@ -552,8 +574,7 @@ mod tests {
         assert_eq!(
             report.undeclared[0].fix,
             "handoff new scope-expansion --task ENG-1 --from backend-engineer \
-             --to orchestrator --path src/cors.ts \
-             --section 'Request=Scope expansion: need to also modify src/cors.ts because REASON'"
+             --to orchestrator --path src/cors.ts --output .handoff/eng-1-scope-src-cors-ts.md"
         );
     }
 

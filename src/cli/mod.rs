@@ -2,6 +2,7 @@
 //! plumbing: every command returns an [`Outcome`] or a [`Failure`], and [`run`] turns
 //! them into the exit codes the README documents.
 
+mod check;
 mod classify;
 mod explain;
 mod fmt;
@@ -28,6 +29,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Gate a change: risk, evidence, file scope and sign-off in one verdict (exit 0 pass,
+    /// 1 reject, 2 cannot run).
+    Check(check::Args),
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
     /// Rewrite records in canonical form, in place (`--check`: diff, exit 1).
@@ -61,6 +65,7 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Check(args) => check::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Lint(args) => lint::run(args),

@@ -1,8 +1,552 @@
 //! The gate: one verdict over a change's risk, evidence, file scope and sign-off.
 //!
-//! [`bundle`] judges the substance of Evidence Bundle items and [`reviewer`] who must
-//! sign a change off; [`task`] chooses the task and orders its records.
+//! `handoff check` gathers three things — the records (from the records directory at
+//! head plus any `--records`), the change set (base..head) and the risk classification
+//! of that change — and this module turns them into a [`Verdict`]. The verdict is a pure
+//! function of its inputs: no clock, no network, no environment, so CI and an agent on
+//! its laptop reach the same answer.
+//!
+//! - [`task`] chooses the task and orders its records;
+//! - [`requirements`] judges the Evidence Bundle against the class's required items, with
+//!   [`bundle`] for the substance of each item;
+//! - [`reviewer`] decides who must sign off and whether they did;
+//! - [`crate::scope`] checks every touched path against the declared scope and the
+//!   approved scope expansions.
+//!
+//! The verdict is `pass` exactly when no problem of error severity was found. Its JSON
+//! form is the contract of GATE.md.
 
 pub mod bundle;
+pub mod requirements;
 pub mod reviewer;
+pub mod run;
 pub mod task;
+
+use crate::diagnostic::{Code, Severity};
+use crate::evidence::EvidenceItemId;
+use crate::record::{DecisionStatus, InteractionType, Record};
+use crate::risk::{Finding, RiskClass};
+use crate::scope::{
+    ExpansionDecision, ExpansionRequest, FixContext, ScopeCheck, ScopeReport, Touch, TouchedPath,
+};
+use reviewer::{ReviewDecision, ReviewerReport, Roles, SignOffInput, SignOffProblem};
+use serde::Serialize;
+use task::TaskRecords;
+
+/// `pass` or `reject`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Every check holds.
+    Pass,
+    /// At least one error.
+    Reject,
+}
+
+/// One problem the gate found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// The stable code (`handoff explain CODE`).
+    pub code: Code,
+    /// What is wrong and how to fix it.
+    pub message: String,
+    /// The record file, or the changed file, it is about.
+    pub path: Option<String>,
+    /// The 1-based line in `path`, when it is a record file.
+    pub line: Option<usize>,
+}
+
+impl Problem {
+    fn new(code: Code, message: impl Into<String>) -> Problem {
+        Problem {
+            code,
+            message: message.into(),
+            path: None,
+            line: None,
+        }
+    }
+
+    fn at(mut self, path: &str, line: usize) -> Problem {
+        self.path = Some(path.to_string());
+        self.line = Some(line);
+        self
+    }
+
+    /// Whether this problem rejects the change.
+    pub fn is_error(&self) -> bool {
+        self.code.info().severity == Severity::Error
+    }
+
+    /// The part of the verdict the problem belongs to.
+    pub fn kind(&self) -> Kind {
+        Kind::of(self.code)
+    }
+}
+
+/// The parts of a verdict, in the order reports show them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// Task and records.
+    Task,
+    /// Risk classification.
+    Risk,
+    /// Evidence Bundle.
+    Evidence,
+    /// File scope.
+    Scope,
+    /// Reviewer sign-off.
+    Reviewer,
+}
+
+impl Kind {
+    /// Every kind, in report order.
+    pub const ALL: [Kind; 5] = [
+        Kind::Task,
+        Kind::Risk,
+        Kind::Evidence,
+        Kind::Scope,
+        Kind::Reviewer,
+    ];
+
+    /// The kind a code belongs to.
+    pub fn of(code: Code) -> Kind {
+        match code {
+            Code::RiskReclassified => Kind::Risk,
+            Code::UndeclaredFile | Code::InvalidScopePattern => Kind::Scope,
+            Code::MissingSignOff
+            | Code::SelfSignOff
+            | Code::WrongReviewer
+            | Code::NoReviewerAvailable
+            | Code::ReviewRefused
+            | Code::ReviewWaived => Kind::Reviewer,
+            Code::MissingTaskAssignment => Kind::Task,
+            _ => Kind::Evidence,
+        }
+    }
+
+    /// The heading reports use.
+    pub fn title(self) -> &'static str {
+        match self {
+            Kind::Task => "Task",
+            Kind::Risk => "Risk",
+            Kind::Evidence => "Evidence",
+            Kind::Scope => "Scope",
+            Kind::Reviewer => "Reviewer",
+        }
+    }
+}
+
+/// The risk part of the verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RiskReport {
+    /// The declared class (Task Assignment, else the evidence record), if any.
+    pub declared: Option<RiskClass>,
+    /// The highest class the triggers reach on their own.
+    pub computed: RiskClass,
+    /// The class the gate applies: the higher of the two.
+    pub class: RiskClass,
+    /// Whether `class` is higher than `declared`.
+    pub reclassified: bool,
+    /// Why: every trigger that fired.
+    pub findings: Vec<Finding>,
+}
+
+/// A problem with one evidence item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ItemProblem {
+    /// The item.
+    pub item: EvidenceItemId,
+    /// What is wrong.
+    pub message: String,
+    /// The line of the item (or of the record when the item is absent).
+    pub line: Option<usize>,
+}
+
+/// The evidence part of the verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EvidenceReport {
+    /// The class whose items are required.
+    pub class: RiskClass,
+    /// The items the class requires, all of them.
+    pub required: Vec<EvidenceItemId>,
+    /// Required items that are absent or placeholders.
+    pub missing: Vec<EvidenceItemId>,
+    /// Items that are present but fail their check.
+    pub problems: Vec<ItemProblem>,
+}
+
+/// The scope part of the verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScopeSummary {
+    /// Touched paths inside the declared scope.
+    pub declared: Vec<String>,
+    /// Touched paths outside it with no approved expansion.
+    pub undeclared: Vec<String>,
+    /// Touched paths covered by an approved expansion.
+    pub expanded: Vec<String>,
+}
+
+/// The reviewer part of the verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReviewerSummary {
+    /// Who must review (`null` for low risk or when nobody is available).
+    pub required: Option<String>,
+    /// The required reviewer, when they approved.
+    pub signed_off_by: Option<String>,
+    /// Whether sign-off holds (or is not required, or was waived).
+    pub ok: bool,
+    /// Whether the user waived review.
+    pub waived: bool,
+}
+
+/// The gate's verdict: GATE.md's JSON contract.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// `pass` or `reject`.
+    pub verdict: Outcome,
+    /// The task checked.
+    pub task_id: String,
+    /// Risk.
+    pub risk: RiskReport,
+    /// Evidence.
+    pub evidence: EvidenceReport,
+    /// Scope.
+    pub scope: ScopeSummary,
+    /// Reviewer.
+    pub reviewer: ReviewerSummary,
+    /// Every problem, grouped by kind.
+    pub problems: Vec<Problem>,
+}
+
+/// One file of the change, as the gate sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangedPath {
+    /// The path after the change (the deleted path for a deletion).
+    pub path: String,
+    /// The path before a rename or copy.
+    pub old_path: Option<String>,
+    /// How the change touched it.
+    pub touch: Touch,
+}
+
+/// Everything a verdict is made from.
+pub struct GateInput<'a> {
+    /// The task's records.
+    pub task: &'a TaskRecords<'a>,
+    /// The changed files (records-directory files already left out).
+    pub files: &'a [ChangedPath],
+    /// The risk classification.
+    pub risk: RiskReport,
+    /// Migration files of the change (the `migration` trigger's paths).
+    pub migrations: &'a [String],
+    /// Reviewer roles and availability.
+    pub roles: &'a Roles,
+    /// Extra evidence label aliases from the policy.
+    pub aliases: &'a [(EvidenceItemId, String)],
+    /// The records directory, where fix commands file new records.
+    pub records_dir: &'a str,
+}
+
+/// Judges a change.
+pub fn evaluate(input: GateInput) -> Verdict {
+    let task = input.task;
+    let class = input.risk.class;
+    let mut problems = task_problems(task);
+    if input.risk.reclassified {
+        problems.push(reclassification_problem(&input.risk));
+    }
+    let waiver = waiver(task, input.roles);
+    let reviewer = judge_reviewer(task, class, input.roles, waiver.is_some());
+    problems.extend(reviewer_problems(&reviewer, task, class, waiver));
+    let evidence = requirements::judge(&requirements::BundleInput {
+        task,
+        class,
+        files: input.files,
+        migrations: input.migrations,
+        aliases: input.aliases,
+        sign_off_ok: reviewer.ok,
+    });
+    problems.extend(evidence.problems);
+    let scope = check_scope(task, input.files, input.roles, input.records_dir);
+    problems.extend(scope_problems(&scope));
+    problems.sort_by_key(Problem::kind);
+    Verdict {
+        verdict: if problems.iter().any(Problem::is_error) {
+            Outcome::Reject
+        } else {
+            Outcome::Pass
+        },
+        task_id: task.task_id.clone(),
+        risk: input.risk,
+        evidence: evidence.report,
+        scope: ScopeSummary {
+            declared: scope.declared,
+            undeclared: scope.undeclared.into_iter().map(|u| u.path).collect(),
+            expanded: scope.expanded.into_iter().map(|e| e.path).collect(),
+        },
+        reviewer: ReviewerSummary {
+            required: reviewer.requirement.name().map(str::to_string),
+            signed_off_by: reviewer.signed_off_by,
+            ok: reviewer.ok,
+            waived: reviewer.waived,
+        },
+        problems,
+    }
+}
+
+fn task_problems(task: &TaskRecords) -> Vec<Problem> {
+    if task.assignment.is_some() {
+        return Vec::new();
+    }
+    vec![Problem::new(
+        Code::MissingTaskAssignment,
+        format!(
+            "task {} has no Task Assignment, so no file scope is declared and every changed \
+             file is undeclared; add the orchestrator's `## Task Assignment` for it",
+            task.task_id
+        ),
+    )]
+}
+
+fn reclassification_problem(risk: &RiskReport) -> Problem {
+    let declared = risk.declared.map_or("none".to_string(), |c| c.to_string());
+    let triggers: Vec<String> = risk
+        .findings
+        .iter()
+        .filter(|f| f.class > risk.declared.unwrap_or(RiskClass::Low))
+        .map(|f| match &f.path {
+            Some(path) => format!("{} ({})", f.trigger, path.to_string_lossy()),
+            None => f.trigger.clone(),
+        })
+        .collect();
+    Problem::new(
+        Code::RiskReclassified,
+        format!(
+            "risk reclassified from {declared} to {}: {}; the {} evidence applies, and the \
+             reclassification belongs in the Decision section",
+            risk.class,
+            triggers.join(", "),
+            risk.class
+        ),
+    )
+}
+
+/// The task's reviews, oldest first, as the reviewer rules see them.
+fn reviews(task: &TaskRecords) -> Vec<ReviewDecision> {
+    task.of_type(InteractionType::Review)
+        .into_iter()
+        .map(|record| {
+            let decision = record.decision();
+            ReviewDecision {
+                decided_by: decider(record, decision.by.as_deref()),
+                approved: decision.status == DecisionStatus::Approved,
+                status: decision.status.as_str().to_string(),
+                source: record.source.clone(),
+                line: decision.line,
+            }
+        })
+        .collect()
+}
+
+/// Who decided: the Decision's `Reviewer:` line, else the record's `To` (the seed says
+/// the receiver fills the Decision).
+fn decider(record: &Record, by: Option<&str>) -> String {
+    by.or(record.to()).unwrap_or_default().trim().to_string()
+}
+
+/// Whether a record from the user tells the team to ship without review.
+fn waiver<'a>(task: &TaskRecords<'a>, roles: &Roles) -> Option<&'a Record> {
+    task.interactions.iter().copied().find(|record| {
+        record.from().is_some_and(|from| roles.is_user(from))
+            && record
+                .sections()
+                .iter()
+                .any(|section| reviewer::is_waiver_text(&section.body))
+    })
+}
+
+fn judge_reviewer(
+    task: &TaskRecords,
+    class: RiskClass,
+    roles: &Roles,
+    waived: bool,
+) -> ReviewerReport {
+    let reviews = reviews(task);
+    reviewer::judge(&SignOffInput {
+        class,
+        author: task.author(),
+        roles,
+        reviews: &reviews,
+        waived,
+    })
+}
+
+fn reviewer_problems(
+    report: &ReviewerReport,
+    task: &TaskRecords,
+    class: RiskClass,
+    waiver: Option<&Record>,
+) -> Vec<Problem> {
+    let author = task.author().unwrap_or("the author");
+    let mut problems: Vec<Problem> = report
+        .problems
+        .iter()
+        .map(|problem| sign_off_problem(problem, author, class))
+        .collect();
+    if report.waived {
+        let mut problem = Problem::new(
+            Code::ReviewWaived,
+            format!("{class}-risk review waived by an explicit user instruction (\"ship it without review\")"),
+        );
+        if let Some(record) = waiver {
+            problem = problem.at(&record.source, record.line);
+        }
+        problems.push(problem);
+    }
+    problems
+}
+
+fn sign_off_problem(problem: &SignOffProblem, author: &str, class: RiskClass) -> Problem {
+    match problem {
+        SignOffProblem::Missing { required } => Problem::new(
+            Code::MissingSignOff,
+            format!(
+                "{class}-risk work needs sign-off by {required}: a `review` record for the task \
+                 whose Decision is `approved` (Reviewer: {required})"
+            ),
+        ),
+        SignOffProblem::SelfSignOff { review } => Problem::new(
+            Code::SelfSignOff,
+            format!(
+                "approved by {}, who authored the work; nobody signs off their own work",
+                review.decided_by
+            ),
+        )
+        .at(&review.source, review.line),
+        SignOffProblem::WrongReviewer { review, required } => Problem::new(
+            Code::WrongReviewer,
+            format!(
+                "approved by {}, but {class}-risk work by {author} needs sign-off by {required}",
+                review.decided_by
+            ),
+        )
+        .at(&review.source, review.line),
+        SignOffProblem::Refused { review } => Problem::new(
+            Code::ReviewRefused,
+            format!("{} decided `{}`", review.decided_by, review.status),
+        )
+        .at(&review.source, review.line),
+        SignOffProblem::NoneAvailable => Problem::new(
+            Code::NoReviewerAvailable,
+            format!(
+                "no {class}-risk reviewer is available who did not author the work ({author}); \
+                 the task blocks until one is, or the user waives review"
+            ),
+        ),
+    }
+}
+
+/// The scope-expansion requests of the task.
+fn expansion_requests(task: &TaskRecords) -> Vec<ExpansionRequest> {
+    task.interactions
+        .iter()
+        .filter_map(|record| {
+            let expansion = record.scope_expansion()?;
+            let decision = record.decision();
+            let status = decision.status.as_str().to_string();
+            let decision = match decision.status {
+                DecisionStatus::Approved => ExpansionDecision::Approved {
+                    by: decider(record, decision.by.as_deref()),
+                },
+                DecisionStatus::Rejected | DecisionStatus::ChangesRequested => {
+                    ExpansionDecision::Refused { status }
+                }
+                _ => ExpansionDecision::Undecided { status },
+            };
+            Some(ExpansionRequest {
+                paths: expansion.paths,
+                requested_by: record.from().unwrap_or_default().to_string(),
+                decision,
+                source: record.source.clone(),
+                line: record.line,
+            })
+        })
+        .collect()
+}
+
+/// Every path the change touched: both sides of a rename, deletions included.
+fn touched_paths(files: &[ChangedPath]) -> Vec<TouchedPath> {
+    let mut touched = Vec::new();
+    for file in files {
+        if let Touch::RenamedFrom(from) = &file.touch {
+            touched.push(TouchedPath {
+                path: from.clone(),
+                touch: Touch::RenamedTo(file.path.clone()),
+            });
+        }
+        touched.push(TouchedPath {
+            path: file.path.clone(),
+            touch: file.touch.clone(),
+        });
+    }
+    touched
+}
+
+fn check_scope(
+    task: &TaskRecords,
+    files: &[ChangedPath],
+    roles: &Roles,
+    records_dir: &str,
+) -> ScopeReport {
+    let declared = task
+        .assignment
+        .and_then(|a| a.expected_file_scope())
+        .unwrap_or_default();
+    let requests = expansion_requests(task);
+    let may_approve = |name: &str| roles.may_approve(name);
+    let fix = FixContext {
+        task_id: task.task_id.clone(),
+        author: task.author().unwrap_or("AUTHOR").to_string(),
+        orchestrator: roles.orchestrator.clone(),
+        records_dir: records_dir.to_string(),
+    };
+    ScopeCheck {
+        declared: &declared,
+        requests: &requests,
+        may_approve: &may_approve,
+        fix: &fix,
+    }
+    .run(&touched_paths(files))
+}
+
+fn scope_problems(scope: &ScopeReport) -> Vec<Problem> {
+    let patterns = scope.pattern_errors.iter().map(|error| {
+        Problem::new(
+            Code::InvalidScopePattern,
+            format!(
+                "scope pattern `{}` is not a valid glob: {}",
+                error.pattern, error.message
+            ),
+        )
+    });
+    let undeclared = scope.undeclared.iter().map(|file| {
+        let why: String = file
+            .requests
+            .iter()
+            .map(|(source, line, standing)| {
+                format!("; the expansion at {source}:{line} does not count: {standing}")
+            })
+            .collect();
+        let mut problem = Problem::new(
+            Code::UndeclaredFile,
+            format!(
+                "{} ({}) is outside the declared file scope{why}; revert it, or file the \
+                 expansion and have the orchestrator approve it: {}",
+                file.path, file.touch, file.fix
+            ),
+        );
+        problem.path = Some(file.path.clone());
+        problem
+    });
+    patterns.chain(undeclared).collect()
+}

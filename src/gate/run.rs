@@ -1,0 +1,252 @@
+//! Running the gate on a repository: the order in which the inputs are gathered.
+//!
+//! 1. The records: every `*.md` under the records directory at head (a commit's tree, or
+//!    the working tree with untracked files), then every `--records` input in order.
+//! 2. The task: `--task`, else the single Task Assignment.
+//! 3. The base: `--base`, else the Task Assignment's `Baseline SHA`, else the merge base
+//!    with the default branch.
+//! 4. The policy, from that base (or `--policy FILE`), so that a change cannot weaken its
+//!    own gate; the records directory it names is the one step 1 reads (found with the
+//!    policy at the default base before the task is known).
+//! 5. The classification of base..head under that policy, then the verdict.
+//!
+//! Anything that stops the gate from running (no repository, an unreadable record file,
+//! a base missing from a shallow clone, a broken policy) is a [`CheckError`]: the CLI
+//! exits 2 with its message rather than passing or rejecting on partial input.
+
+use super::reviewer::Roles;
+use super::task::{select_task, SelectionError, TaskRecords};
+use super::{evaluate, ChangedPath, GateInput, RiskReport, Verdict};
+use crate::evidence::EvidenceItemId;
+use crate::git::{ChangeStatus, ChangedFile, GitError, Head, Repo};
+use crate::policy::{Policy, PolicyError};
+use crate::record::{parse_document, read_bytes, read_input, InputError, Record};
+use crate::risk::{classify, Classification, ClassifyError, RiskClass};
+use crate::scope::Touch;
+use std::path::{Path, PathBuf};
+
+/// Where extra records come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordsInput {
+    /// A Markdown file, or a directory searched for `**/*.md`.
+    Path(PathBuf),
+    /// Text already read (standard input, e.g. a pull request's body), named `-`.
+    Text(String),
+}
+
+/// What to check.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// The base revision; `None` for the Baseline SHA or the merge base.
+    pub base: Option<String>,
+    /// The head.
+    pub head: Head,
+    /// The task; `None` for the single Task Assignment.
+    pub task: Option<String>,
+    /// Extra records.
+    pub records: Vec<RecordsInput>,
+    /// A policy file that replaces the one at the base.
+    pub policy: Option<PathBuf>,
+}
+
+/// Why the gate cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// Reading the repository failed (missing base, unknown revision…).
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// The policy is broken.
+    #[error(transparent)]
+    Policy(#[from] PolicyError),
+    /// Classifying the change failed.
+    #[error(transparent)]
+    Classify(#[from] ClassifyError),
+    /// A record file cannot be read.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The task cannot be chosen.
+    #[error(transparent)]
+    Task(#[from] SelectionError),
+    /// A `--records` directory cannot be searched.
+    #[error("{path}: cannot search for records: {message}")]
+    Search {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+}
+
+/// Runs the gate on `repo`.
+pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError> {
+    let early_policy = policy_for_records(repo, options)?;
+    let records = load_records(repo, options, &early_policy.records_dir)?;
+    let task_id = select_task(&records, options.task.as_deref())?;
+    let task = TaskRecords::gather(&records, &task_id);
+    let base = match (
+        &options.base,
+        task.assignment.and_then(|a| a.baseline_sha()),
+    ) {
+        (Some(base), _) => base.clone(),
+        (None, Some(sha)) => sha.trim().to_string(),
+        (None, None) => repo.merge_base_with_default_branch()?,
+    };
+    let policy = Policy::load(repo, &base, options.policy.as_deref())?;
+    let declared = task
+        .assignment
+        .and_then(Record::risk_class)
+        .or_else(|| task.evidence_record().and_then(Record::risk_class));
+    let classification = classify(repo, &base, &options.head, declared, &policy)?;
+    let files: Vec<ChangedPath> = classification.files.iter().map(changed_path).collect();
+    let migrations = migration_paths(&classification);
+    let roles = roles(&policy);
+    let aliases = aliases(&policy);
+    Ok(evaluate(GateInput {
+        task: &task,
+        files: &files,
+        risk: risk_report(classification),
+        migrations: &migrations,
+        roles: &roles,
+        aliases: &aliases,
+        records_dir: &policy.records_dir,
+    }))
+}
+
+/// The policy that names the records directory, before the task (and so its Baseline
+/// SHA) is known: `--policy`, else the one at `--base` or at the default branch's merge
+/// base, else the defaults.
+fn policy_for_records(repo: &Repo, options: &CheckOptions) -> Result<Policy, CheckError> {
+    let base = match &options.base {
+        Some(base) => Some(repo.resolve_base(base, &options.head)?),
+        None => repo.merge_base_with_default_branch().ok(),
+    };
+    match (&options.policy, base) {
+        (Some(path), _) => Ok(Policy::load(repo, "HEAD", Some(path))?),
+        (None, Some(base)) => Ok(Policy::load(repo, &base, None)?),
+        (None, None) => Ok(Policy::default()),
+    }
+}
+
+/// Reads and parses every record: the records directory at head, then `--records`.
+fn load_records(
+    repo: &Repo,
+    options: &CheckOptions,
+    records_dir: &str,
+) -> Result<Vec<Record>, CheckError> {
+    let mut records = Vec::new();
+    let dir = records_dir.trim_end_matches('/');
+    for path in repo.files_under(&options.head, dir)? {
+        let name = path.to_string_lossy().into_owned();
+        if !name.ends_with(".md") {
+            continue;
+        }
+        let Some(bytes) = repo.read_file_at(&options.head, &name)? else {
+            continue;
+        };
+        let text = read_bytes(bytes, Path::new(&name))?;
+        records.extend(parse_document(&name, &text).records);
+    }
+    for input in &options.records {
+        match input {
+            RecordsInput::Text(text) => records.extend(parse_document("-", text).records),
+            RecordsInput::Path(path) => {
+                for file in markdown_files(path)? {
+                    let text = read_input(&file)?;
+                    let source = file.display().to_string();
+                    records.extend(parse_document(&source, &text).records);
+                }
+            }
+        }
+    }
+    Ok(records)
+}
+
+/// `path` itself, or every `*.md` below it when it is a directory, sorted.
+fn markdown_files(path: &Path) -> Result<Vec<PathBuf>, CheckError> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let search_error = |message: String| CheckError::Search {
+        path: path.to_path_buf(),
+        message,
+    };
+    let escaped = glob::Pattern::escape(&path.display().to_string());
+    let walk = glob::glob(&format!("{escaped}/**/*.md"))
+        .map_err(|error| search_error(error.to_string()))?;
+    let mut files = walk
+        .collect::<Result<Vec<PathBuf>, _>>()
+        .map_err(|error| search_error(error.to_string()))?;
+    files.sort();
+    Ok(files)
+}
+
+/// A changed file as the gate sees it.
+fn changed_path(file: &ChangedFile) -> ChangedPath {
+    let path = file.path.to_string_lossy().into_owned();
+    let old_path = file
+        .old_path
+        .as_ref()
+        .map(|old| old.to_string_lossy().into_owned());
+    let touch = match (file.status, &old_path) {
+        (ChangeStatus::Deleted, _) => Touch::Deleted,
+        (ChangeStatus::Renamed, Some(old)) => Touch::RenamedFrom(old.clone()),
+        (ChangeStatus::Added | ChangeStatus::Copied, _) => Touch::Added,
+        _ => Touch::Modified,
+    };
+    ChangedPath {
+        path,
+        old_path,
+        touch,
+    }
+}
+
+/// The files that fired the `migration` trigger.
+fn migration_paths(classification: &Classification) -> Vec<String> {
+    let mut paths: Vec<String> = classification
+        .findings
+        .iter()
+        .filter(|finding| finding.trigger == "migration")
+        .filter_map(|finding| finding.path.as_ref())
+        .map(|path| path.to_string_lossy().into_owned())
+        .collect();
+    paths.dedup();
+    paths
+}
+
+fn risk_report(classification: Classification) -> RiskReport {
+    let computed = classification
+        .findings
+        .iter()
+        .map(|finding| finding.class)
+        .fold(RiskClass::Low, RiskClass::max);
+    RiskReport {
+        declared: classification.declared,
+        computed,
+        class: classification.risk,
+        reclassified: classification.reclassified,
+        findings: classification.findings,
+    }
+}
+
+/// Reviewer roles from the policy.
+fn roles(policy: &Policy) -> Roles {
+    let reviewers = &policy.reviewers;
+    Roles {
+        orchestrator: reviewers.orchestrator.clone(),
+        medium: reviewers.medium.clone(),
+        high: reviewers.high.clone(),
+        unavailable: reviewers.unavailable.clone(),
+        ..Roles::default()
+    }
+}
+
+/// The policy's evidence labels, as extra aliases for label matching.
+fn aliases(policy: &Policy) -> Vec<(EvidenceItemId, String)> {
+    policy
+        .evidence
+        .aliases
+        .iter()
+        .filter_map(|(id, labels)| Some((EvidenceItemId::parse(id)?, labels)))
+        .flat_map(|(id, labels)| labels.iter().map(move |label| (id, label.clone())))
+        .collect()
+}
