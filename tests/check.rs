@@ -57,12 +57,18 @@ impl Repo {
         self.git(&["commit", "-q", "-m", message]);
     }
 
-    /// Runs `handoff check --format json` and returns the exit code and the verdict.
+    /// Runs `handoff check --base main --format json` and returns the exit code and the
+    /// verdict.
     fn check(&self, extra: &[&str]) -> (i32, Value) {
+        self.check_json(&[&["--base", "main"], extra].concat())
+    }
+
+    /// Runs `handoff check --format json` with `args`.
+    fn check_json(&self, args: &[&str]) -> (i32, Value) {
         let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
             .current_dir(self.path())
-            .args(["check", "--base", "main", "--format", "json"])
-            .args(extra)
+            .args(["check", "--format", "json"])
+            .args(args)
             .output()
             .unwrap();
         let code = output.status.code().unwrap();
@@ -707,4 +713,42 @@ fn the_worked_example_rejects_then_passes() {
     let pass = stdout.find("pass: task ENG-42").unwrap();
     assert!(reject < pass, "{stdout}");
     assert!(stdout.contains("exit code: 1") && stdout.trim_end().ends_with("exit code: 0"));
+}
+
+#[test]
+fn the_baseline_sha_is_the_default_base_and_a_placeholder_is_ignored() {
+    let records = assignment("docs/", "low", "backend-engineer")
+        + &review("backend-engineer", "orchestrator", &low_items(), "");
+    let repo = guide_fix(&records);
+    // The feature branch moved on from main: main gained a commit the change lacks.
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write(
+        "src/greet.rs",
+        "pub fn greet() -> &'static str { \"hey\" }\n",
+    );
+    repo.commit("main moves on");
+    let main = repo.git(&["rev-parse", "main"]);
+    let base = repo.git(&["rev-parse", "main~1"]);
+    repo.git(&["checkout", "-q", "feature"]);
+    let with_sha = records.replace(
+        "| Risk Class | low |",
+        &format!("| Baseline SHA | {base} |\n| Risk Class | low |"),
+    );
+    repo.write(".handoff/eng-7.md", &with_sha);
+    repo.commit("pin the baseline");
+    let (code, verdict) = repo.check_json(&["--head", "HEAD"]);
+    assert_eq!(code, 0, "{verdict:#}");
+    // An explicit --base wins: against main's tip, src/greet.rs differs and is undeclared.
+    let (code, verdict) = repo.check_json(&["--head", "HEAD", "--base", &main]);
+    assert_eq!(code, 1);
+    assert_eq!(strings(&verdict["scope"]["undeclared"]), ["src/greet.rs"]);
+    // A placeholder Baseline SHA falls back to the merge base with the default branch.
+    let placeholder = records.replace(
+        "| Risk Class | low |",
+        "| Baseline SHA | <git rev-parse HEAD at dispatch> |\n| Risk Class | low |",
+    );
+    repo.write(".handoff/eng-7.md", &placeholder);
+    repo.commit("placeholder baseline");
+    let (code, verdict) = repo.check_json(&["--head", "HEAD"]);
+    assert_eq!(code, 0, "{verdict:#}");
 }

@@ -351,7 +351,10 @@ fn reviews(task: &TaskRecords) -> Vec<ReviewDecision> {
 /// Who decided: the Decision's `Reviewer:` line, else the record's `To` (the seed says
 /// the receiver fills the Decision).
 fn decider(record: &Record, by: Option<&str>) -> String {
-    by.or(record.to()).unwrap_or_default().trim().to_string()
+    task::filled(by)
+        .or(task::filled(record.to()))
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Whether a record from the user tells the team to ship without review.
@@ -465,7 +468,7 @@ fn expansion_requests(task: &TaskRecords) -> Vec<ExpansionRequest> {
             };
             Some(ExpansionRequest {
                 paths: expansion.paths,
-                requested_by: record.from().unwrap_or_default().to_string(),
+                requested_by: task::filled(record.from()).unwrap_or_default().to_string(),
                 decision,
                 source: record.source.clone(),
                 line: record.line,

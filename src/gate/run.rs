@@ -83,12 +83,9 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
     let records = load_records(repo, options, &early_policy.records_dir)?;
     let task_id = select_task(&records, options.task.as_deref())?;
     let task = TaskRecords::gather(&records, &task_id);
-    let base = match (
-        &options.base,
-        task.assignment.and_then(|a| a.baseline_sha()),
-    ) {
+    let base = match (&options.base, task.baseline_sha()) {
         (Some(base), _) => base.clone(),
-        (None, Some(sha)) => sha.trim().to_string(),
+        (None, Some(sha)) => sha.to_string(),
         (None, None) => repo.merge_base_with_default_branch()?,
     };
     let policy = Policy::load(repo, &base, options.policy.as_deref())?;

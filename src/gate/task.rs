@@ -6,7 +6,7 @@
 //! `Timestamp` when every candidate has one that parses, else the last in document order
 //! (files in the order they were read, records in the order they appear).
 
-use crate::record::{InteractionType, Record, RecordKind};
+use crate::record::{fields, InteractionType, Record, RecordKind};
 use std::collections::BTreeMap;
 
 /// Why the task of a check cannot be chosen.
@@ -113,10 +113,22 @@ impl<'a> TaskRecords<'a> {
     /// The author of the work: the Task Assignment's `Assigned to`, else the evidence
     /// record's `From`.
     pub fn author(&self) -> Option<&'a str> {
-        self.assignment
-            .and_then(|a| a.assigned_to())
-            .or_else(|| self.evidence_record().and_then(|r| r.from()))
+        filled(self.assignment.and_then(|a| a.assigned_to()))
+            .or_else(|| filled(self.evidence_record().and_then(|r| r.from())))
     }
+
+    /// The Task Assignment's `Baseline SHA`, when filled in.
+    pub fn baseline_sha(&self) -> Option<&'a str> {
+        filled(self.assignment.and_then(|a| a.baseline_sha()))
+    }
+}
+
+/// A header value that is filled in: trimmed, not empty, not a template placeholder
+/// (`[sender agent name]`, `<git rev-parse HEAD at dispatch>`).
+pub fn filled(value: Option<&str>) -> Option<&str> {
+    value
+        .map(str::trim)
+        .filter(|value| !value.is_empty() && !fields::is_placeholder(value))
 }
 
 /// The latest of `records` (see the module documentation).
@@ -243,5 +255,13 @@ mod tests {
         let task = TaskRecords::gather(&records, "eng-1");
         assert_eq!(task.evidence_record().and_then(|r| r.from()), Some("a"));
         assert_eq!(task.author(), Some("a"));
+    }
+
+    #[test]
+    fn placeholders_are_not_values() {
+        assert_eq!(filled(Some(" <git rev-parse HEAD at dispatch> ")), None);
+        assert_eq!(filled(Some("[agent name]")), None);
+        assert_eq!(filled(Some("")), None);
+        assert_eq!(filled(Some(" abc123 ")), Some("abc123"));
     }
 }
