@@ -76,10 +76,13 @@ impl PatternSet {
         )
     }
 
-    /// The first pattern (in the order given) that matches `path`.
-    pub fn first_match(&self, path: &str) -> Option<&str> {
-        let index = self.set.matches(path).into_iter().min()?;
-        self.patterns.get(index).map(String::as_str)
+    /// Every pattern that matches `path`, in the order given.
+    pub fn matching(&self, path: &str) -> impl Iterator<Item = &str> {
+        let mut indices = self.set.matches(path);
+        indices.sort_unstable();
+        indices
+            .into_iter()
+            .filter_map(|index| self.patterns.get(index).map(String::as_str))
     }
 
     /// Whether any pattern matches `path`.
@@ -516,7 +519,7 @@ mod tests {
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].pattern, "src/[a.rs");
         assert!(set.is_match("docs/x.md"));
-        assert_eq!(set.first_match("docs/x.md"), Some("docs/"));
+        assert_eq!(set.matching("docs/x.md").collect::<Vec<_>>(), ["docs/"]);
     }
 
     fn touched(path: &str) -> TouchedPath {

@@ -9,6 +9,7 @@
 
 use crate::scope::PatternSet;
 use regex::Regex;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// Whether an item's text is empty or still a placeholder (`TBD`, `TODO`, `…`,
@@ -44,27 +45,41 @@ pub struct FileCoverage {
 /// as an exact path, a directory prefix (`src/auth` or `src/auth/`) or a glob.
 pub fn file_coverage(text: &str, changed: &[(String, Option<String>)]) -> FileCoverage {
     let listed = listed_paths(text);
-    let sets: Vec<PatternSet> = listed
-        .iter()
-        .map(|entry| {
-            let prefix = format!("{}/", entry.trim_end_matches('/'));
-            PatternSet::new(&[entry.as_str(), prefix.as_str()]).0
-        })
-        .collect();
-    let covers = |set: &PatternSet, (path, old): &(String, Option<String>)| {
-        set.is_match(path) || old.as_deref().is_some_and(|old| set.is_match(old))
-    };
+    // One set for every entry (as written, and as a directory prefix), so a large diff
+    // against a long list is one pass over the files.
+    let mut owner: HashMap<String, usize> = HashMap::new();
+    for (index, entry) in listed.iter().enumerate() {
+        owner.entry(entry.clone()).or_insert(index);
+        owner
+            .entry(format!("{}/", entry.trim_end_matches('/')))
+            .or_insert(index);
+    }
+    let patterns: Vec<&String> = owner.keys().collect();
+    let (set, _) = PatternSet::new(&patterns);
+    let mut used = vec![false; listed.len()];
+    let mut omitted = Vec::new();
+    for (path, old) in changed {
+        let sides = std::iter::once(path.as_str()).chain(old.as_deref());
+        let mut covered = false;
+        for side in sides {
+            for pattern in set.matching(side) {
+                covered = true;
+                if let Some(index) = owner.get(pattern) {
+                    used[*index] = true;
+                }
+            }
+        }
+        if !covered {
+            omitted.push(path.clone());
+        }
+    }
     FileCoverage {
-        omitted: changed
-            .iter()
-            .filter(|file| !sets.iter().any(|set| covers(set, file)))
-            .map(|(path, _)| path.clone())
-            .collect(),
+        omitted,
         unchanged: listed
-            .iter()
-            .zip(&sets)
-            .filter(|(_, set)| !changed.iter().any(|file| covers(set, file)))
-            .map(|(entry, _)| entry.clone())
+            .into_iter()
+            .zip(used)
+            .filter(|(_, used)| !used)
+            .map(|(entry, _)| entry)
             .collect(),
     }
 }
