@@ -752,3 +752,47 @@ fn the_baseline_sha_is_the_default_base_and_a_placeholder_is_ignored() {
     let (code, verdict) = repo.check_json(&["--head", "HEAD"]);
     assert_eq!(code, 0, "{verdict:#}");
 }
+
+#[test]
+fn the_policy_comes_from_the_base_and_a_change_cannot_weaken_it() {
+    let repo = Repo::new();
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write(
+        ".handoff.yaml",
+        "records_dir: records\nreviewers:\n  unavailable: [reality-checker]\n\
+         evidence:\n  aliases:\n    security-analysis: [\"threat notes\"]\n",
+    );
+    repo.commit("policy");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.git(&["merge", "-q", "main"]);
+    let mut items = high_items();
+    items[2] = "**Threat notes**: docs only; no attack surface is affected.";
+    let approved = "Approved.\nReviewer: security-engineer";
+    let records = assignment("docs/", "high", "backend-engineer")
+        + &review("backend-engineer", "security-engineer", &items, approved);
+    repo.write("docs/guide.md", "# Guide\n\nHello.\n");
+    repo.write("records/eng-7.md", &records);
+    repo.commit("fix the guide");
+    // The base policy: records in records/, reality-checker unavailable, an extra label.
+    let (code, verdict) = repo.check(&["--head", "HEAD"]);
+    assert_eq!(code, 0, "{verdict:#}");
+    assert_eq!(verdict["reviewer"]["required"], "security-engineer");
+
+    // The change edits the policy to make its own peer a high-risk reviewer: ignored.
+    repo.write(
+        ".handoff.yaml",
+        "records_dir: records\nreviewers:\n  high: [frontend-engineer]\n",
+    );
+    let peer = "Approved.\nReviewer: frontend-engineer";
+    let records = assignment("docs/, .handoff.yaml", "high", "backend-engineer")
+        + &review("backend-engineer", "frontend-engineer", &items, peer);
+    repo.write(
+        "records/eng-7.md",
+        &records.replace("`docs/guide.md`", "`docs/guide.md`, `.handoff.yaml`"),
+    );
+    repo.commit("weaken the gate");
+    let (code, verdict) = repo.check(&["--head", "HEAD"]);
+    assert_eq!(code, 1, "{verdict:#}");
+    assert_eq!(verdict["reviewer"]["required"], "security-engineer");
+    assert!(codes(&verdict).contains(&"wrong-reviewer".to_string()));
+}

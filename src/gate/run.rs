@@ -6,8 +6,9 @@
 //! 3. The base: `--base`, else the Task Assignment's `Baseline SHA`, else the merge base
 //!    with the default branch.
 //! 4. The policy, from that base (or `--policy FILE`), so that a change cannot weaken its
-//!    own gate; the records directory it names is the one step 1 reads (found with the
-//!    policy at the default base before the task is known).
+//!    own gate. The records directory it names is the one step 1 reads, so step 1 uses
+//!    the policy at `--base` or at the default branch's merge base (the defaults when
+//!    neither is known); the policy is read again only when the final base differs.
 //! 5. The classification of base..head under that policy, then the verdict.
 //!
 //! Anything that stops the gate from running (no repository, an unreadable record file,
@@ -79,21 +80,33 @@ pub enum CheckError {
 
 /// Runs the gate on `repo`.
 pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError> {
-    let early_policy = policy_for_records(repo, options)?;
+    let head = &options.head;
+    let given_base = match &options.base {
+        Some(base) => Some(repo.resolve_base(base, head)?),
+        None => None,
+    };
+    let early_base = given_base
+        .clone()
+        .or_else(|| repo.merge_base_with_default_branch().ok());
+    let early_policy = load_policy(repo, early_base.as_deref(), options)?;
     let records = load_records(repo, options, &early_policy.records_dir)?;
     let task_id = select_task(&records, options.task.as_deref())?;
     let task = TaskRecords::gather(&records, &task_id);
-    let base = match (&options.base, task.baseline_sha()) {
-        (Some(base), _) => base.clone(),
-        (None, Some(sha)) => sha.to_string(),
+    let base = match (given_base, task.baseline_sha()) {
+        (Some(base), _) => base,
+        (None, Some(sha)) => repo.resolve_base(sha, head)?,
         (None, None) => repo.merge_base_with_default_branch()?,
     };
-    let policy = Policy::load(repo, &base, options.policy.as_deref())?;
+    let policy = if early_base.as_deref() == Some(base.as_str()) {
+        early_policy
+    } else {
+        load_policy(repo, Some(&base), options)?
+    };
     let declared = task
         .assignment
         .and_then(Record::risk_class)
         .or_else(|| task.evidence_record().and_then(Record::risk_class));
-    let classification = classify(repo, &base, &options.head, declared, &policy)?;
+    let classification = classify(repo, &base, head, declared, &policy)?;
     let files: Vec<ChangedPath> = classification.files.iter().map(changed_path).collect();
     let migrations = migration_paths(&classification);
     let roles = roles(&policy);
@@ -109,17 +122,16 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
     }))
 }
 
-/// The policy that names the records directory, before the task (and so its Baseline
-/// SHA) is known: `--policy`, else the one at `--base` or at the default branch's merge
-/// base, else the defaults.
-fn policy_for_records(repo: &Repo, options: &CheckOptions) -> Result<Policy, CheckError> {
-    let base = match &options.base {
-        Some(base) => Some(repo.resolve_base(base, &options.head)?),
-        None => repo.merge_base_with_default_branch().ok(),
-    };
+/// The policy: `--policy FILE`, else `.handoff.yaml` at `base`, else the defaults (when
+/// no base is known yet, the records directory is looked for where the defaults say).
+fn load_policy(
+    repo: &Repo,
+    base: Option<&str>,
+    options: &CheckOptions,
+) -> Result<Policy, CheckError> {
     match (&options.policy, base) {
         (Some(path), _) => Ok(Policy::load(repo, "HEAD", Some(path))?),
-        (None, Some(base)) => Ok(Policy::load(repo, &base, None)?),
+        (None, Some(base)) => Ok(Policy::load(repo, base, None)?),
         (None, None) => Ok(Policy::default()),
     }
 }
