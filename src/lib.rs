@@ -9,6 +9,7 @@
 //! `src/cli/` are a thin command-line layer over it. Parsing is total: it returns what
 //! it understood together with [`diagnostic::Diagnostic`]s that carry line numbers.
 
+pub mod contract;
 pub mod diagnostic;
 pub mod evidence;
 pub mod gate;

@@ -4,6 +4,7 @@
 
 mod check;
 mod classify;
+mod contract;
 mod explain;
 mod fmt;
 mod inputs;
@@ -29,6 +30,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Check an agent_contract_handoff block, or decide the next action from it.
+    Contract(contract::Args),
     /// Gate a change: risk, evidence, file scope and sign-off in one verdict (exit 0 pass,
     /// 1 reject, 2 cannot run).
     Check(check::Args),
@@ -65,6 +68,7 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Contract(args) => contract::run(args),
         Command::Check(args) => check::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),

@@ -1,0 +1,368 @@
+//! Per-agent status tracking across turns: the reference's `state_tracker.py`.
+//!
+//! Each agent's last status and its count of consecutive `IN_PROGRESS` turns live in a
+//! JSON file, one record per agent id, in the reference's own layout
+//! (`{"a1b2c3": {"state": "IN_PROGRESS", "in_progress_count": 1, "last_updated": …}}`).
+//! The rules:
+//! - an agent's first status is always accepted;
+//! - `IN_PROGRESS` may move to any status; every other status only to `IN_PROGRESS`;
+//! - consecutive `IN_PROGRESS` turns are capped at [`MAX_IN_PROGRESS_RETRIES`]: the
+//!   third in a row is rejected as a stall, and at the cap the result warns;
+//! - a rejected status leaves the record unchanged.
+//!
+//! Writing replaces the file atomically (a temporary file in the same directory, then a
+//! rename), keeps every other agent's record and every unknown key as it was, and a
+//! file that cannot be read as this layout is an error naming the path, never silently
+//! reset the way the reference does.
+
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::PlanStatus;
+
+/// Consecutive `IN_PROGRESS` turns allowed before the next one is a stall.
+pub const MAX_IN_PROGRESS_RETRIES: u64 = 2;
+
+/// What the state machine made of one reported status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Transition {
+    /// `accepted`, `illegal` or `stalled`.
+    pub outcome: &'static str,
+    /// The agent's recorded status before this turn ("" for its first turn).
+    pub previous: String,
+    /// The status reported this turn.
+    pub current: String,
+    /// Consecutive `IN_PROGRESS` turns, counting this one when accepted.
+    pub in_progress_count: u64,
+    /// The statuses the previous one may move to (empty for a first turn).
+    pub allowed: Vec<String>,
+    /// A note for the orchestrator, e.g. that the retry cap is reached.
+    pub message: String,
+}
+
+impl Transition {
+    /// Whether the status was recorded.
+    pub fn is_accepted(&self) -> bool {
+        self.outcome == "accepted"
+    }
+}
+
+/// The statuses `previous` may move to; none for an unknown recorded status.
+pub fn allowed_after(previous: &str) -> Vec<PlanStatus> {
+    match PlanStatus::parse(previous) {
+        Some(PlanStatus::InProgress) => PlanStatus::ALL.to_vec(),
+        Some(_) => vec![PlanStatus::InProgress],
+        None => Vec::new(),
+    }
+}
+
+/// Applies one status to an agent's record (`None` for an agent never seen) and
+/// returns the verdict with the record to store when accepted.
+pub fn transition(
+    record: Option<&AgentRecord>,
+    new: PlanStatus,
+) -> (Transition, Option<AgentRecord>) {
+    let Some(record) = record else {
+        let count = u64::from(new == PlanStatus::InProgress);
+        let verdict = accepted(String::new(), new, count, Vec::new());
+        return (
+            verdict,
+            Some(AgentRecord {
+                state: new.name().to_string(),
+                in_progress_count: count,
+            }),
+        );
+    };
+    let allowed = allowed_after(&record.state);
+    let allowed_names: Vec<String> = allowed
+        .iter()
+        .map(|status| status.name().to_string())
+        .collect();
+    if !allowed.contains(&new) {
+        let verdict = rejected(
+            "illegal",
+            record,
+            new,
+            record.in_progress_count,
+            allowed_names,
+        );
+        return (verdict, None);
+    }
+    let repeated = new == PlanStatus::InProgress && record.state == PlanStatus::InProgress.name();
+    let count = match new {
+        PlanStatus::InProgress if repeated => record.in_progress_count.saturating_add(1),
+        PlanStatus::InProgress => 1,
+        _ => 0,
+    };
+    if count > MAX_IN_PROGRESS_RETRIES {
+        return (rejected("stalled", record, new, count, allowed_names), None);
+    }
+    let verdict = accepted(record.state.clone(), new, count, allowed_names);
+    (
+        verdict,
+        Some(AgentRecord {
+            state: new.name().to_string(),
+            in_progress_count: count,
+        }),
+    )
+}
+
+fn accepted(previous: String, new: PlanStatus, count: u64, allowed: Vec<String>) -> Transition {
+    let message = if new == PlanStatus::InProgress && count == MAX_IN_PROGRESS_RETRIES {
+        format!(
+            "IN_PROGRESS retry count at {count}/{MAX_IN_PROGRESS_RETRIES}. Next IN_PROGRESS will be rejected."
+        )
+    } else {
+        String::new()
+    };
+    Transition {
+        outcome: "accepted",
+        previous,
+        current: new.name().to_string(),
+        in_progress_count: count,
+        allowed,
+        message,
+    }
+}
+
+fn rejected(
+    outcome: &'static str,
+    record: &AgentRecord,
+    new: PlanStatus,
+    count: u64,
+    allowed: Vec<String>,
+) -> Transition {
+    let message = if outcome == "stalled" {
+        format!(
+            "IN_PROGRESS retry limit exceeded: {count} consecutive IN_PROGRESS states \
+             (max {MAX_IN_PROGRESS_RETRIES}). Agent should transition to APPROVAL_REQUEST, \
+             COMPLETE, BLOCKED, or NEEDS_INPUT."
+        )
+    } else {
+        let listed = if allowed.is_empty() {
+            "none".to_string()
+        } else {
+            allowed.join(", ")
+        };
+        format!(
+            "Illegal state transition: {} -> {}. Allowed from {}: {listed}.",
+            record.state,
+            new.name(),
+            record.state
+        )
+    };
+    Transition {
+        outcome,
+        previous: record.state.clone(),
+        current: new.name().to_string(),
+        in_progress_count: count,
+        allowed,
+        message,
+    }
+}
+
+/// One agent's tracked status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentRecord {
+    /// The last accepted status.
+    pub state: String,
+    /// Consecutive `IN_PROGRESS` turns up to and including that status.
+    pub in_progress_count: u64,
+}
+
+/// Why the state file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// The file exists but cannot be read.
+    #[error("cannot read the state file {path}: {source}")]
+    Read {
+        /// The state file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// The file is not the JSON layout this command writes.
+    #[error(
+        "the state file {path} is corrupt: {reason}; fix it, or delete it to start tracking afresh"
+    )]
+    Corrupt {
+        /// The state file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The new state could not be written.
+    #[error("cannot write the state file {path}: {source}")]
+    Write {
+        /// The state file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+}
+
+/// The state file: every agent's record, plus whatever else the file holds.
+#[derive(Debug, Clone)]
+pub struct StateFile {
+    path: PathBuf,
+    agents: Map<String, Value>,
+}
+
+impl StateFile {
+    /// Reads `path`; a missing or blank file is an empty state.
+    pub fn load(path: &Path) -> Result<StateFile, StateError> {
+        let text = match fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(source) => {
+                return Err(StateError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
+        };
+        let corrupt = |reason: String| StateError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let text = String::from_utf8(text).map_err(|error| {
+            corrupt(format!(
+                "not UTF-8 (invalid byte at offset {})",
+                error.utf8_error().valid_up_to()
+            ))
+        })?;
+        if text.trim().is_empty() {
+            return Ok(StateFile {
+                path: path.to_path_buf(),
+                agents: Map::new(),
+            });
+        }
+        let agents = match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(agents)) => agents,
+            Ok(_) => return Err(corrupt("expected a JSON object keyed by agent id".into())),
+            Err(error) => return Err(corrupt(format!("not JSON ({error})"))),
+        };
+        Ok(StateFile {
+            path: path.to_path_buf(),
+            agents,
+        })
+    }
+
+    /// The record of `agent_id`, if it is tracked.
+    pub fn record(&self, agent_id: &str) -> Result<Option<AgentRecord>, StateError> {
+        let Some(value) = self.agents.get(agent_id) else {
+            return Ok(None);
+        };
+        let corrupt = |what: &str| StateError::Corrupt {
+            path: self.path.clone(),
+            reason: format!("the record of agent {agent_id:?} {what}"),
+        };
+        let Value::Object(record) = value else {
+            return Err(corrupt("is not an object"));
+        };
+        let state = match record.get("state") {
+            Some(Value::String(state)) => state.clone(),
+            _ => return Err(corrupt("has no string \"state\"")),
+        };
+        let in_progress_count = match record.get("in_progress_count") {
+            None => 0,
+            Some(count) => count
+                .as_u64()
+                .ok_or_else(|| corrupt("has a \"in_progress_count\" that is not a whole number"))?,
+        };
+        Ok(Some(AgentRecord {
+            state,
+            in_progress_count,
+        }))
+    }
+
+    /// Stores `record` for `agent_id`, keeping any other keys of its old record.
+    pub fn set(&mut self, agent_id: &str, record: &AgentRecord) {
+        let entry = self
+            .agents
+            .entry(agent_id.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !entry.is_object() {
+            *entry = Value::Object(Map::new());
+        }
+        if let Value::Object(map) = entry {
+            map.insert("state".into(), Value::String(record.state.clone()));
+            map.insert(
+                "in_progress_count".into(),
+                Value::from(record.in_progress_count),
+            );
+            map.insert("last_updated".into(), now_epoch_seconds());
+        }
+    }
+
+    /// Writes the whole state atomically: a temporary file next to it, then a rename.
+    pub fn save(&self) -> Result<(), StateError> {
+        let mut text = serde_json::to_string_pretty(&self.agents).unwrap_or_default();
+        text.push('\n');
+        write_atomically(&self.path, text.as_bytes()).map_err(|source| StateError::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+fn now_epoch_seconds() -> Value {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0);
+    Number::from_f64(seconds).map_or(Value::Null, Value::Number)
+}
+
+/// Replaces `path` with `bytes` so that a reader sees the old file or the new one,
+/// never a half-written one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let temporary = directory.join(format!(".{name}.{}.{nanos}.tmp", std::process::id()));
+    let result = write_new(&temporary, bytes).and_then(|()| fs::rename(&temporary, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
+fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_recorded_status_allows_nothing() {
+        let record = AgentRecord {
+            state: "REVIEW".into(),
+            in_progress_count: 0,
+        };
+        let (verdict, stored) = transition(Some(&record), PlanStatus::InProgress);
+        assert_eq!(verdict.outcome, "illegal");
+        assert!(verdict.message.contains("Allowed from REVIEW: none."));
+        assert!(stored.is_none());
+    }
+}
