@@ -269,12 +269,6 @@ pub enum MigrationProblem {
 /// Checks `migration-notes` against the migration files of the change: `none` only
 /// without migrations; otherwise every migration file named by path or file name.
 pub fn migration_notes(text: &str, migrations: &[String]) -> Result<(), MigrationProblem> {
-    if migrations.is_empty() {
-        return Ok(());
-    }
-    if says_none(text) {
-        return Err(MigrationProblem::SaysNone(migrations.to_vec()));
-    }
     let unnamed: Vec<String> = migrations
         .iter()
         .filter(|path| {
@@ -285,6 +279,8 @@ pub fn migration_notes(text: &str, migrations: &[String]) -> Result<(), Migratio
         .collect();
     if unnamed.is_empty() {
         Ok(())
+    } else if says_none(text) {
+        Err(MigrationProblem::SaysNone(unnamed))
     } else {
         Err(MigrationProblem::Unnamed(unnamed))
     }

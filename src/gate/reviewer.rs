@@ -259,14 +259,36 @@ fn is_refusal(status: &str) -> bool {
     matches!(status, "rejected" | "changes-requested")
 }
 
-/// Whether `text` is the user's explicit instruction to ship without review.
+/// Whether `text` is the user's explicit instruction to ship without review: the words
+/// "ship it without review", not negated earlier in the same sentence ("don't ship it
+/// without review" is the opposite of a waiver).
 pub fn is_waiver_text(text: &str) -> bool {
     let folded: String = text
         .to_lowercase()
+        .replace('’', "'")
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    folded.contains("ship it without review")
+    folded
+        .match_indices("ship it without review")
+        .any(|(at, _)| !negated(sentence_before(&folded[..at])))
+}
+
+/// The part of the sentence that precedes a position.
+fn sentence_before(text: &str) -> &str {
+    match text.rfind(['.', '!', '?', ';']) {
+        Some(end) => &text[end + 1..],
+        None => text,
+    }
+}
+
+fn negated(clause: &str) -> bool {
+    const NEGATIONS: [&str; 8] = [
+        "not", "don't", "dont", "never", "no", "cannot", "can't", "won't",
+    ];
+    clause
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|word| NEGATIONS.contains(&word))
 }
 
 #[cfg(test)]
@@ -388,5 +410,8 @@ mod tests {
         assert!(report.ok && report.waived);
         assert!(is_waiver_text("OK — Ship it\nwithout review, please."));
         assert!(!is_waiver_text("do not ship without a review"));
+        assert!(!is_waiver_text("Please don't ship it without review."));
+        assert!(!is_waiver_text("Never ship it without review"));
+        assert!(is_waiver_text("No blockers. Ship it without review!"));
     }
 }
