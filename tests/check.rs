@@ -796,3 +796,32 @@ fn the_policy_comes_from_the_base_and_a_change_cannot_weaken_it() {
     assert_eq!(verdict["reviewer"]["required"], "security-engineer");
     assert!(codes(&verdict).contains(&"wrong-reviewer".to_string()));
 }
+
+#[test]
+fn a_medium_reviewers_refusal_rejects_and_missing_records_are_named() {
+    let refused = "Changes requested: map AC1 to a real test.\nReviewer: qa-engineer";
+    let records = assignment("docs/", "medium", "backend-engineer")
+        + &review("backend-engineer", "qa-engineer", &medium_items(), refused);
+    let (code, verdict) = guide_fix(&records).check(&[]);
+    assert_eq!(code, 1);
+    assert_eq!(verdict["reviewer"]["required"], "qa-engineer");
+    assert_eq!(codes(&verdict), ["review-refused"]);
+
+    // Only a review, no Task Assignment: nothing is declared, every file is undeclared.
+    let records = review("backend-engineer", "orchestrator", &low_items(), "");
+    let (code, verdict) = guide_fix(&records).check(&["--task", "ENG-7"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        codes(&verdict),
+        ["missing-task-assignment", "undeclared-file"]
+    );
+
+    // Only a Task Assignment: no Evidence Bundle at all.
+    let (code, verdict) = guide_fix(&assignment("docs/", "low", "backend-engineer")).check(&[]);
+    assert_eq!(code, 1);
+    assert_eq!(codes(&verdict), ["no-evidence-record"]);
+    assert_eq!(
+        strings(&verdict["evidence"]["missing"]),
+        ["files-changed", "description"]
+    );
+}

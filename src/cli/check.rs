@@ -125,6 +125,9 @@ fn human(verdict: &Verdict) -> String {
                 problem.code,
                 problem.message
             ));
+            if let Some(fix) = &problem.fix {
+                out.push_str(&format!("      fix: {fix}\n"));
+            }
         }
     }
     out.push_str(&format!("\n{}\n", verdict_line(verdict)));
@@ -235,6 +238,9 @@ fn markdown(verdict: &Verdict) -> String {
                 problem.code,
                 escape(&problem.message)
             ));
+            if let Some(fix) = &problem.fix {
+                out.push_str(&format!("  ```sh\n  {fix}\n  ```\n"));
+            }
         }
     }
     out

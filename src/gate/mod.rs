@@ -44,7 +44,7 @@ pub enum Outcome {
 }
 
 /// One problem the gate found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     /// The stable code (`handoff explain CODE`).
     pub code: Code,
@@ -54,6 +54,32 @@ pub struct Problem {
     pub path: Option<String>,
     /// The 1-based line in `path`, when it is a record file.
     pub line: Option<usize>,
+    /// A command that fixes it, when there is one (reports print it on its own line;
+    /// JSON appends it to the message, keeping the contract's four keys).
+    pub fix: Option<String>,
+}
+
+impl Serialize for Problem {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Contract<'a> {
+            code: Code,
+            message: String,
+            path: &'a Option<String>,
+            line: Option<usize>,
+        }
+        let message = match &self.fix {
+            Some(fix) => format!("{}: {fix}", self.message),
+            None => self.message.clone(),
+        };
+        Contract {
+            code: self.code,
+            message,
+            path: &self.path,
+            line: self.line,
+        }
+        .serialize(serializer)
+    }
 }
 
 impl Problem {
@@ -63,6 +89,7 @@ impl Problem {
             message: message.into(),
             path: None,
             line: None,
+            fix: None,
         }
     }
 
@@ -543,12 +570,13 @@ fn scope_problems(scope: &ScopeReport) -> Vec<Problem> {
         let mut problem = Problem::new(
             Code::UndeclaredFile,
             format!(
-                "{} ({}) is outside the declared file scope{why}; revert it, or file the \
-                 expansion and have the orchestrator approve it: {}",
-                file.path, file.touch, file.fix
+                "{} ({}) is outside the declared file scope{why}; revert it, or file a \
+                 scope expansion and have the orchestrator approve it",
+                file.path, file.touch
             ),
         );
         problem.path = Some(file.path.clone());
+        problem.fix = Some(file.fix.clone());
         problem
     });
     patterns.chain(undeclared).collect()

@@ -106,6 +106,7 @@ pub fn judge(input: &BundleInput) -> BundleJudgement {
             message: flaw.message.clone(),
             path: Some(record.source.clone()),
             line: flaw.line,
+            fix: None,
         })
         .collect();
     BundleJudgement {
