@@ -825,3 +825,15 @@ fn a_medium_reviewers_refusal_rejects_and_missing_records_are_named() {
         ["files-changed", "description"]
     );
 }
+
+#[test]
+fn a_reviewers_reply_without_a_bundle_does_not_hide_the_authors_bundle() {
+    let reply = review("reality-checker", "backend-engineer", &[], APPROVED_BY_RC)
+        .replace("### Evidence Bundle\n\n", "");
+    let records = assignment("docs/", "high", "backend-engineer")
+        + &review("backend-engineer", "reality-checker", &high_items(), "")
+        + &reply;
+    let (code, verdict) = guide_fix(&records).check(&[]);
+    assert_eq!(code, 0, "{verdict:#}");
+    assert_eq!(verdict["reviewer"]["signed_off_by"], "reality-checker");
+}

@@ -246,10 +246,37 @@ fn markdown(verdict: &Verdict) -> String {
     out
 }
 
-/// Escapes text for a Markdown table cell or list item: no pipe, no HTML, no new line.
+/// Escapes text for a Markdown table cell or list item: no pipe, no new line, and no
+/// HTML or mention outside code spans (inside them Markdown shows text as it is).
 fn escape(text: &str) -> String {
-    text.replace('|', "\\|")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('\n', " ")
+    let mut out = String::with_capacity(text.len());
+    let mut in_code = false;
+    for c in text.chars() {
+        match c {
+            '`' => {
+                in_code = !in_code;
+                out.push(c);
+            }
+            '|' => out.push_str("\\|"),
+            '\n' | '\r' => out.push(' '),
+            '<' if !in_code => out.push_str("&lt;"),
+            '>' if !in_code => out.push_str("&gt;"),
+            '@' if !in_code => out.push_str("&#64;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn markdown_escapes_html_and_pipes_but_not_code() {
+        assert_eq!(
+            escape("a|b <i>@team `git revert <sha>`"),
+            "a\\|b &lt;i&gt;&#64;team `git revert <sha>`"
+        );
+    }
 }

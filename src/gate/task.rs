@@ -103,11 +103,20 @@ impl<'a> TaskRecords<'a> {
     }
 
     /// The record whose Evidence Bundle counts: the latest `review`, else the latest
-    /// `handoff`.
+    /// `handoff`. A later record of the same type without an `Evidence Bundle` section
+    /// (a reviewer's reply that only fills the Decision) does not hide the bundle of an
+    /// earlier one.
     pub fn evidence_record(&self) -> Option<&'a Record> {
-        let reviews = self.of_type(InteractionType::Review);
-        let handoffs = self.of_type(InteractionType::Handoff);
-        reviews.last().or(handoffs.last()).copied()
+        [InteractionType::Review, InteractionType::Handoff]
+            .into_iter()
+            .find_map(|kind| {
+                let records = self.of_type(kind);
+                let with_bundle = records
+                    .iter()
+                    .rev()
+                    .find(|r| r.section("Evidence Bundle").is_some());
+                with_bundle.or(records.last()).copied()
+            })
     }
 
     /// The author of the work: the Task Assignment's `Assigned to`, else the evidence
