@@ -103,10 +103,13 @@ fn severity(problem: &Problem) -> &'static str {
 
 /// The human report: a summary, the problems grouped by kind, the one-line verdict.
 fn human(verdict: &Verdict) -> String {
-    let mut out = summary_lines(verdict)
-        .into_iter()
-        .map(|(title, text)| format!("{title:<9} {text}\n"))
-        .collect::<String>();
+    let mut out = String::new();
+    for (title, text) in summary_lines(verdict) {
+        out.push_str(&format!("{title:<9} {text}\n"));
+        if title == "Risk" {
+            out.push_str(&findings(verdict));
+        }
+    }
     for kind in Kind::ALL {
         let problems: Vec<&Problem> = verdict
             .problems
@@ -131,6 +134,36 @@ fn human(verdict: &Verdict) -> String {
         }
     }
     out.push_str(&format!("\n{}\n", verdict_line(verdict)));
+    out
+}
+
+/// How many risk findings the human report lists before it summarises the rest.
+const FINDINGS_SHOWN: usize = 10;
+
+/// The risk findings, one per line: why the change has its class.
+fn findings(verdict: &Verdict) -> String {
+    let all = &verdict.risk.findings;
+    let mut out: String = all
+        .iter()
+        .take(FINDINGS_SHOWN)
+        .map(|finding| {
+            let at = match (&finding.path, finding.line) {
+                (Some(path), Some(line)) => format!("{}:{line}", path.to_string_lossy()),
+                (Some(path), None) => path.to_string_lossy().into_owned(),
+                _ => "the change".to_string(),
+            };
+            format!(
+                "          {} → {}: {at} ({})\n",
+                finding.trigger, finding.class, finding.rule
+            )
+        })
+        .collect();
+    if all.len() > FINDINGS_SHOWN {
+        let more = all.len() - FINDINGS_SHOWN;
+        out.push_str(&format!(
+            "          … and {more} more (--format json lists them all)\n"
+        ));
+    }
     out
 }
 

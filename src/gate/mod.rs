@@ -337,15 +337,20 @@ fn task_problems(task: &TaskRecords) -> Vec<Problem> {
 
 fn reclassification_problem(risk: &RiskReport) -> Problem {
     let declared = risk.declared.map_or("none".to_string(), |c| c.to_string());
-    let triggers: Vec<String> = risk
+    let mut triggers: Vec<String> = Vec::new();
+    let raising = risk
         .findings
         .iter()
-        .filter(|f| f.class > risk.declared.unwrap_or(RiskClass::Low))
-        .map(|f| match &f.path {
-            Some(path) => format!("{} ({})", f.trigger, path.to_string_lossy()),
-            None => f.trigger.clone(),
-        })
-        .collect();
+        .filter(|f| f.class > risk.declared.unwrap_or(RiskClass::Low));
+    for finding in raising {
+        let trigger = match &finding.path {
+            Some(path) => format!("{} ({})", finding.trigger, path.to_string_lossy()),
+            None => finding.trigger.clone(),
+        };
+        if !triggers.contains(&trigger) {
+            triggers.push(trigger);
+        }
+    }
     Problem::new(
         Code::RiskReclassified,
         format!(
