@@ -417,6 +417,27 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn no_text_panics_a_check(text in "\\PC{0,80}", path in "[a-z/.*{}\\[\\]é]{0,12}") {
+            let changed = vec![(path.clone(), Some(text.clone()))];
+            let _ = is_placeholder(&text);
+            let _ = file_coverage(&text, &changed);
+            let _ = sentence_count(&text);
+            let _ = test_mapping(&text, std::slice::from_ref(&text));
+            let _ = says_before_and_after(&text);
+            let _ = migration_notes(&text, &[path]);
+            let _ = has_exact_rollback(&text);
+            let _ = crate::gate::reviewer::is_waiver_text(&text);
+            let _ = crate::gate::task::timestamp_key(&text);
+        }
+
+        #[test]
+        fn no_timestamp_like_text_panics(text in "[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9:.é]{0,30}[Zz+-]?[0-9:]{0,24}") {
+            let _ = crate::gate::task::timestamp_key(&text);
+        }
+    }
+
     #[test]
     fn rollback_needs_commands_or_steps() {
         assert!(has_exact_rollback("`git revert abc123`"));

@@ -184,6 +184,14 @@ pub fn timestamp_key(text: &str) -> Option<i128> {
         hms.next()?.parse().ok()?,
         hms.next()?.parse().ok()?,
     );
+    let valid = (1..=12).contains(&month)
+        && (1..=31).contains(&day)
+        && (0..24).contains(&h)
+        && (0..60).contains(&m)
+        && (0..=60).contains(&s);
+    if !valid {
+        return None;
+    }
     let nanos = fraction_nanos(fraction)?;
     let offset = zone_offset_seconds(zone)?;
     let seconds = days_from_civil(year, month, day) * 86_400 + h * 3600 + m * 60 + s - offset;
@@ -205,7 +213,11 @@ fn zone_offset_seconds(zone: &str) -> Option<i64> {
     }
     let sign = if zone.starts_with('-') { -1 } else { 1 };
     let (hours, minutes) = zone.get(1..)?.split_once(':')?;
-    Some(sign * (hours.parse::<i64>().ok()? * 3600 + minutes.parse::<i64>().ok()? * 60))
+    let (hours, minutes): (i64, i64) = (hours.parse().ok()?, minutes.parse().ok()?);
+    if !(0..24).contains(&hours) || !(0..60).contains(&minutes) {
+        return None;
+    }
+    Some(sign * (hours * 3600 + minutes * 60))
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -232,6 +244,8 @@ mod tests {
         assert_eq!(timestamp_key("1970-01-01T00:00:01.5Z"), Some(1_500_000_000));
         assert_eq!(timestamp_key("yesterday"), None);
         assert_eq!(timestamp_key("2026-01-11T20:30:00"), None);
+        assert_eq!(timestamp_key("2026-01-11T999999999999999999:30:00Z"), None);
+        assert_eq!(timestamp_key("2026-13-11T20:30:00Z"), None);
     }
 
     const TWO_TASKS: &str = "## Task Assignment\n\n| Task ID | ENG-1 |\n| Assigned to | a |\n\n\
