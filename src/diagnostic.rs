@@ -486,8 +486,8 @@ pub struct Diagnostic {
     pub code: Code,
     /// What is wrong, in one sentence.
     pub message: String,
-    /// How to fix it (allowed values, the expected form), when there is more to say.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// How to fix it (allowed values, the expected form), when there is more to say;
+    /// `null` in JSON otherwise (keys are never missing).
     pub hint: Option<String>,
 }
 

@@ -202,7 +202,10 @@ pub fn extract_items(body: &str, first_line: usize) -> Vec<EvidenceItem> {
     let parser = Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter();
     for (event, range) in parser {
         match event {
-            Event::Start(Tag::Item) if depth == 1 => {
+            // List items under a sub-heading are that heading's content, not items.
+            Event::Start(Tag::Item)
+                if depth == 1 && headings.is_empty() && open_heading.is_none() =>
+            {
                 if let Some(item) =
                     list_item(&body[range.clone()], first_line + line_of(range.start))
                 {
@@ -355,9 +358,11 @@ mod tests {
 
     #[test]
     fn items_come_from_list_items_and_sub_headings() {
-        let body = "- **Files changed**: src/a.rs\n  - src/b.rs\n- Summary: one line\n- no label here\n\n#### Rollback plan\n\n```sh\ngit revert HEAD\n```\n";
+        let body = "- **Files changed**: src/a.rs\n  - src/b.rs\n- Summary: one line\n- no label here\n\n#### Rollback plan\n\n```sh\ngit revert HEAD\n```\n\n#### Tests\n\n- login: tests/login.rs\n";
         let items = extract_items(body, 10);
-        assert_eq!(items.len(), 3);
+        assert_eq!(items.len(), 4);
+        assert_eq!(items[3].item, Some(EvidenceItemId::TestMapping));
+        assert_eq!(items[3].text, "- login: tests/login.rs");
         assert_eq!(items[0].item, Some(EvidenceItemId::FilesChanged));
         assert_eq!(items[0].text, "src/a.rs\n- src/b.rs");
         assert_eq!(items[0].line, 10);

@@ -156,15 +156,21 @@ fn status_of(line: &str) -> Option<DecisionStatus> {
 /// The decider named on a `Reviewer:` / `Signed-off-by:` / `Decided by:` line.
 fn decider(line: &str) -> Option<String> {
     let line = strip_emphasis(line);
-    let lower = line.to_lowercase();
-    let prefix = ["reviewer:", "signed-off-by:", "decided by:"]
+    let rest = ["reviewer:", "signed-off-by:", "decided by:"]
         .iter()
-        .find(|prefix| lower.starts_with(*prefix))?;
-    let token = line[prefix.len()..].split_whitespace().next()?;
+        .find_map(|prefix| strip_prefix_ignore_case(&line, prefix))?;
+    let token = rest.split_whitespace().next()?;
     let name = token
         .trim_matches(|ch: char| matches!(ch, '*' | '_' | '`' | '@' | '<' | '>' | '(' | ')'))
         .trim_end_matches(['.', ',', ';', ':']);
     (!name.is_empty()).then(|| name.to_string())
+}
+
+/// `text` without `prefix`, when it starts with it ignoring ASCII case.
+fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
 }
 
 /// A `Label: value` line of a section, as `(value, 1-based line)`.
@@ -176,11 +182,8 @@ pub(super) fn labelled_line(
     let section = record.section(section)?;
     section.body.lines().enumerate().find_map(|(offset, line)| {
         let line = strip_emphasis(line);
-        let lower = line.to_lowercase();
-        let rest = lower.strip_prefix(&label.to_lowercase())?;
-        let rest = rest.trim_start().strip_prefix(':')?;
-        let value_start = line.len() - rest.len();
-        let value = line[value_start..].trim().to_string();
+        let rest = strip_prefix_ignore_case(&line, label)?;
+        let value = rest.trim_start().strip_prefix(':')?.trim().to_string();
         Some((value, section.body_line + offset))
     })
 }
@@ -239,11 +242,7 @@ pub(super) fn scope_expansion(record: &Record) -> Option<ScopeExpansion> {
     let section = record.section("Request")?;
     let body = section.body.trim_start();
     let stripped = body.replace("**", "");
-    let lower = stripped.to_lowercase();
-    if !lower.starts_with(SCOPE_PREFIX) {
-        return None;
-    }
-    let request = stripped[SCOPE_PREFIX.len()..].trim();
+    let request = strip_prefix_ignore_case(&stripped, SCOPE_PREFIX)?.trim();
     let (subject, reason) = match request.find("because ") {
         Some(at) => (&request[..at], request[at + "because ".len()..].trim()),
         None => (request, request),

@@ -25,7 +25,8 @@ pub fn unified_diff(old: &str, new: &str, name: &str) -> String {
     let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
     let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
     let ops = diff_ops(&old_lines, &new_lines);
-    let mut out = format!("--- a/{name}\n+++ b/{name}\n");
+    let shown = name.trim_start_matches('/');
+    let mut out = format!("--- a/{shown}\n+++ b/{shown}\n");
     for hunk in hunks(&ops) {
         write_hunk(
             &mut out,

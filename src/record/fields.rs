@@ -292,6 +292,19 @@ pub fn normalize_newlines(text: &str) -> String {
     text.replace("\r\n", "\n").replace('\r', "\n")
 }
 
+/// Whether two keys are equal ignoring ASCII case and runs of white space, without
+/// allocating (the parser calls this for every row).
+pub fn keys_match(a: &str, b: &str) -> bool {
+    let (mut left, mut right) = (a.split_whitespace(), b.split_whitespace());
+    loop {
+        match (left.next(), right.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x.eq_ignore_ascii_case(y) => {}
+            _ => return false,
+        }
+    }
+}
+
 /// Collapses white space and lower-cases a key, for case-insensitive matching.
 pub fn fold_key(key: &str) -> String {
     key.split_whitespace()
@@ -537,10 +550,7 @@ pub fn is_placeholder_for(key: FieldKey, value: &str) -> bool {
     if is_bare_placeholder(value) || is_angle_placeholder(value) {
         return true;
     }
-    let Some(inner) = value
-        .strip_prefix('[')
-        .and_then(|rest| rest.strip_suffix(']'))
-    else {
+    let Some(inner) = wholly_bracketed(value) else {
         return false;
     };
     !key.is_list() || inner.contains("...") || inner.contains('…') || inner.contains("e.g.")
@@ -551,7 +561,22 @@ pub fn is_placeholder(value: &str) -> bool {
     let value = value.trim();
     is_bare_placeholder(value)
         || is_angle_placeholder(value)
-        || (value.starts_with('[') && value.ends_with(']') && value.len() > 2)
+        || wholly_bracketed(value).is_some_and(|inner| !inner.trim().is_empty())
+}
+
+/// The inside of `[...]` when the first `[` closes at the very end (`[a] [b]` is not).
+fn wholly_bracketed(value: &str) -> Option<&str> {
+    let inner = value.strip_prefix('[')?.strip_suffix(']')?;
+    let mut depth = 0usize;
+    for ch in inner.chars() {
+        match ch {
+            '[' => depth += 1,
+            ']' if depth == 0 => return None,
+            ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    Some(inner)
 }
 
 fn is_bare_placeholder(value: &str) -> bool {
@@ -818,6 +843,9 @@ mod tests {
             "[src/..., e.g. x]"
         ));
         assert!(!is_placeholder_for(FieldKey::From, "<b>"));
+        assert!(is_placeholder("[domain + [qualifier, ...]]"));
+        assert!(!is_placeholder("[RFC 7636] says so, see [1]"));
+        assert!(!is_placeholder_for(FieldKey::Reason, "[a] beats [b]"));
     }
 
     #[test]

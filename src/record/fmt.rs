@@ -9,7 +9,7 @@
 //! rewrite that would change how the records around it parse. The result is checked by
 //! re-parsing the whole new document.
 
-use super::sanitize::sanitize_body;
+use super::sanitize::{sanitize_body, PREAMBLE, SECTION_BODY};
 use super::{parse_document, render, Record, Templates};
 
 /// A record `fmt` left as it was, and why.
@@ -40,21 +40,20 @@ pub fn format_document(source: &str, text: &str, templates: &Templates) -> Forma
         .collect();
     for _ in 0..=records.len() {
         let new_text = splice(text, records, &replacements);
-        match first_mismatch(source, &new_text, records, &replacements) {
-            None => return finish(new_text, records, &replacements),
-            Some(index) => {
-                let culprit = (0..=index.min(records.len().saturating_sub(1)))
-                    .rev()
-                    .find(|at| replacements[*at].is_ok());
-                match culprit {
-                    Some(at) => {
-                        replacements[at] =
-                            Err("rewriting it would change how the text around it parses"
-                                .to_string());
-                    }
-                    None => break,
-                }
-            }
+        let mismatches = mismatches(source, &new_text, records, &replacements);
+        if mismatches.is_empty() {
+            return finish(new_text, records, &replacements);
+        }
+        let culprits: Vec<usize> = mismatches
+            .iter()
+            .filter_map(|index| culprit(&replacements, *index))
+            .collect();
+        if culprits.is_empty() {
+            break;
+        }
+        for at in culprits {
+            replacements[at] =
+                Err("rewriting it would change how the text around it parses".to_string());
         }
     }
     let all_skipped: Vec<Result<String, String>> = records
@@ -101,7 +100,7 @@ fn replacement(
         ));
     }
     for section in record.sections() {
-        if sanitize_body(&section.body) != section.body {
+        if sanitize_body(&section.body, SECTION_BODY) != section.body {
             return Err(format!(
                 "section `{}` holds a heading or an unclosed block the canonical form would escape",
                 section.title
@@ -110,7 +109,7 @@ fn replacement(
     }
     if record
         .preamble()
-        .is_some_and(|preamble| sanitize_body(preamble) != preamble)
+        .is_some_and(|preamble| sanitize_body(preamble, PREAMBLE) != preamble)
     {
         return Err(
             "the text under the header table holds a heading or an unclosed block".to_string(),
@@ -141,24 +140,40 @@ fn splice(text: &str, records: &[Record], replacements: &[Result<String, String>
     out
 }
 
-/// The index of the first record the new text does not read back as expected.
-fn first_mismatch(
+/// The rewritten record at or before `index` that is to blame for a mismatch there.
+fn culprit(replacements: &[Result<String, String>], index: usize) -> Option<usize> {
+    (0..=index.min(replacements.len().saturating_sub(1)))
+        .rev()
+        .find(|at| replacements[*at].is_ok())
+}
+
+/// The records the new text does not read back as expected: every one when the count
+/// still matches (each is blamed on its own rewrite), else only the first, since the
+/// records after it no longer line up.
+fn mismatches(
     source: &str,
     new_text: &str,
     records: &[Record],
     replacements: &[Result<String, String>],
-) -> Option<usize> {
+) -> Vec<usize> {
     let reparsed = parse_document(source, new_text).records;
+    let mut found = Vec::new();
     for (index, (record, replacement)) in records.iter().zip(replacements).enumerate() {
         let expected = match replacement {
             Ok(_) => record.canonical(),
             Err(_) => record.clone(),
         };
         if reparsed.get(index) != Some(&expected) {
-            return Some(index);
+            found.push(index);
+            if reparsed.len() != records.len() {
+                return found;
+            }
         }
     }
-    (reparsed.len() != records.len()).then_some(records.len())
+    if found.is_empty() && reparsed.len() != records.len() {
+        found.push(records.len());
+    }
+    found
 }
 
 #[cfg(test)]
@@ -188,7 +203,7 @@ mod tests {
         assert_eq!(fmt(duplicate).skipped.len(), 1);
         let deep = "# Interaction Record\n| Task ID | A |\n## Context\ntext\n### Detail\nmore\n";
         assert_eq!(fmt(deep).text, deep);
-        let swallow = "### Task Assignment\n| Task ID | A |\n### Notes\nnot part of the record\n";
+        let swallow = "### Task Assignment\n| Task ID | A |\n### Notes\nnot part of the record\n\n### Task Assignment\n| Task ID | B |\n### More notes\n";
         let formatted = fmt(swallow);
         assert_eq!(formatted.text, swallow);
         assert!(

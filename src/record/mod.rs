@@ -36,7 +36,7 @@ pub use input::{read_bytes, read_input, read_stdin, InputError, MAX_INPUT_BYTES}
 pub use json::{records_from_json, JsonInputError, RecordJson};
 pub use lint::{lint, lint_record};
 pub use parse::{parse_document, ParsedDocument};
-pub use render::{render, RenderError, Templates, TEMPLATE_NAMES};
+pub use render::{render, RenderError, Templates};
 
 use crate::risk::RiskClass;
 use std::ops::Range;
@@ -142,11 +142,10 @@ impl RecordKind {
 
     /// The known key a header-table key names for this kind, matched case-insensitively.
     pub fn key_named(self, key: &str) -> Option<FieldKey> {
-        let folded = fields::fold_key(key);
         self.keys()
             .iter()
             .copied()
-            .find(|known| known.label().to_lowercase() == folded)
+            .find(|known| fields::keys_match(known.label(), key))
     }
 }
 
@@ -229,12 +228,19 @@ impl Record {
     /// Sets a header value by key (a known key of this kind, matched case-insensitively,
     /// else an extra key). The value is normalised; an existing value is replaced.
     pub fn set_field(&mut self, key: &str, value: &str) -> &mut Record {
-        self.set_field_at(key, value, 0, 0);
+        self.set_field_at(self.kind.key_named(key), key, value, (0, 0));
         self
     }
 
-    pub(crate) fn set_field_at(&mut self, key: &str, value: &str, line: usize, column: usize) {
-        match self.kind.key_named(key) {
+    /// Sets a value whose key was already resolved to `known` (`None`: an extra key).
+    pub(crate) fn set_field_at(
+        &mut self,
+        known: Option<FieldKey>,
+        key: &str,
+        value: &str,
+        (line, column): (usize, usize),
+    ) {
+        match known {
             Some(known) => self.set_known(known, value, line, column),
             None => self.set_extra(key, value, line),
         }
@@ -543,9 +549,12 @@ impl Record {
         let mut canonical = self.clone();
         canonical.sections = canonical_section_order(&self.sections);
         for section in &mut canonical.sections {
-            section.body = sanitize::sanitize_body(&section.body);
+            section.body = sanitize::sanitize_body(&section.body, sanitize::SECTION_BODY);
         }
-        canonical.preamble = self.preamble.as_deref().map(sanitize::sanitize_body);
+        canonical.preamble = self
+            .preamble
+            .as_deref()
+            .map(|preamble| sanitize::sanitize_body(preamble, sanitize::PREAMBLE));
         canonical
     }
 

@@ -12,7 +12,7 @@
 //! is the first pair alike. The first heading deeper than the record heading sets the
 //! section level; deeper headings stay in the section bodies.
 
-use super::fields::{decode_cell, fold_key, is_delimiter_row, split_row};
+use super::fields::{decode_cell, fold_key, is_delimiter_row, keys_match, split_row};
 use super::{normalize_body, normalize_title, Record, RecordKind, Section};
 use crate::diagnostic::{Code, Diagnostic};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
@@ -182,13 +182,10 @@ fn finish_heading(blocks: &mut [Block], text: Option<String>) {
 /// The kind and level of a record heading.
 fn record_heading(block: &Block) -> Option<(RecordKind, u8)> {
     match &block.kind {
-        BlockKind::Heading { level, text } if *level <= 3 => {
-            let folded = fold_key(text);
-            RecordKind::ALL
-                .into_iter()
-                .find(|kind| kind.heading().to_lowercase() == folded)
-                .map(|kind| (kind, *level))
-        }
+        BlockKind::Heading { level, text } if *level <= 3 => RecordKind::ALL
+            .into_iter()
+            .find(|kind| keys_match(kind.heading(), text))
+            .map(|kind| (kind, *level)),
         _ => None,
     }
 }
@@ -311,11 +308,11 @@ impl RecordReader<'_> {
         (line, column): (usize, usize),
         diagnostics: &mut Vec<Diagnostic>,
     ) {
-        let folded = fold_key(key);
         let known = record.kind.key_named(key);
-        let Some((_, first_line)) = seen.iter().find(|(seen_key, _)| *seen_key == folded) else {
-            seen.push((folded, line));
-            record.set_field_at(key, value, line, column);
+        let Some((_, first_line)) = seen.iter().find(|(seen_key, _)| keys_match(seen_key, key))
+        else {
+            seen.push((key.to_string(), line));
+            record.set_field_at(known, key, value, (line, column));
             return;
         };
         if known == Some(super::FieldKey::Rejected) {
@@ -326,7 +323,7 @@ impl RecordReader<'_> {
             let first = record
                 .field(super::FieldKey::Rejected)
                 .map_or((line, column), |f| (f.line, f.column));
-            record.set_field_at(key, &joined, first.0, first.1);
+            record.set_field_at(known, key, &joined, first);
             return;
         }
         diagnostics.push(

@@ -15,19 +15,7 @@ use super::{parse_document, Record};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-/// Every template name, the base first.
-pub const TEMPLATE_NAMES: [&str; 9] = [
-    "record.md",
-    "consultation.md",
-    "handoff.md",
-    "review.md",
-    "escalation.md",
-    "capability-request.md",
-    "scope-expansion.md",
-    "task-assignment.md",
-    "routing-decision.md",
-];
-
+/// Every embedded template (name, text), the base first.
 const EMBEDDED: [(&str, &str); 9] = [
     ("record.md", include_str!("../../templates/record.md")),
     (

@@ -6,22 +6,37 @@
 //! swallow every section after it, so it is closed; an HTML block of types 1–5 that is
 //! never terminated would do the same, so its `<` is escaped.
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 
-/// How many rounds of escaping are tried before giving up (each round fixes one block).
-const MAX_ROUNDS: usize = 64;
+/// How many rounds of escaping are tried before giving up. One round escapes every
+/// top-level heading at once; only a block that swallows the rest of the body (an
+/// unclosed fence or HTML block) needs a round of its own.
+const MAX_ROUNDS: usize = 256;
 
-/// The body with every escape hatch closed. A body without one is returned unchanged.
-pub(crate) fn sanitize_body(body: &str) -> String {
+/// The deepest heading a section body must not hold: `###` would start a section.
+pub(crate) const SECTION_BODY: u8 = 3;
+
+/// The deepest heading the preamble must not hold: any heading would start a section.
+pub(crate) const PREAMBLE: u8 = 6;
+
+/// The body with every escape hatch closed, headings of level `max_level` or less
+/// escaped. A body without one is returned unchanged.
+pub(crate) fn sanitize_body(body: &str, max_level: u8) -> String {
     let mut body = body.to_string();
     for _ in 0..MAX_ROUNDS {
-        match first_hazard(&body) {
-            Some(Hazard::Insert { at, text }) => body.insert_str(at, text),
-            Some(Hazard::CloseFence(fence)) => {
-                body.push('\n');
-                body.push_str(&fence);
+        let found = hazards(&body, max_level);
+        if found.is_empty() {
+            break;
+        }
+        // Later positions first, so earlier offsets stay valid.
+        for hazard in found.into_iter().rev() {
+            match hazard {
+                Hazard::Insert { at, text } => body.insert_str(at, text),
+                Hazard::CloseFence(fence) => {
+                    body.push('\n');
+                    body.push_str(&fence);
+                }
             }
-            None => return body,
         }
     }
     body
@@ -34,30 +49,36 @@ enum Hazard {
     CloseFence(String),
 }
 
-fn first_hazard(body: &str) -> Option<Hazard> {
+/// Every top-level hazard of the body, in document order. Blocks that swallow the rest
+/// of the body come last by nature, so the hazards are independent of each other.
+fn hazards(body: &str, max_level: u8) -> Vec<Hazard> {
+    let mut found = Vec::new();
     let mut depth = 0usize;
     for (event, range) in Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter() {
         match event {
             Event::Start(tag) => {
                 if depth == 0 {
-                    if let Some(hazard) = block_hazard(body, &tag, range) {
-                        return Some(hazard);
-                    }
+                    found.extend(block_hazard(body, &tag, range, max_level));
                 }
                 depth += 1;
             }
-            Event::End(TagEnd::CodeBlock | TagEnd::HtmlBlock) | Event::End(_) => {
-                depth = depth.saturating_sub(1);
-            }
+            Event::End(_) => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    None
+    found
 }
 
-fn block_hazard(body: &str, tag: &Tag<'_>, range: std::ops::Range<usize>) -> Option<Hazard> {
+fn block_hazard(
+    body: &str,
+    tag: &Tag<'_>,
+    range: std::ops::Range<usize>,
+    max_level: u8,
+) -> Option<Hazard> {
     match tag {
-        Tag::Heading { level, .. } if (*level as u8) <= 3 => Some(heading_escape(body, range)),
+        Tag::Heading { level, .. } if (*level as u8) <= max_level => {
+            Some(heading_escape(body, range))
+        }
         Tag::CodeBlock(CodeBlockKind::Fenced(_)) => unclosed_fence(&body[range]),
         Tag::HtmlBlock => unterminated_html(body, range.start),
         _ => None,
@@ -136,19 +157,24 @@ mod tests {
     #[test]
     fn headings_fences_and_html_cannot_escape() {
         assert_eq!(
-            sanitize_body("text\n### Decision\nApproved"),
+            sanitize_body("text\n### Decision\nApproved", SECTION_BODY),
             "text\n\\### Decision\nApproved"
         );
-        assert_eq!(sanitize_body("Title\n---\nmore"), "Title\n\\---\nmore");
         assert_eq!(
-            sanitize_body("```rust\nfn x() {}"),
+            sanitize_body("Title\n---\nmore", SECTION_BODY),
+            "Title\n\\---\nmore"
+        );
+        assert_eq!(
+            sanitize_body("```rust\nfn x() {}", SECTION_BODY),
             "```rust\nfn x() {}\n```"
         );
         assert_eq!(
-            sanitize_body("<!-- never closed\n\n## x"),
+            sanitize_body("<!-- never closed\n\n## x", SECTION_BODY),
             "\\<!-- never closed\n\n\\## x"
         );
+        let many = "### a\n".repeat(300);
+        assert_eq!(sanitize_body(&many, SECTION_BODY), "\\### a\n".repeat(300));
         let safe = "#### Deep\n- ## in a list\n```\n## in code\n```\n<!-- ok -->";
-        assert_eq!(sanitize_body(safe), safe);
+        assert_eq!(sanitize_body(safe, SECTION_BODY), safe);
     }
 }
