@@ -837,3 +837,16 @@ fn a_reviewers_reply_without_a_bundle_does_not_hide_the_authors_bundle() {
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(verdict["reviewer"]["signed_off_by"], "reality-checker");
 }
+
+#[test]
+fn a_malformed_record_in_the_tasks_files_is_reported() {
+    let records = assignment("docs/", "low", "backend-engineer")
+        + &review("backend-engineer", "orchestrator", &low_items(), "").replace(
+            "| To | orchestrator |",
+            "| To | orchestrator |\n| From | qa-engineer |",
+        );
+    let (code, verdict) = guide_fix(&records).check(&[]);
+    assert_eq!(code, 1, "{verdict:#}");
+    assert_eq!(codes(&verdict), ["duplicate-field"]);
+    assert_eq!(verdict["problems"][0]["path"], ".handoff/eng-7.md");
+}

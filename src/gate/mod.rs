@@ -22,7 +22,7 @@ pub mod reviewer;
 pub mod run;
 pub mod task;
 
-use crate::diagnostic::{Code, Severity};
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::evidence::EvidenceItemId;
 use crate::record::{DecisionStatus, InteractionType, Record};
 use crate::risk::{Finding, RiskClass};
@@ -113,7 +113,7 @@ impl Problem {
 /// The parts of a verdict, in the order reports show them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
-    /// Task and records.
+    /// The task and its records.
     Task,
     /// Risk classification.
     Risk,
@@ -146,15 +146,25 @@ impl Kind {
             | Code::NoReviewerAvailable
             | Code::ReviewRefused
             | Code::ReviewWaived => Kind::Reviewer,
-            Code::MissingTaskAssignment => Kind::Task,
-            _ => Kind::Evidence,
+            Code::NoEvidenceRecord
+            | Code::EvidenceMissing
+            | Code::EvidencePlaceholder
+            | Code::FilesNotListed
+            | Code::FileListedUnchanged
+            | Code::DescriptionTooLong
+            | Code::TestsNotMapped
+            | Code::CriterionUnmapped
+            | Code::BeforeAfterIncomplete
+            | Code::MigrationNotesIncomplete
+            | Code::RollbackNotExact => Kind::Evidence,
+            _ => Kind::Task,
         }
     }
 
     /// The heading reports use.
     pub fn title(self) -> &'static str {
         match self {
-            Kind::Task => "Task",
+            Kind::Task => "Task and records",
             Kind::Risk => "Risk",
             Kind::Evidence => "Evidence",
             Kind::Scope => "Scope",
@@ -272,6 +282,8 @@ pub struct GateInput<'a> {
     pub aliases: &'a [(EvidenceItemId, String)],
     /// The records directory, where fix commands file new records.
     pub records_dir: &'a str,
+    /// Structural diagnostics of the record documents (malformed header tables…).
+    pub diagnostics: &'a [Diagnostic],
 }
 
 /// Judges a change.
@@ -279,6 +291,7 @@ pub fn evaluate(input: GateInput) -> Verdict {
     let task = input.task;
     let class = input.risk.class;
     let mut problems = task_problems(task);
+    problems.extend(record_problems(task, input.diagnostics));
     if input.risk.reclassified {
         problems.push(reclassification_problem(&input.risk));
     }
@@ -333,6 +346,28 @@ fn task_problems(task: &TaskRecords) -> Vec<Problem> {
             task.task_id
         ),
     )]
+}
+
+/// The structural diagnostics of the files that hold the task's records (or came from
+/// standard input): a malformed record there may be the evidence the gate cannot see.
+fn record_problems(task: &TaskRecords, diagnostics: &[Diagnostic]) -> Vec<Problem> {
+    let sources: Vec<&str> = task
+        .assignment
+        .into_iter()
+        .chain(task.interactions.iter().copied())
+        .map(|record| record.source.as_str())
+        .collect();
+    diagnostics
+        .iter()
+        .filter(|d| d.source == "-" || sources.contains(&d.source.as_str()))
+        .map(|d| {
+            let message = match &d.hint {
+                Some(hint) => format!("{} ({hint})", d.message),
+                None => d.message.clone(),
+            };
+            Problem::new(d.code, message).at(&d.source, d.line)
+        })
+        .collect()
 }
 
 fn reclassification_problem(risk: &RiskReport) -> Problem {

@@ -18,6 +18,7 @@
 use super::reviewer::Roles;
 use super::task::{select_task, SelectionError, TaskRecords};
 use super::{evaluate, ChangedPath, GateInput, RiskReport, Verdict};
+use crate::diagnostic::Diagnostic;
 use crate::evidence::EvidenceItemId;
 use crate::git::{ChangeStatus, ChangedFile, GitError, Head, Repo};
 use crate::policy::{Policy, PolicyError};
@@ -89,7 +90,7 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
         .clone()
         .or_else(|| repo.merge_base_with_default_branch().ok());
     let early_policy = load_policy(repo, early_base.as_deref(), options)?;
-    let records = load_records(repo, options, &early_policy.records_dir)?;
+    let (records, diagnostics) = load_records(repo, options, &early_policy.records_dir)?;
     let task_id = select_task(&records, options.task.as_deref())?;
     let task = TaskRecords::gather(&records, &task_id);
     let base = match (given_base, task.baseline_sha()) {
@@ -119,6 +120,7 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
         roles: &roles,
         aliases: &aliases,
         records_dir: &policy.records_dir,
+        diagnostics: &diagnostics,
     }))
 }
 
@@ -137,12 +139,13 @@ fn load_policy(
 }
 
 /// Reads and parses every record: the records directory at head, then `--records`.
+/// Returns the records and the structural diagnostics of their documents.
 fn load_records(
     repo: &Repo,
     options: &CheckOptions,
     records_dir: &str,
-) -> Result<Vec<Record>, CheckError> {
-    let mut records = Vec::new();
+) -> Result<(Vec<Record>, Vec<Diagnostic>), CheckError> {
+    let mut documents = Vec::new();
     let dir = records_dir.trim_end_matches('/');
     for path in repo.files_under(&options.head, dir)? {
         let name = path.to_string_lossy().into_owned();
@@ -153,21 +156,26 @@ fn load_records(
             continue;
         };
         let text = read_bytes(bytes, Path::new(&name))?;
-        records.extend(parse_document(&name, &text).records);
+        documents.push(parse_document(&name, &text));
     }
     for input in &options.records {
         match input {
-            RecordsInput::Text(text) => records.extend(parse_document("-", text).records),
+            RecordsInput::Text(text) => documents.push(parse_document("-", text)),
             RecordsInput::Path(path) => {
                 for file in markdown_files(path)? {
                     let text = read_input(&file)?;
-                    let source = file.display().to_string();
-                    records.extend(parse_document(&source, &text).records);
+                    documents.push(parse_document(&file.display().to_string(), &text));
                 }
             }
         }
     }
-    Ok(records)
+    let mut records = Vec::new();
+    let mut diagnostics = Vec::new();
+    for document in documents {
+        records.extend(document.records);
+        diagnostics.extend(document.diagnostics);
+    }
+    Ok((records, diagnostics))
 }
 
 /// `path` itself, or every `*.md` below it when it is a directory, sorted.
