@@ -676,7 +676,7 @@ fn human_and_markdown_reports_group_problems_and_end_with_the_verdict() {
     assert_eq!(human.status.code(), Some(1));
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(
-        text.contains("Evidence:\n  .handoff/eng-7.md:14: error[evidence-missing]"),
+        text.contains("Evidence:\n  .handoff/eng-7.md:27: error[evidence-missing]"),
         "{text}"
     );
     assert!(text
@@ -690,7 +690,7 @@ fn human_and_markdown_reports_group_problems_and_end_with_the_verdict() {
     let text = String::from_utf8_lossy(&markdown.stdout);
     assert!(text.starts_with("### ❌ handoff check: reject"), "{text}");
     assert!(
-        text.contains("- **error** `evidence-missing` `.handoff/eng-7.md:14`"),
+        text.contains("- **error** `evidence-missing` `.handoff/eng-7.md:27`"),
         "{text}"
     );
 }

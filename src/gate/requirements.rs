@@ -199,7 +199,11 @@ fn absent(
                 id.seed_wording(),
                 suggested_label(id)
             ),
-            line: Some(record.line),
+            line: Some(
+                record
+                    .section("Evidence Bundle")
+                    .map_or(record.line, |section| section.line),
+            ),
         },
     }
 }
