@@ -378,3 +378,41 @@ fn list_lines(body: &str) -> Vec<String> {
         .filter(|line| !line.is_empty())
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::parse_document;
+
+    fn criteria_of(text: &str) -> Vec<String> {
+        let records = parse_document("t.md", text).records;
+        acceptance_criteria(&TaskRecords::gather(&records, "ENG-1"))
+    }
+
+    #[test]
+    fn criteria_come_from_a_row_or_a_section() {
+        let row = "## Task Assignment\n\n| Task ID | ENG-1 |\n\
+            | Acceptance criteria | [AC1 login works, AC2 logout works] |\n";
+        assert_eq!(criteria_of(row), ["AC1 login works", "AC2 logout works"]);
+        let section = "## Task Assignment\n\n| Task ID | ENG-1 |\n\n\
+            ### Acceptance Criteria\n\n- [ ] AC1: login works\n* AC2: logout works\n";
+        assert_eq!(
+            criteria_of(section),
+            ["AC1: login works", "AC2: logout works"]
+        );
+        let handoff = "## Interaction Record\n\n| Task ID | ENG-1 |\n| Type | handoff |\n\n\
+            ### Acceptance Criteria\n\n- the page loads\n";
+        assert_eq!(criteria_of(handoff), ["the page loads"]);
+        assert!(criteria_of("## Task Assignment\n\n| Task ID | ENG-1 |\n").is_empty());
+    }
+
+    #[test]
+    fn every_class_requires_files_and_high_requires_sign_off() {
+        for class in RiskClass::ALL {
+            assert_eq!(required_items(class)[0], EvidenceItemId::FilesChanged);
+        }
+        assert_eq!(required_items(RiskClass::High).len(), 6);
+        assert!(required_items(RiskClass::High).contains(&EvidenceItemId::ReviewerSignOff));
+        assert!(!required_items(RiskClass::Medium).contains(&EvidenceItemId::ReviewerSignOff));
+    }
+}
