@@ -850,3 +850,22 @@ fn a_malformed_record_in_the_tasks_files_is_reported() {
     assert_eq!(codes(&verdict), ["duplicate-field"]);
     assert_eq!(verdict["problems"][0]["path"], ".handoff/eng-7.md");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_records_file_whose_name_is_not_utf8_is_reported_not_dropped() {
+    use std::os::unix::ffi::OsStrExt;
+    let records = assignment("docs/", "low", "backend-engineer")
+        + &review("backend-engineer", "orchestrator", &low_items(), "");
+    let repo = guide_fix(&records);
+    let name = std::ffi::OsStr::from_bytes(b"note-\xff.md");
+    std::fs::write(repo.path().join(".handoff").join(name), "# note\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
+        .current_dir(repo.path())
+        .args(["check", "--base", "main"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("not UTF-8; rename it"), "{stderr}");
+}

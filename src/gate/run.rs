@@ -69,6 +69,12 @@ pub enum CheckError {
     /// The task cannot be chosen.
     #[error(transparent)]
     Task(#[from] SelectionError),
+    /// A file in the records directory has a name that is not UTF-8.
+    #[error("{path}: a file in the records directory has a name that is not UTF-8; rename it")]
+    NonUtf8RecordPath {
+        /// The name, invalid bytes shown as U+FFFD.
+        path: String,
+    },
     /// A `--records` directory cannot be searched.
     #[error("{path}: cannot search for records: {message}")]
     Search {
@@ -148,15 +154,19 @@ fn load_records(
     let mut documents = Vec::new();
     let dir = records_dir.trim_end_matches('/');
     for path in repo.files_under(&options.head, dir)? {
-        let name = path.to_string_lossy().into_owned();
+        let Some(name) = path.as_str() else {
+            return Err(CheckError::NonUtf8RecordPath {
+                path: path.to_string_lossy().into_owned(),
+            });
+        };
         if !name.ends_with(".md") {
             continue;
         }
-        let Some(bytes) = repo.read_file_at(&options.head, &name)? else {
+        let Some(bytes) = repo.read_file_at(&options.head, name)? else {
             continue;
         };
-        let text = read_bytes(bytes, Path::new(&name))?;
-        documents.push(parse_document(&name, &text));
+        let text = read_bytes(bytes, Path::new(name))?;
+        documents.push(parse_document(name, &text));
     }
     for input in &options.records {
         match input {
