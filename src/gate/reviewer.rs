@@ -16,10 +16,13 @@
 use crate::risk::RiskClass;
 use crate::scope::same_agent;
 
+/// The name records use for the orchestrator whatever the policy calls it.
+const GENERIC_ORCHESTRATOR: &str = "orchestrator";
+
 /// Role names and availability (from the policy file; defaults from the seed).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Roles {
-    /// The orchestrator's name. Any agent whose name ends in `orchestrator` also counts.
+    /// The orchestrator's name; the generic `orchestrator` also counts.
     pub orchestrator: String,
     /// Medium-risk reviewers, in order of preference; the orchestrator comes last.
     pub medium: Vec<String>,
@@ -47,10 +50,11 @@ impl Default for Roles {
 }
 
 impl Roles {
-    /// Whether `name` is the orchestrator.
+    /// Whether `name` is the orchestrator: the policy's name for it, or the generic
+    /// `orchestrator` (records often address it so). Nothing else, so an agent cannot
+    /// become the orchestrator by its choice of name.
     pub fn is_orchestrator(&self, name: &str) -> bool {
-        same_agent(name, &self.orchestrator)
-            || name.trim().to_ascii_lowercase().ends_with("orchestrator")
+        same_agent(name, &self.orchestrator) || same_agent(name, GENERIC_ORCHESTRATOR)
     }
 
     /// Whether `name` is the user.
@@ -311,6 +315,15 @@ mod tests {
         assert_eq!(reviewer(RiskClass::High, Some("backend-engineer")), rc);
         let sec = Requirement::Reviewer("security-engineer".into());
         assert_eq!(reviewer(RiskClass::High, Some("Reality-Checker")), sec);
+    }
+
+    #[test]
+    fn only_the_named_orchestrator_and_reviewers_may_approve() {
+        let mut r = roles();
+        r.orchestrator = "enterprise-orchestrator".into();
+        assert!(r.may_approve("Enterprise-Orchestrator") && r.may_approve("orchestrator"));
+        assert!(r.may_approve("qa-engineer") && r.may_approve("user"));
+        assert!(!r.may_approve("fake-orchestrator") && !r.may_approve("backend-engineer"));
     }
 
     #[test]
