@@ -50,6 +50,7 @@ new_repo() { # new_repo DIR
   git init -q -b main "$1"
   git -C "$1" config user.email bench@example.com
   git -C "$1" config user.name bench
+  git -C "$1" config commit.gpgsign false
 }
 
 # Mean milliseconds per run of "$@" over $runs runs: wall, and user+sys CPU.

@@ -20,6 +20,7 @@ impl Repo {
         repo.git(&["init", "-q", "-b", "main"]);
         repo.git(&["config", "user.email", "dev@example.com"]);
         repo.git(&["config", "user.name", "Dev"]);
+        repo.git(&["config", "commit.gpgsign", "false"]);
         repo.write("README.md", "# demo\n");
         repo.write("docs/guide.md", "# Guide\n\nHelo.\n");
         repo.write(

@@ -24,6 +24,7 @@ step "A repository with a main branch"
 git init -q -b main
 git config user.email agent@example.com
 git config user.name agent
+git config commit.gpgsign false
 mkdir -p docs src .handoff
 printf '# Guide\n\nHelo, world.\n' > docs/guide.md
 printf 'def greet():\n    return "Helo"\n' > src/greet.py
