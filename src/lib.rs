@@ -17,4 +17,5 @@ pub mod git;
 pub mod policy;
 pub mod record;
 pub mod risk;
+pub mod routing;
 pub mod scope;

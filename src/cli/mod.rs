@@ -2,6 +2,7 @@
 //! plumbing: every command returns an [`Outcome`] or a [`Failure`], and [`run`] turns
 //! them into the exit codes the README documents.
 
+mod audit;
 mod check;
 mod classify;
 mod contract;
@@ -14,6 +15,7 @@ mod output;
 mod parse;
 mod policy;
 mod render;
+mod route;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -32,6 +34,8 @@ struct Cli {
 enum Command {
     /// Check an agent_contract_handoff block, or decide the next action from it.
     Contract(contract::Args),
+    /// Re-derive recorded routing decisions and summarise the records for a team lead.
+    Audit(audit::Args),
     /// Gate a change: risk, evidence, file scope and sign-off in one verdict (exit 0 pass,
     /// 1 reject, 2 cannot run).
     Check(check::Args),
@@ -51,6 +55,8 @@ enum Command {
     Classify(classify::Args),
     /// Inspect the gate's policy (`.handoff.yaml`).
     Policy(policy::Args),
+    /// Route a task to an agent from a registry by the protocol's tie-break rules.
+    Route(route::Args),
 }
 
 /// Parses the command line, runs the command, and maps its result to an exit code.
@@ -69,6 +75,7 @@ pub fn run() -> ExitCode {
     };
     let result = match cli.command {
         Command::Contract(args) => contract::run(args),
+        Command::Audit(args) => audit::run(args),
         Command::Check(args) => check::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),
@@ -78,6 +85,7 @@ pub fn run() -> ExitCode {
         Command::Render(args) => render::run(args),
         Command::Classify(args) => classify::run(args),
         Command::Policy(args) => policy::run(args),
+        Command::Route(args) => route::run(args),
     };
     output::finish(result)
 }

@@ -1,0 +1,355 @@
+//! `handoff audit`: the library over thousands of generated records, and the real binary
+//! over the example records in every format.
+
+#[path = "support/generate.rs"]
+mod generate;
+
+use assert_cmd::Command;
+use handoff::record::parse_document;
+use handoff::routing::audit::{FindingKind, Reference};
+use handoff::routing::summary::audit_documents;
+use handoff::routing::{Aliases, Registry};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn example(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/registry")
+        .join(path)
+}
+
+fn example_registry() -> (Registry, Aliases) {
+    let mut registry = Registry::load(&example("agents")).expect("the example registry loads");
+    let aliases =
+        Aliases::load(&example("capability-aliases.yaml")).expect("the example aliases load");
+    registry.assign_departments(aliases.departments());
+    (registry, aliases)
+}
+
+fn audit_cli(args: &[&str]) -> assert_cmd::assert::Assert {
+    let mut command = Command::cargo_bin("handoff").expect("the handoff binary is built");
+    command
+        .arg("audit")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .assert()
+}
+
+#[test]
+fn thousands_of_generated_records_are_counted_exactly() {
+    let cycles = 500;
+    let count = cycles * generate::CYCLE;
+    let documents: Vec<_> = generate::documents(count, 97)
+        .iter()
+        .map(|(name, text)| parse_document(name, text))
+        .collect();
+    let (registry, aliases) = example_registry();
+    let report = audit_documents(
+        &documents,
+        Some(Reference {
+            registry: &registry,
+            aliases: &aliases,
+        }),
+    );
+
+    assert_eq!(report.records, count);
+    assert_eq!(report.by_kind.get("routing-decision"), Some(&(5 * cycles)));
+    assert_eq!(
+        report.by_kind.get("interaction-record"),
+        Some(&(3 * cycles))
+    );
+    assert_eq!(report.routing.compliant, cycles);
+    assert_eq!(report.routing.non_compliant, 4 * cycles);
+    assert_eq!(report.routing.unverified, 0);
+    let mut by_kind: BTreeMap<FindingKind, usize> = BTreeMap::new();
+    for finding in &report.findings {
+        *by_kind.entry(finding.finding.kind).or_default() += 1;
+    }
+    for kind in FindingKind::ALL {
+        assert_eq!(by_kind.get(&kind), Some(&cycles), "{kind}");
+    }
+    assert_eq!(report.error_count(), 4 * cycles);
+    assert_eq!(report.warning_count(), cycles);
+    let escalation = &report.escalations[0];
+    assert_eq!(
+        (
+            escalation.failure_type,
+            escalation.total,
+            escalation.decided
+        ),
+        ("wrong-capability", cycles, cycles)
+    );
+    assert_eq!(report.scope_expansions.approved, cycles);
+    assert_eq!(report.reviews.get("approved"), Some(&cycles));
+    let risk = report.tasks_by_risk;
+    assert_eq!(
+        (risk.low, risk.medium, risk.high, risk.unclassified),
+        (cycles, cycles, cycles, 5 * cycles)
+    );
+    assert!(
+        report.lint_failures.is_empty(),
+        "{:?}",
+        report.lint_failures.first()
+    );
+}
+
+#[test]
+fn the_findings_point_at_the_record_that_has_them() {
+    let documents: Vec<_> = generate::documents(generate::CYCLE, 3)
+        .iter()
+        .map(|(name, text)| parse_document(name, text))
+        .collect();
+    let (registry, aliases) = example_registry();
+    let report = audit_documents(
+        &documents,
+        Some(Reference {
+            registry: &registry,
+            aliases: &aliases,
+        }),
+    );
+    let located: Vec<(String, usize, &str)> = report
+        .findings
+        .iter()
+        .map(|f| (f.source.clone(), f.line, f.finding.kind.as_str()))
+        .collect();
+    // Records are joined by a blank line, three to a file.
+    let first_line_of = |i: usize| {
+        1 + (i - i % 3..i)
+            .map(|j| generate::record(j).lines().count() + 1)
+            .sum::<usize>()
+    };
+    assert_eq!(
+        located[0],
+        (
+            "generated/000000.md".to_string(),
+            first_line_of(1),
+            "wrong-tie-break"
+        )
+    );
+    assert_eq!(
+        located[1],
+        (
+            "generated/000000.md".to_string(),
+            first_line_of(2),
+            "load-balancing-reason"
+        )
+    );
+    assert_eq!(report.findings[0].task_id.as_deref(), Some("GEN-1"));
+}
+
+#[test]
+fn without_a_registry_only_load_balancing_is_checked() {
+    let documents: Vec<_> = generate::documents(generate::CYCLE, 8)
+        .iter()
+        .map(|(name, text)| parse_document(name, text))
+        .collect();
+    let report = audit_documents(&documents, None);
+    let kinds: Vec<FindingKind> = report.findings.iter().map(|f| f.finding.kind).collect();
+    assert_eq!(kinds, [FindingKind::LoadBalancingReason]);
+    assert_eq!(report.routing.non_compliant, 1);
+    assert_eq!(report.routing.unverified, 4);
+}
+
+#[test]
+fn the_example_records_fail_with_every_finding_and_a_lint_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = record_failing_lint(dir.path());
+    let assert = audit_cli(&[
+        "examples/registry/records",
+        &bad,
+        "--registry",
+        "examples/registry",
+    ])
+    .code(1);
+    let text = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    for expected in [
+        "eng-043-backend.md:27: error[wrong-tie-break] ENG-043: the record says `qualifier-match` but `department-affinity` decides: it selects `fullstack-engineer`",
+        "eng-044-api.md:1: error[load-balancing-reason] ENG-044",
+        "eng-044-api.md:13: error[better-candidate] ENG-045: `security-engineer` covers oauth2 (1 of 1 requested qualifiers), more than the selected `backend-engineer` (0)",
+        "eng-047-data.md:1: error[selected-lacks-domain] ENG-047",
+        "eng-047-data.md:13: warning[candidates-differ] ENG-048",
+        "bad.md:1:1: error[missing-field]: Interaction Record without `From`",
+        "bad.md:8:16: error[invalid-value]",
+        "tasks by risk class: low 1, medium 2, high 1, unclassified 3",
+        "records failing lint: 1",
+        "routing decisions: 2 compliant, 4 non-compliant, 0 unverified",
+        "scope expansions: 1 approved, 1 rejected, 1 undecided",
+        "escalations, wrong-capability: 1 (1 decided) -> Reroute to matching capability",
+        "6 error(s), 2 warning(s)",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn compliant_records_exit_0_and_json_is_the_documented_contract() {
+    let assert = audit_cli(&[
+        "examples/registry/records/eng-042-oauth.md",
+        "--registry",
+        "examples/registry",
+        "--format",
+        "json",
+    ])
+    .success();
+    let value: serde_json::Value =
+        serde_json::from_slice(&assert.get_output().stdout).expect("JSON output");
+    assert_eq!(
+        value["routing"],
+        serde_json::json!({"compliant": 1, "non_compliant": 0, "unverified": 0})
+    );
+    assert_eq!(value["tasks_by_risk"]["high"], 1);
+    assert_eq!(value["reviews"], serde_json::json!({"approved": 1}));
+    assert_eq!(value["findings"], serde_json::json!([]));
+    for key in [
+        "records",
+        "by_kind",
+        "by_type",
+        "escalations",
+        "scope_expansions",
+        "lint_failures",
+    ] {
+        assert!(value.get(key).is_some(), "missing {key}");
+    }
+}
+
+#[test]
+fn a_decision_written_by_route_passes_the_audit() {
+    let mut route = Command::cargo_bin("handoff").expect("the handoff binary is built");
+    let output = route
+        .args([
+            "route",
+            "--registry",
+            "examples/registry",
+            "--capability",
+            "backend: [node]",
+        ])
+        .args(["--requester", "frontend-engineer", "--task", "ENG-9"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("route runs");
+    assert!(output.status.success());
+    let mut audit = Command::cargo_bin("handoff").expect("the handoff binary is built");
+    audit
+        .args(["audit", "-", "--registry", "examples/registry"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .write_stdin(output.stdout)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "routing decisions: 1 compliant, 0 non-compliant",
+        ));
+}
+
+#[test]
+fn the_html_page_is_self_contained_and_has_every_section() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = record_failing_lint(dir.path());
+    let args = [
+        "examples/registry/records",
+        &bad,
+        "--registry",
+        "examples/registry",
+        "--format",
+        "html",
+    ];
+    let assert = audit_cli(&args).code(1);
+    let page = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
+    assert_eq!(page.matches("<style>").count(), 1);
+    for external in ["<script", "<link", "src=", "href=\"http", "url("] {
+        assert!(!page.contains(external), "{external} in the page");
+    }
+    let headings = elements(&page, "h2");
+    assert_eq!(
+        headings,
+        ["Summary", "Routing findings", "Records that fail lint"]
+    );
+    let titles = elements(&page, "h3");
+    for title in [
+        "Routing decisions",
+        "Records by kind",
+        "Tasks by risk class",
+        "Escalations",
+        "Scope expansions",
+        "Reviews",
+    ] {
+        assert!(
+            titles.iter().any(|t| t == title),
+            "no {title} in {titles:?}"
+        );
+    }
+    assert_balanced(&page);
+    let cells = elements(&page, "td");
+    assert!(
+        cells.iter().any(|c| c.contains("wrong-tie-break")),
+        "a findings row"
+    );
+    assert!(cells.iter().any(|c| c == "Reroute to matching capability"));
+    assert_eq!(
+        elements(&page, "table").len(),
+        9,
+        "seven summary tables, findings, lint"
+    );
+}
+
+/// Writes a record that fails lint (no `From`, an unknown risk class); returns its path.
+fn record_failing_lint(dir: &Path) -> String {
+    let path = dir.join("bad.md");
+    let record = "## Interaction Record\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-049 |\n| Type | handoff |\n| To | qa-engineer |\n| Risk Class | extreme |\n";
+    std::fs::write(&path, record).expect("write a record that fails lint");
+    path.to_string_lossy().into_owned()
+}
+
+/// The text of every `<tag>…</tag>` element, inner tags stripped.
+fn elements(page: &str, tag: &str) -> Vec<String> {
+    let open = format!("<{tag}>");
+    let close = format!("</{tag}>");
+    page.split(open.as_str())
+        .skip(1)
+        .filter_map(|rest| rest.split(close.as_str()).next())
+        .map(strip_tags)
+        .collect()
+}
+
+fn strip_tags(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for ch in html.chars() {
+        match ch {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            _ if !in_tag => text.push(ch),
+            _ => {}
+        }
+    }
+    text.trim().to_string()
+}
+
+/// Every element the page opens is closed, in order (void elements aside).
+fn assert_balanced(page: &str) {
+    let mut stack: Vec<String> = Vec::new();
+    for tag in page
+        .split('<')
+        .skip(1)
+        .filter_map(|rest| rest.split('>').next())
+    {
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if tag.starts_with('!') || ["meta", "br", "hr", "img"].contains(&name.as_str()) {
+            continue;
+        }
+        if tag.starts_with('/') {
+            assert_eq!(
+                stack.pop().as_deref(),
+                Some(name.as_str()),
+                "unbalanced </{name}>"
+            );
+        } else {
+            stack.push(name);
+        }
+    }
+    assert!(stack.is_empty(), "unclosed {stack:?}");
+}
