@@ -870,3 +870,32 @@ fn a_records_file_whose_name_is_not_utf8_is_reported_not_dropped() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("not UTF-8; rename it"), "{stderr}");
 }
+
+#[test]
+fn long_reports_are_capped_per_code_but_json_lists_everything() {
+    let records = assignment("docs/", "low", "backend-engineer")
+        + &review(
+            "backend-engineer",
+            "orchestrator",
+            &["**Files changed**: `docs/`, `notes/`", DESCRIPTION],
+            "",
+        );
+    let repo = guide_fix(&records);
+    for index in 0..15 {
+        repo.write(&format!("notes/n{index:02}.txt"), "x\n");
+    }
+    repo.commit("notes");
+    let (_, verdict) = repo.check(&[]);
+    assert_eq!(verdict["scope"]["undeclared"].as_array().unwrap().len(), 15);
+    let markdown = Command::new(env!("CARGO_BIN_EXE_handoff"))
+        .current_dir(repo.path())
+        .args(["check", "--base", "main", "--format", "markdown"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&markdown.stdout);
+    assert_eq!(text.matches("`undeclared-file`").count(), 10, "{text}");
+    assert!(
+        text.contains("- … and 5 more (`--format json` lists them all)"),
+        "{text}"
+    );
+}

@@ -6,10 +6,12 @@
 
 use super::output::write_stdout;
 use super::{Failure, Outcome};
+use handoff::diagnostic::Code;
 use handoff::gate::run::{check, CheckOptions, RecordsInput};
 use handoff::gate::{Kind, Outcome as GateOutcome, Problem, Verdict};
 use handoff::git::{Head, Repo};
 use handoff::record::read_stdin;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// Output formats of `handoff check`.
@@ -110,15 +112,7 @@ fn human(verdict: &Verdict) -> String {
             out.push_str(&findings(verdict));
         }
     }
-    for kind in Kind::ALL {
-        let problems: Vec<&Problem> = verdict
-            .problems
-            .iter()
-            .filter(|p| p.kind() == kind)
-            .collect();
-        if problems.is_empty() {
-            continue;
-        }
+    for (kind, problems, omitted) in grouped(verdict, HUMAN_PER_CODE) {
         out.push_str(&format!("\n{}:\n", kind.title()));
         for problem in problems {
             out.push_str(&format!(
@@ -132,9 +126,48 @@ fn human(verdict: &Verdict) -> String {
                 out.push_str(&format!("      fix: {fix}\n"));
             }
         }
+        out.push_str(&omitted_line("  ", omitted));
     }
     out.push_str(&format!("\n{}\n", verdict_line(verdict)));
     out
+}
+
+/// How many problems of one code the human report lists before it summarises the rest.
+const HUMAN_PER_CODE: usize = 50;
+
+/// The same for a pull-request comment, which must stay short (GitHub caps comments).
+const MARKDOWN_PER_CODE: usize = 10;
+
+/// The problems of each kind that has any, at most `per_code` of each code, and how
+/// many were left out.
+fn grouped(verdict: &Verdict, per_code: usize) -> Vec<(Kind, Vec<&Problem>, usize)> {
+    Kind::ALL
+        .into_iter()
+        .filter_map(|kind| {
+            let mut seen: HashMap<Code, usize> = HashMap::new();
+            let mut shown = Vec::new();
+            let mut omitted = 0;
+            for problem in verdict.problems.iter().filter(|p| p.kind() == kind) {
+                let count = seen.entry(problem.code).or_default();
+                *count += 1;
+                if *count <= per_code {
+                    shown.push(problem);
+                } else {
+                    omitted += 1;
+                }
+            }
+            (!shown.is_empty()).then_some((kind, shown, omitted))
+        })
+        .collect()
+}
+
+/// `… and N more` when problems were left out, else nothing.
+fn omitted_line(indent: &str, omitted: usize) -> String {
+    if omitted == 0 {
+        String::new()
+    } else {
+        format!("{indent}… and {omitted} more (`--format json` lists them all)\n")
+    }
 }
 
 /// How many risk findings the human report lists before it summarises the rest.
@@ -247,15 +280,7 @@ fn markdown(verdict: &Verdict) -> String {
     for (title, text) in summary_lines(verdict) {
         out.push_str(&format!("| {title} | {} |\n", escape(&text)));
     }
-    for kind in Kind::ALL {
-        let problems: Vec<&Problem> = verdict
-            .problems
-            .iter()
-            .filter(|p| p.kind() == kind)
-            .collect();
-        if problems.is_empty() {
-            continue;
-        }
+    for (kind, problems, omitted) in grouped(verdict, MARKDOWN_PER_CODE) {
         out.push_str(&format!("\n#### {}\n\n", kind.title()));
         for problem in problems {
             let at = location(problem);
@@ -275,6 +300,7 @@ fn markdown(verdict: &Verdict) -> String {
                 out.push_str(&format!("  ```sh\n  {fix}\n  ```\n"));
             }
         }
+        out.push_str(&omitted_line("- ", omitted));
     }
     out
 }
