@@ -899,3 +899,33 @@ fn long_reports_are_capped_per_code_but_json_lists_everything() {
         "{text}"
     );
 }
+
+#[test]
+fn a_documented_reclassification_is_not_warned_about() {
+    let items = [
+        "**Files changed**: `docs/guide.md`, `tests/spelling.rs`",
+        TESTS,
+        BEFORE_AFTER,
+        MIGRATIONS,
+    ];
+    for (decision, warned) in [
+        ("", true),
+        (
+            "Approved. Reclassified low → medium: a test file was added.\nReviewer: qa-engineer",
+            false,
+        ),
+    ] {
+        let records = assignment("docs/, tests/", "low", "backend-engineer")
+            + &review("backend-engineer", "qa-engineer", &items, decision);
+        let repo = guide_fix(&records);
+        repo.write("tests/spelling.rs", "#[test] fn spelling() {}\n");
+        repo.commit("add a test");
+        let (code, verdict) = repo.check(&[]);
+        assert_eq!(code, 0, "{verdict:#}");
+        assert_eq!(verdict["risk"]["reclassified"], true);
+        assert_eq!(
+            codes(&verdict).contains(&"risk-reclassified".to_string()),
+            warned
+        );
+    }
+}

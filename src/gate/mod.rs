@@ -77,7 +77,7 @@ pub fn evaluate(input: GateInput) -> Verdict {
     let class = input.risk.class;
     let mut problems = task_problems(task);
     problems.extend(record_problems(task, input.diagnostics));
-    if input.risk.reclassified {
+    if input.risk.reclassified && !reclassification_documented(task) {
         problems.push(reclassification_problem(&input.risk));
     }
     let waiver = waiver(task, input.roles);
@@ -155,6 +155,17 @@ fn record_problems(task: &TaskRecords, diagnostics: &[Diagnostic]) -> Vec<Proble
         .collect()
 }
 
+/// Whether a Decision of the task's records mentions the reclassification, as the seed
+/// asks ("Document the reclassification in the Interaction Record's Decision section").
+fn reclassification_documented(task: &TaskRecords) -> bool {
+    task.interactions.iter().any(|record| {
+        record
+            .decision()
+            .text
+            .is_some_and(|text| text.to_lowercase().contains("reclassif"))
+    })
+}
+
 fn reclassification_problem(risk: &RiskReport) -> Problem {
     let declared = risk.declared.map_or("none".to_string(), |c| c.to_string());
     let mut triggers: Vec<String> = Vec::new();
@@ -174,8 +185,8 @@ fn reclassification_problem(risk: &RiskReport) -> Problem {
     Problem::new(
         Code::RiskReclassified,
         format!(
-            "risk reclassified from {declared} to {}: {}; the {} evidence applies, and the \
-             reclassification belongs in the Decision section",
+            "risk reclassified from {declared} to {}: {}; the {} evidence applies; document \
+             the reclassification in the Decision section",
             risk.class,
             triggers.join(", "),
             risk.class
