@@ -929,3 +929,35 @@ fn a_documented_reclassification_is_not_warned_about() {
         );
     }
 }
+
+/// Runs `handoff check --base main` with `format` and returns standard output.
+fn report(repo: &Repo, format: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
+        .current_dir(repo.path())
+        .args([
+            "check", "--base", "main", "--head", "HEAD", "--format", format,
+        ])
+        .output()
+        .unwrap();
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn the_reports_read_as_documented() {
+    let items = [
+        "**Files changed**: `docs/guide.md`",
+        "**Test mapping**: all green",
+        "**Rollback plan**: revert it",
+        BEFORE_AFTER,
+    ];
+    let records = assignment("docs/", "medium", "backend-engineer")
+        + &review("backend-engineer", "reality-checker", &items, "");
+    let repo = guide_fix(&records);
+    repo.write(
+        "migrations/0001_add_users.sql",
+        "CREATE TABLE users (id int);\n",
+    );
+    repo.commit("add a migration");
+    insta::assert_snapshot!("human", report(&repo, "human"));
+    insta::assert_snapshot!("markdown", report(&repo, "markdown"));
+}
