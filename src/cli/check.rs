@@ -273,7 +273,7 @@ fn markdown(verdict: &Verdict) -> String {
         GateOutcome::Reject => "❌",
     };
     let mut out = format!(
-        "### {icon} handoff check: {}\n\n",
+        "### {icon} handoff check — {}\n\n",
         escape(&verdict_line(verdict))
     );
     out.push_str("| | |\n|---|---|\n");
