@@ -689,7 +689,10 @@ fn human_and_markdown_reports_group_problems_and_end_with_the_verdict() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&markdown.stdout);
-    assert!(text.starts_with("### ❌ handoff check — reject: task ENG-7"), "{text}");
+    assert!(
+        text.starts_with("### ❌ handoff check — reject: task ENG-7"),
+        "{text}"
+    );
     assert!(
         text.contains("- **error** `evidence-missing` `.handoff/eng-7.md:27`"),
         "{text}"

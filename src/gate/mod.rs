@@ -32,7 +32,7 @@ pub use verdict::{
 
 use crate::diagnostic::{Code, Diagnostic};
 use crate::evidence::EvidenceItemId;
-use crate::record::{DecisionStatus, InteractionType, Record};
+use crate::record::{DecisionStatus, FieldKey, InteractionType, Record};
 use crate::risk::RiskClass;
 use crate::scope::{
     ExpansionDecision, ExpansionRequest, FixContext, ScopeCheck, ScopeReport, Touch, TouchedPath,
@@ -78,7 +78,11 @@ pub fn evaluate(input: GateInput) -> Verdict {
     let mut problems = task_problems(task);
     problems.extend(record_problems(task, input.diagnostics));
     if input.risk.reclassified && !reclassification_documented(task) {
-        problems.push(reclassification_problem(&input.risk));
+        let mut problem = reclassification_problem(&input.risk);
+        if let Some((source, line)) = declared_class_at(task) {
+            problem = problem.at(source, line);
+        }
+        problems.push(problem);
     }
     let waiver = waiver(task, input.roles);
     let reviewer = judge_reviewer(task, class, input.roles, waiver.is_some());
@@ -164,6 +168,13 @@ fn reclassification_documented(task: &TaskRecords) -> bool {
             .text
             .is_some_and(|text| text.to_lowercase().contains("reclassif"))
     })
+}
+
+/// Where the declared class is written: the `Risk Class` row of the Task Assignment.
+fn declared_class_at<'a>(task: &TaskRecords<'a>) -> Option<(&'a str, usize)> {
+    let assignment = task.assignment?;
+    let field = assignment.field(FieldKey::RiskClass)?;
+    Some((assignment.source.as_str(), field.line))
 }
 
 fn reclassification_problem(risk: &RiskReport) -> Problem {
@@ -254,10 +265,21 @@ fn reviewer_problems(
     waiver: Option<&Record>,
 ) -> Vec<Problem> {
     let author = task.author().unwrap_or("the author");
+    let evidence = task.evidence_record();
     let mut problems: Vec<Problem> = report
         .problems
         .iter()
-        .map(|problem| sign_off_problem(problem, author, class))
+        .map(|problem| {
+            let problem = sign_off_problem(problem, author, class);
+            match evidence {
+                // A sign-off that is missing altogether belongs with the work submitted.
+                Some(record) if problem.path.is_none() => {
+                    let line = record.decision().line;
+                    problem.at(&record.source, line)
+                }
+                _ => problem,
+            }
+        })
         .collect();
     if report.waived {
         let mut problem = Problem::new(
