@@ -4,8 +4,8 @@
 #   benches/check.sh [RUNS]
 #
 # 1. A one-file change (a docs typo, low risk): mean wall-clock and CPU time per run.
-# 2. A 5,000-file change (every file of a generated repository modified): one run's wall
-#    time and peak memory (`/usr/bin/time -v`), when GNU time is installed.
+# 2. A 5,000-file change with 500,000 added lines (the shape of the classify benchmark):
+#    wall time, CPU time and peak memory of three runs (`/usr/bin/time -v`, GNU time).
 # Timings on a loaded machine are inflated; compare CPU time (user + sys) across runs.
 set -euo pipefail
 
@@ -78,22 +78,61 @@ git -C "$one" add -A && git -C "$one" commit -q -m change
 echo "  for comparison, process start-up alone (handoff explain):"
 (cd "$one" && measure "$handoff" explain)
 
-echo "== 5,000-file change"
+echo "== 5,000-file change, 500,000 added lines (the classify benchmark's shape)"
 big=$work/big
 new_repo "$big"
-mkdir -p "$big/.handoff"
-for d in $(seq 0 49); do
-  mkdir -p "$big/src/m$d"
-  for f in $(seq 0 99); do printf 'pub fn f%d() -> u32 { %d }\n' "$f" "$f" > "$big/src/m$d/f$f.rs"; done
-done
+# Every file exists in the base with a short body; the head inserts 100 realistic lines
+# (a few fire content rules: env vars, routes) into each, so every line is diffed.
+generate() {
+  (cd "$big" && python3 - "$1" <<'PY'
+import os, sys
+per_file = int(sys.argv[1])
+templates = [
+    "    total = compute_total(items, discount={i})",
+    "    log.info('processed %s records', count_{i})",
+    "def handler_{i}(request, context):",
+    "    if user.is_active and value_{i} > threshold:",
+    "        return render(request, 'page_{i}.html', {{'items': items}})",
+    "    port = os.environ.get('PORT_{i}', '8080')",
+    "    result = [x * {i} for x in range(limit) if x % 3]",
+    "    # keep the cache warm for module {i}",
+]
+exts = ["py", "js", "go", "rs", "rb", "java", "ts", "sql"]
+for f in range(5000):
+    d = f"pkg{f % 50:02d}/mod{f % 7}"
+    os.makedirs(d, exist_ok=True)
+    head = [f"# file {f} line {n}" for n in range(10)]
+    tail = [f"# file {f} end {n}" for n in range(10)]
+    body = [templates[(f + n) % len(templates)].format(i=n) for n in range(per_file)]
+    with open(f"{d}/file_{f:05d}.{exts[f % len(exts)]}", "w") as out:
+        out.write("\n".join(head + body + tail) + "\n")
+PY
+  )
+}
+generate 0
 git -C "$big" add -A && git -C "$big" commit -q -m base && git -C "$big" checkout -q -b change
-for file in "$big"/src/m*/f*.rs; do printf '// touched\n' >> "$file"; done
-records "src/" '`src/`' > "$big/.handoff/bench.md"
-git -C "$big" add -A && git -C "$big" commit -q -m change
+generate 100
+mkdir -p "$big/.handoff"
+records "pkg*/" '`pkg*/`' | sed -e 's/| Risk Class | low |/| Risk Class | high |/' \
+  -e 's/| Type | handoff |/| Type | review |/' -e 's/| To | orchestrator |/| To | reality-checker |/' \
+  > "$big/.handoff/bench.md"
+cat >> "$big/.handoff/bench.md" <<'MD'
+- **Security implications**: ports now come from the environment; no new attack surface.
+- **Rollback plan**: `git revert HEAD`
+
+### Decision
+
+Approved.
+Reviewer: reality-checker
+MD
+git -C "$big" add -A && git -C "$big" commit -q -m change && git -C "$big" repack -adq
 (cd "$big" && "$handoff" check --base main --head HEAD | tail -n 1)
 if [ -x /usr/bin/time ]; then
-  (cd "$big" && /usr/bin/time -v "$handoff" check --base main --head HEAD 2>&1 >/dev/null |
-    grep -E 'Elapsed|Maximum resident|User time|System time' | sed 's/^\s*/  /')
+  for _ in 1 2 3; do
+    (cd "$big" && { /usr/bin/time -v "$handoff" check --base main --head HEAD || true; } 2>&1 >/dev/null |
+      awk -F': ' '/Elapsed/ {w=$2} /Maximum resident/ {m=$2} /User time|System time/ {c+=$2}
+        END {printf "  wall %s, cpu %.2f s, peak RSS %d KiB\n", w, c, m}')
+  done
 else
   (runs=3 && cd "$big" && measure "$handoff" check --base main --head HEAD)
 fi
