@@ -964,3 +964,35 @@ fn the_reports_read_as_documented() {
     insta::assert_snapshot!("human", report(&repo, "human"));
     insta::assert_snapshot!("markdown", report(&repo, "markdown"));
 }
+
+#[test]
+fn of_several_tasks_the_one_this_change_brings_decides() {
+    let repo = Repo::new();
+    // An earlier task's records are already on main.
+    repo.git(&["checkout", "-q", "main"]);
+    let old = assignment("src/", "low", "someone").replace("ENG-7", "ENG-6");
+    repo.write(".handoff/eng-6.md", &old);
+    repo.commit("an earlier task");
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.git(&["merge", "-q", "main"]);
+    let records = assignment("docs/", "low", "backend-engineer")
+        + &review("backend-engineer", "orchestrator", &low_items(), "");
+    repo.write("docs/guide.md", "# Guide\n\nHello.\n");
+    repo.write(".handoff/eng-7.md", &records);
+    repo.commit("fix the guide");
+    let (code, verdict) = repo.check(&["--head", "HEAD"]);
+    assert_eq!(code, 0, "{verdict:#}");
+    assert_eq!(verdict["task_id"], "ENG-7");
+    // Against a base that already holds both, nothing tells them apart: exit 2.
+    let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
+        .current_dir(repo.path())
+        .args(["check", "--base", "HEAD", "--head", "HEAD"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("ENG-6") && stderr.contains("ENG-7"),
+        "{stderr}"
+    );
+}

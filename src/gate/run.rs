@@ -2,7 +2,8 @@
 //!
 //! 1. The records: every `*.md` under the records directory at head (a commit's tree, or
 //!    the working tree with untracked files), then every `--records` input in order.
-//! 2. The task: `--task`, else the single Task Assignment.
+//! 2. The task: `--task`, else the single Task Assignment — of several, the single one
+//!    this change added or edited (or that came with `--records`).
 //! 3. The base: `--base`, else the Task Assignment's `Baseline SHA`, else the merge base
 //!    with the default branch.
 //! 4. The policy, from that base (or `--policy FILE`), so that a change cannot weaken its
@@ -25,6 +26,8 @@ use crate::policy::{Policy, PolicyError};
 use crate::record::{parse_document, read_bytes, read_input, InputError, Record};
 use crate::risk::{classify, Classification, ClassifyError, RiskClass};
 use crate::scope::Touch;
+use std::cell::OnceCell;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// Where extra records come from.
@@ -96,8 +99,17 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
         .clone()
         .or_else(|| repo.merge_base_with_default_branch().ok());
     let early_policy = load_policy(repo, early_base.as_deref(), options)?;
-    let (records, diagnostics) = load_records(repo, options, &early_policy.records_dir)?;
-    let task_id = select_task(&records, options.task.as_deref())?;
+    let records_dir = early_policy.records_dir.trim_end_matches('/');
+    let (records, diagnostics) = load_records(repo, options, records_dir)?;
+    let fresh = OnceCell::new();
+    let in_records_dir = format!("{records_dir}/");
+    let is_fresh = |record: &Record| {
+        !record.source.starts_with(&in_records_dir)
+            || fresh
+                .get_or_init(|| fresh_record_files(repo, early_base.as_deref(), head, records_dir))
+                .contains(&record.source)
+    };
+    let task_id = select_task(&records, options.task.as_deref(), &is_fresh)?;
     let task = TaskRecords::gather(&records, &task_id);
     let base = match (given_base, task.baseline_sha()) {
         (Some(base), _) => base,
@@ -128,6 +140,25 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
         records_dir: &policy.records_dir,
         diagnostics: &diagnostics,
     }))
+}
+
+/// The record files under `records_dir` that the change from `base` to `head` added or
+/// edited (empty when that cannot be known: the task must then be named with `--task`).
+fn fresh_record_files(
+    repo: &Repo,
+    base: Option<&str>,
+    head: &Head,
+    records_dir: &str,
+) -> HashSet<String> {
+    let Some(change) = base.and_then(|base| repo.change_set(base, head).ok()) else {
+        return HashSet::new();
+    };
+    change
+        .files
+        .iter()
+        .filter(|file| file.status != ChangeStatus::Deleted && file.path.is_under(records_dir))
+        .map(|file| file.path.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// The policy: `--policy FILE`, else `.handoff.yaml` at `base`, else the defaults (when

@@ -29,31 +29,55 @@ fn list_places(places: &[(String, String, usize)]) -> String {
 }
 
 /// Chooses the task: `wanted` when given, else the one task that has a Task Assignment.
-pub fn select_task(records: &[Record], wanted: Option<&str>) -> Result<String, SelectionError> {
+/// When several tasks have one (a records directory accumulates the tasks of earlier
+/// changes), only the assignments `is_fresh` accepts count — those this change added or
+/// edited, or that came with `--records` — and exactly one of those decides.
+pub fn select_task(
+    records: &[Record],
+    wanted: Option<&str>,
+    is_fresh: &dyn Fn(&Record) -> bool,
+) -> Result<String, SelectionError> {
     if let Some(task) = wanted {
         return Ok(task.trim().to_string());
     }
-    let mut tasks: BTreeMap<String, (String, usize)> = BTreeMap::new();
-    for record in records
+    let all = assignment_tasks(records, &|_| true);
+    if all.len() == 1 {
+        return Ok(all.into_keys().next().unwrap_or_default());
+    }
+    if all.is_empty() {
+        return Err(SelectionError::NoTask);
+    }
+    let fresh = assignment_tasks(records, is_fresh);
+    if fresh.len() == 1 {
+        return Ok(fresh.into_keys().next().unwrap_or_default());
+    }
+    let listed = if fresh.is_empty() { all } else { fresh };
+    Err(SelectionError::Ambiguous(
+        listed
+            .into_iter()
+            .map(|(task, (source, line))| (task, source, line))
+            .collect(),
+    ))
+}
+
+/// The tasks that have a Task Assignment among the records `keep` accepts, each with
+/// the place of its first assignment.
+fn assignment_tasks(
+    records: &[Record],
+    keep: &dyn Fn(&Record) -> bool,
+) -> BTreeMap<String, (String, usize)> {
+    let mut tasks = BTreeMap::new();
+    let assignments = records
         .iter()
-        .filter(|r| r.kind == RecordKind::TaskAssignment)
-    {
+        .filter(|r| r.kind == RecordKind::TaskAssignment && keep(r));
+    for record in assignments {
         if let Some(task) = record.task_id() {
             tasks
-                .entry(task.to_string())
+                .entry(task.trim().to_string())
                 .or_insert((record.source.clone(), record.line));
         }
     }
-    match tasks.len() {
-        0 => Err(SelectionError::NoTask),
-        1 => Ok(tasks.into_keys().next().unwrap_or_default()),
-        _ => Err(SelectionError::Ambiguous(
-            tasks
-                .into_iter()
-                .map(|(task, (source, line))| (task, source, line))
-                .collect(),
-        )),
-    }
+    tasks
 }
 
 /// The records of one task.
@@ -254,17 +278,25 @@ mod tests {
     #[test]
     fn one_assignment_decides_and_several_are_listed() {
         let records = parse_document("t.md", TWO_TASKS).records;
-        assert_eq!(select_task(&records[..1], None), Ok("ENG-1".to_string()));
-        let error = select_task(&records, None).unwrap_err().to_string();
+        let none = |_: &Record| false;
+        assert_eq!(
+            select_task(&records[..1], None, &none),
+            Ok("ENG-1".to_string())
+        );
+        let error = select_task(&records, None, &none).unwrap_err().to_string();
         assert!(
             error.contains("ENG-1 (t.md:1)") && error.contains("ENG-2"),
             "{error}"
         );
+        let wanted = select_task(&records, Some("ENG-2"), &none);
+        assert_eq!(wanted, Ok("ENG-2".to_string()));
+        assert_eq!(select_task(&[], None, &none), Err(SelectionError::NoTask));
+        // Of several, the one this change brought decides.
+        let second = |r: &Record| r.task_id() == Some("ENG-2");
         assert_eq!(
-            select_task(&records, Some("ENG-2")),
+            select_task(&records, None, &second),
             Ok("ENG-2".to_string())
         );
-        assert_eq!(select_task(&[], None), Err(SelectionError::NoTask));
     }
 
     #[test]
