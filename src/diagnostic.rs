@@ -54,6 +54,8 @@ pub enum Code {
     MissingHeaderTable,
     /// A header-table row that is not `| key | value |`.
     MalformedRow,
+    /// Prose on the line right after the header table, joining its paragraph.
+    ProseJoinsTable,
     /// The same header key twice in one record.
     DuplicateField,
     /// A required header field is missing.
@@ -134,6 +136,7 @@ impl Code {
     pub const ALL: &'static [Code] = &[
         Code::MissingHeaderTable,
         Code::MalformedRow,
+        Code::ProseJoinsTable,
         Code::DuplicateField,
         Code::MissingField,
         Code::InvalidValue,
@@ -188,6 +191,13 @@ impl Code {
                 summary: "A row of the header table does not have exactly two cells, a key and a value.",
                 example: "## Interaction Record\n| Task ID | ENG-042 |\n| Type | consultation | handoff |\n",
                 fix: "Write one `| Key | Value |` row per field; escape a literal pipe in a value as `\\|`.",
+            },
+            Code::ProseJoinsTable => CodeInfo {
+                name: "prose-joins-table",
+                severity: Severity::Warning,
+                summary: "Prose starts on the line right after the header table, so Markdown joins it to the table's paragraph; the table ends at the first line that is not a row and the rest becomes the text under the table.",
+                example: "## Interaction Record\n| Task ID | ENG-042 |\n| Risk Class | medium |\nRules:\n",
+                fix: "Put a blank line between the table and the prose (`handoff fmt` writes it).",
             },
             Code::DuplicateField => CodeInfo {
                 name: "duplicate-field",

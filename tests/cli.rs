@@ -456,3 +456,139 @@ fn a_value_cannot_smuggle_a_decision_through_new() {
         "only the real, still blank Decision section counts"
     );
 }
+
+#[test]
+fn parse_gives_absent_list_fields_as_empty_lists_and_render_accepts_both() {
+    let text = "## Task Assignment\n| Task ID | ENG-1 |\n| Assigned to | a |\n\n## Routing Decision\n| Task ID | ENG-2 |\n| Selected | s |\n";
+    let output = stdout_of(handoff().args(["parse", "-"]).write_stdin(text));
+    let value: Value = serde_json::from_str(&output).unwrap_or_default();
+    let records = &value["records"];
+    assert_eq!(records[0]["expected_file_scope"], serde_json::json!([]));
+    assert_eq!(records[0]["baseline_sha"], Value::Null);
+    assert_eq!(records[1]["matched_agents"], serde_json::json!([]));
+    assert_eq!(records[1]["rejected"], serde_json::json!([]));
+    assert_eq!(records[1]["extra"], serde_json::json!({}));
+    let rendered = stdout_of(handoff().arg("render").write_stdin(output.clone()));
+    let formatted = stdout_of(handoff().args(["fmt", "-"]).write_stdin(text));
+    assert_eq!(rendered, formatted);
+    assert!(!rendered.contains("Expected file scope"), "{rendered}");
+    let with_nulls = output.replace("\"rejected\": []", "\"rejected\": null");
+    assert_ne!(with_nulls, output);
+    let rendered_from_nulls = stdout_of(handoff().arg("render").write_stdin(with_nulls));
+    assert_eq!(rendered_from_nulls, rendered);
+}
+
+#[test]
+fn prose_joining_a_table_is_a_warning_that_fmt_repairs() {
+    let output = stdout_of(
+        handoff()
+            .args(["lint", "--format", "json"])
+            .arg(fixture("003_6531168df38881cb.txt")),
+    );
+    let value: Value = serde_json::from_str(&output).unwrap_or_default();
+    let joined: Vec<(u64, String)> = value["diagnostics"]
+        .as_array()
+        .map(|all| {
+            all.iter()
+                .filter(|d| d["code"] == "prose-joins-table" || d["code"] == "malformed-row")
+                .map(|d| {
+                    (
+                        d["line"].as_u64().unwrap_or(0),
+                        format!("{}/{}", d["severity"], d["code"]),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let warning = "\"warning\"/\"prose-joins-table\"".to_string();
+    assert_eq!(joined, [(135, warning.clone()), (170, warning)]);
+
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let file = dir.path().join("scope.md");
+    let original = "Intro.\n## Task Assignment\n| Task ID | ENG-042 |\n| Assigned to | backend-engineer |\n| Expected file scope | [src/a.ts] |\n| Risk Class | medium |\nRules:\n- The agent MAY modify files in the declared scope\n";
+    std::fs::write(&file, original).unwrap_or_default();
+    handoff()
+        .arg("lint")
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "scope.md:7:1: warning[prose-joins-table]: ",
+        ))
+        .stdout(predicate::str::contains(
+            "= hint: put a blank line after the table",
+        ));
+    let before = stdout_of(handoff().arg("parse").arg(&file));
+    handoff()
+        .arg("fmt")
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("left as it is").not());
+    let formatted = std::fs::read_to_string(&file).unwrap_or_default();
+    assert_eq!(
+        formatted,
+        "Intro.\n## Task Assignment\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-042 |\n| Assigned to | backend-engineer |\n| Expected file scope | [src/a.ts] |\n| Risk Class | medium |\n\nRules:\n- The agent MAY modify files in the declared scope\n"
+    );
+    let after = stdout_of(handoff().arg("parse").arg(&file));
+    let records = |json: &str| -> Value {
+        let mut value: Value = serde_json::from_str(json).unwrap_or_default();
+        for record in value["records"].as_array_mut().into_iter().flatten() {
+            record["line"] = Value::Null;
+            record["decision"]["line"] = Value::Null;
+        }
+        value["records"].clone()
+    };
+    assert_eq!(records(&before), records(&after));
+    assert!(records(&after)[0]["preamble"]
+        .as_str()
+        .is_some_and(|p| p.starts_with("Rules:\n- The agent")));
+    handoff()
+        .arg("lint")
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("prose-joins-table").not());
+}
+
+#[test]
+fn lint_hints_name_the_allowed_values_and_forms() {
+    let output = stdout_of(
+        handoff()
+            .args(["lint", "--format", "json"])
+            .arg(fixture("template.md")),
+    );
+    let value: Value = serde_json::from_str(&output).unwrap_or_default();
+    let hint_at = |line: u64| -> String {
+        value["diagnostics"]
+            .as_array()
+            .and_then(|all| all.iter().find(|d| d["line"] == line))
+            .and_then(|d| d["hint"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        hint_at(2),
+        "replace it with the real Task ID; expected the form `DEPT-NNN`, e.g. `ENG-042`"
+    );
+    assert_eq!(
+        hint_at(6),
+        "replace it with the real Transport; expected one of: agent-teams, orchestrator-mediated"
+    );
+    assert_eq!(
+        hint_at(8),
+        "replace it with the real Timestamp; expected RFC 3339 with a zone, e.g. `2026-01-11T20:30:00Z`"
+    );
+    let bad = "## Interaction Record\n| Task ID | ENG-1 |\n| Type | chat |\n| From | a |\n| To | b |\n| Risk Class | severe |\n";
+    handoff()
+        .args(["lint", "-"])
+        .write_stdin(bad)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "  = hint: expected one of: consultation, handoff, review, escalation, capability-request\n",
+        ))
+        .stdout(predicate::str::contains(
+            "  = hint: expected one of: low, medium, high\n",
+        ));
+}

@@ -153,6 +153,34 @@ proptest! {
     }
 
     #[test]
+    fn prose_joined_to_the_table_reads_as_the_preamble_and_fmt_restores_the_blank_line(
+        record in record(),
+        first_line in "[A-Za-zé日本:,.()]{1,12}( [A-Za-z:]{1,8}){0,3}",
+        rest in prop::option::of(hostile()),
+    ) {
+        let templates = Templates::embedded();
+        let mut record = record;
+        let preamble = match &rest {
+            Some(rest) => format!("{first_line}\n{rest}"),
+            None => first_line.clone(),
+        };
+        record.set_preamble(Some(&preamble));
+        let canonical = record.canonical();
+        let text = render(&record, &templates).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let separated = format!("|\n\n{first_line}");
+        prop_assert!(text.contains(&separated), "{}", text);
+        let joined = text.replacen(&separated, &format!("|\n{first_line}"), 1);
+        let document = parse_document("joined", &joined);
+        let codes: Vec<&str> = document.diagnostics.iter().map(|d| d.code.name()).collect();
+        prop_assert_eq!(codes, ["prose-joins-table"], "{}", joined);
+        prop_assert_eq!(document.records.len(), 1);
+        prop_assert_eq!(&document.records[0], &canonical);
+        let formatted = format_document("joined", &joined, &templates);
+        prop_assert!(formatted.skipped.is_empty(), "{:?}", formatted.skipped);
+        prop_assert_eq!(&formatted.text, &text);
+    }
+
+    #[test]
     fn rendered_headers_are_real_tables_for_comrak(record in record()) {
         let text = render(&record, &Templates::embedded()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let rows = gfm_table_rows(&text);

@@ -9,6 +9,7 @@
 
 use crate::risk::RiskClass;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fmt;
 
 /// Declares a closed enumeration with canonical lower-case spellings.
@@ -281,7 +282,11 @@ impl FieldKey {
 
 /// Trims a value and turns every line ending into `\n`.
 pub fn normalize_value(value: &str) -> String {
-    normalize_newlines(value).trim().to_string()
+    if value.contains('\r') {
+        normalize_newlines(value).trim().to_string()
+    } else {
+        value.trim().to_string()
+    }
 }
 
 /// Turns `\r\n` and lone `\r` into `\n`.
@@ -293,14 +298,66 @@ pub fn normalize_newlines(text: &str) -> String {
 }
 
 /// Whether two keys are equal ignoring ASCII case and runs of white space, without
-/// allocating (the parser calls this for every row).
+/// allocating (the parser calls this for every row against every known key).
 pub fn keys_match(a: &str, b: &str) -> bool {
+    if a.eq_ignore_ascii_case(b) {
+        return true;
+    }
+    // Two first words starting with different letters or digits cannot match; most keys
+    // compared against the wrong label stop here.
+    if let (Some(x), Some(y)) = (a.as_bytes().first(), b.as_bytes().first()) {
+        if x.is_ascii_alphanumeric() && y.is_ascii_alphanumeric() && !x.eq_ignore_ascii_case(y) {
+            return false;
+        }
+    }
+    if let Some(answer) = ascii_keys_match(a.as_bytes(), b.as_bytes()) {
+        return answer;
+    }
     let (mut left, mut right) = (a.split_whitespace(), b.split_whitespace());
     loop {
         match (left.next(), right.next()) {
             (None, None) => return true,
             (Some(x), Some(y)) if x.eq_ignore_ascii_case(y) => {}
             _ => return false,
+        }
+    }
+}
+
+/// [`keys_match`] byte by byte while the text is ASCII (a mismatch usually shows at the
+/// first byte); `None` when it meets a non-ASCII byte first, whose white space only the
+/// general path knows.
+fn ascii_keys_match(a: &[u8], b: &[u8]) -> Option<bool> {
+    // The ASCII characters `char::is_whitespace` accepts, as `split_whitespace` splits.
+    let is_space = |byte: u8| matches!(byte, b' ' | b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r');
+    let skip = |text: &[u8], mut at: usize| {
+        while at < text.len() && is_space(text[at]) {
+            at += 1;
+        }
+        at
+    };
+    let non_ascii = |text: &[u8], at: usize| text.get(at).is_some_and(|byte| !byte.is_ascii());
+    let (mut i, mut j) = (skip(a, 0), skip(b, 0));
+    loop {
+        if i == a.len() || j == b.len() {
+            let (i, j) = (skip(a, i), skip(b, j));
+            if non_ascii(a, i) || non_ascii(b, j) {
+                return None;
+            }
+            return Some(i == a.len() && j == b.len());
+        }
+        if !a[i].is_ascii() || !b[j].is_ascii() {
+            return None;
+        }
+        match (is_space(a[i]), is_space(b[j])) {
+            (true, true) => {
+                i = skip(a, i);
+                j = skip(b, j);
+            }
+            (false, false) if a[i].eq_ignore_ascii_case(&b[j]) => {
+                i += 1;
+                j += 1;
+            }
+            _ => return Some(false),
         }
     }
 }
@@ -389,7 +446,7 @@ pub fn parse_list(text: &str) -> Option<Vec<String>> {
         if item.is_empty() {
             continue;
         }
-        if item.contains("...") || item.contains('…') || item.to_lowercase().contains("e.g.") {
+        if holds_example_marker(&item) {
             return None;
         }
         items.push(item);
@@ -400,9 +457,39 @@ pub fn parse_list(text: &str) -> Option<Vec<String>> {
     Some(items)
 }
 
+/// Whether a list item holds `...`, `…` or `e.g.` (any case; no non-ASCII character
+/// lower-cases to one of `e.g.`'s), in one pass over its bytes.
+fn holds_example_marker(item: &str) -> bool {
+    let bytes = item.as_bytes();
+    bytes.iter().enumerate().any(|(at, byte)| {
+        let rest = &bytes[at..];
+        match byte {
+            b'.' => rest.starts_with(b"..."),
+            b'e' | b'E' => rest
+                .get(..4)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"e.g.")),
+            0xE2 => rest.starts_with("…".as_bytes()),
+            _ => false,
+        }
+    })
+}
+
 /// The canonical text of a list: `[a, b, c]`.
 pub fn format_list(items: &[String]) -> String {
-    format!("[{}]", items.join(", "))
+    let mut out = String::with_capacity(2 + items.iter().map(|item| item.len() + 2).sum::<usize>());
+    write_list(&mut out, items);
+    out
+}
+
+fn write_list(out: &mut String, items: &[String]) {
+    out.push('[');
+    for (index, item) in items.iter().enumerate() {
+        if index > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(item);
+    }
+    out.push(']');
 }
 
 fn parse_qualifiers(text: &str) -> Option<Vec<String>> {
@@ -418,7 +505,8 @@ fn strip_ticks(text: &str) -> String {
     let mut current = text.trim();
     loop {
         let next = current.trim_matches('`').trim();
-        if next == current {
+        // `next` is a sub-slice of `current`: the same length means nothing changed.
+        if next.len() == current.len() {
             return current.to_string();
         }
         current = next;
@@ -465,20 +553,24 @@ fn parse_matched_agent(item: &str) -> Option<MatchedAgent> {
 
 /// The canonical text of matched agents.
 pub fn format_matched(agents: &[MatchedAgent]) -> String {
-    agents
-        .iter()
-        .map(|matched| match &matched.domain {
-            Some(domain) => {
-                let capability = Capability {
-                    domain: domain.clone(),
-                    qualifiers: matched.qualifiers.clone(),
-                };
-                format!("{} ({capability})", matched.agent)
+    let mut out = String::new();
+    for (index, matched) in agents.iter().enumerate() {
+        if index > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&matched.agent);
+        if let Some(domain) = &matched.domain {
+            // The text of `Capability { domain, qualifiers }`, written in place.
+            out.push_str(" (");
+            out.push_str(domain);
+            if !matched.qualifiers.is_empty() {
+                out.push_str(": ");
+                write_list(&mut out, &matched.qualifiers);
             }
-            None => matched.agent.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+            out.push(')');
+        }
+    }
+    out
 }
 
 /// Splits on `separator` outside brackets and parentheses.
@@ -534,14 +626,18 @@ pub fn parse_rejected(text: &str) -> Option<Vec<RejectedAgent>> {
 
 /// The canonical text of rejected agents.
 pub fn format_rejected(agents: &[RejectedAgent]) -> String {
-    agents
-        .iter()
-        .map(|rejected| match &rejected.reason {
-            Some(reason) => format!("{} — {reason}", rejected.agent),
-            None => rejected.agent.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+    let mut out = String::new();
+    for (index, rejected) in agents.iter().enumerate() {
+        if index > 0 {
+            out.push_str("; ");
+        }
+        out.push_str(&rejected.agent);
+        if let Some(reason) = &rejected.reason {
+            out.push_str(" — ");
+            out.push_str(reason);
+        }
+    }
+    out
 }
 
 /// Whether a field value is an unfilled template placeholder.
@@ -615,7 +711,11 @@ pub fn encode_cell(value: &str) -> String {
 }
 
 /// Decodes a table cell: backslash + ASCII punctuation → that character, `<br>` → new line.
-pub fn decode_cell(cell: &str) -> String {
+/// A cell with nothing to decode is returned as it is, without copying.
+pub fn decode_cell(cell: &str) -> Cow<'_, str> {
+    if !cell.bytes().any(|byte| byte == b'\\' || byte == b'<') {
+        return Cow::Borrowed(cell);
+    }
     let mut out = String::with_capacity(cell.len());
     let mut rest = cell;
     while let Some(ch) = rest.chars().next() {
@@ -635,7 +735,7 @@ pub fn decode_cell(cell: &str) -> String {
         out.push(ch);
         rest = &rest[ch.len_utf8()..];
     }
-    out
+    Cow::Owned(out)
 }
 
 /// The length of a `<br>`, `<br/>` or `<br />` tag at the start of `text`.
@@ -654,15 +754,24 @@ fn starts_with_ignore_case(text: &str, prefix: &str) -> bool {
 
 /// Splits a table row into cells on unescaped `|`, dropping the outer pipes.
 pub fn split_row(line: &str) -> Vec<&str> {
-    let line = line.trim();
     let mut cells = Vec::new();
+    split_row_into(line, &mut cells);
+    cells
+}
+
+/// [`split_row`] into a buffer the caller reuses from row to row (the parser's hot loop).
+pub(crate) fn split_row_into<'a>(line: &'a str, cells: &mut Vec<&'a str>) {
+    cells.clear();
+    let line = line.trim();
     let mut start = 0;
     let mut escaped = false;
-    for (at, ch) in line.char_indices() {
-        match ch {
+    // Byte by byte: `|` and `\` are ASCII and never part of a multi-byte character, and
+    // an escaped multi-byte character only needs its first byte skipped.
+    for (at, byte) in line.bytes().enumerate() {
+        match byte {
             _ if escaped => escaped = false,
-            '\\' => escaped = true,
-            '|' => {
+            b'\\' => escaped = true,
+            b'|' => {
                 cells.push(&line[start..at]);
                 start = at + 1;
             }
@@ -679,7 +788,9 @@ pub fn split_row(line: &str) -> Vec<&str> {
     {
         cells.pop();
     }
-    cells.into_iter().map(str::trim).collect()
+    for cell in cells.iter_mut() {
+        *cell = cell.trim();
+    }
 }
 
 /// Whether a row is a GFM delimiter row (`|---|:---:|`).
@@ -770,6 +881,47 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The definition `keys_match` implements (its ASCII path is a faster version of it).
+    fn keys_match_by_words(a: &str, b: &str) -> bool {
+        let (left, right): (Vec<&str>, Vec<&str>) = (
+            a.split_whitespace().collect(),
+            b.split_whitespace().collect(),
+        );
+        left.len() == right.len()
+            && left
+                .iter()
+                .zip(&right)
+                .all(|(x, y)| x.eq_ignore_ascii_case(y))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn keys_match_agrees_with_its_definition(
+            a in "[ \t\x0B\x0C\r\naAbB|é\u{a0}]{0,8}",
+            b in "[ \t\x0B\x0C\r\naAbB|é\u{a0}]{0,8}",
+        ) {
+            proptest::prop_assert_eq!(keys_match(&a, &b), keys_match_by_words(&a, &b));
+            proptest::prop_assert_eq!(keys_match(&a, &a.to_uppercase()), keys_match_by_words(&a, &a.to_uppercase()));
+        }
+    }
+
+    #[test]
+    fn keys_match_ignores_case_and_white_space_runs_only() {
+        for (a, b, same) in [
+            ("Task ID", "task id", true),
+            ("  Task \t ID ", "TASK ID", true),
+            ("Task ID", "TaskID", false),
+            ("Task ID", "Task I", false),
+            ("Type", "Type ", true),
+            ("Type\x0B", "type", true),
+            ("", "  ", true),
+            ("Tâche", "TÂCHE", false),
+        ] {
+            assert_eq!(keys_match(a, b), same, "{a:?} vs {b:?}");
+            assert_eq!(keys_match_by_words(a, b), same, "{a:?} vs {b:?}");
+        }
+    }
 
     #[test]
     fn cells_round_trip_hostile_values() {

@@ -4,7 +4,8 @@
 //! records is never touched, a record written with CRLF keeps CRLF, and a record at the
 //! end of a file without a final newline keeps that. A record is left as it is (and the
 //! reason reported) when rewriting it would lose or change anything: structural
-//! problems (a duplicate key, a malformed row, no header table), a body holding a
+//! errors (a duplicate key, a malformed row, no header table; the warning for prose
+//! joining the table is what `fmt` repairs), a body holding a
 //! heading that the canonical form would have to escape, a template failure, or a
 //! rewrite that would change how the records around it parse. The result is checked by
 //! re-parsing the whole new document.
@@ -92,7 +93,7 @@ fn replacement(
     let last_line = record.line + text[span.clone()].matches('\n').count();
     if let Some(problem) = diagnostics
         .iter()
-        .find(|d| (record.line..=last_line).contains(&d.line))
+        .find(|d| d.is_error() && (record.line..=last_line).contains(&d.line))
     {
         return Err(format!(
             "line {}: {} (fix it, then run fmt again)",

@@ -5,7 +5,8 @@
 //! `capability`, `scope_expansion`, `evidence`) plus its kind's header keys. A structured
 //! or enumerated field that parses is emitted typed (a list, an object, a canonical
 //! string); one that does not parse, or is an unfilled placeholder, is emitted as written;
-//! a field whose row is absent is `null`. `extra` is an object in document order.
+//! a field whose row is absent is `null`, or `[]` for the list fields (file scope, matched
+//! agents, rejected). `extra` is an object in document order.
 //!
 //! Reading back accepts a record object, an array of them, or parse's whole output
 //! (`{"records": [...]}`); derived keys are ignored, since they follow from the rest.
@@ -103,10 +104,15 @@ impl<'a> From<&'a super::Section> for SectionJson<'a> {
     }
 }
 
-/// A field's JSON value: typed when it parses, as written otherwise, `null` when absent.
+/// A field's JSON value: typed when it parses, as written otherwise; when absent, `[]`
+/// for a list field and `null` for the others.
 fn typed_field(record: &Record, key: FieldKey) -> Value {
     let Some(value) = record.value(key) else {
-        return Value::Null;
+        return if is_list_field(key) {
+            Value::Array(Vec::new())
+        } else {
+            Value::Null
+        };
     };
     let as_written = Value::String(value.to_string());
     if is_placeholder_for(key, value) {
@@ -120,6 +126,14 @@ fn typed_field(record: &Record, key: FieldKey) -> Value {
         _ => None,
     };
     typed.unwrap_or(as_written)
+}
+
+/// The fields whose JSON value is a list: absent is `[]`, not `null`.
+fn is_list_field(key: FieldKey) -> bool {
+    matches!(
+        key,
+        FieldKey::ExpectedFileScope | FieldKey::MatchedAgents | FieldKey::Rejected
+    )
 }
 
 /// Pairs serialized as a map, in order.
@@ -271,10 +285,12 @@ fn record_from_input(index: usize, input: RecordInput) -> Result<Record, JsonInp
     Ok(record)
 }
 
-/// The header text of a JSON field value: `Some(None)` for null, `None` when malformed.
+/// The header text of a JSON field value: `Some(None)` for null (and for the `[]` that
+/// parse emits for an absent list field), `None` when malformed.
 fn field_text(key: FieldKey, value: &Value) -> Option<Option<String>> {
     match value {
         Value::Null => Some(None),
+        Value::Array(items) if items.is_empty() && is_list_field(key) => Some(None),
         Value::String(text) => Some(Some(text.clone())),
         Value::Number(_) | Value::Bool(_) => Some(Some(value.to_string())),
         Value::Array(_) | Value::Object(_) => structured_text(key, value).map(Some),
@@ -413,6 +429,37 @@ mod tests {
         assert_eq!(back.len(), 1);
         assert_eq!(&back[0], record);
         assert_eq!(back[0].extra()[0].0, "Zeta");
+    }
+
+    #[test]
+    fn absent_list_fields_are_empty_lists_and_read_back_as_absent() {
+        let assignment = "## Task Assignment\n| Task ID | ENG-1 |\n| Assigned to | a |\n";
+        let routing = "## Routing Decision\n| Task ID | ENG-2 |\n| Selected | s |\n";
+        for text in [assignment, routing] {
+            let record = &parse_document("x.md", text).records[0];
+            let value = record.to_json();
+            for key in ["expected_file_scope", "matched_agents", "rejected"] {
+                if let Some(field) = value.get(key) {
+                    assert_eq!(field, &serde_json::json!([]), "{key} in {text}");
+                }
+            }
+            assert_eq!(value["extra"], serde_json::json!({}));
+            assert!(value["task_id"].is_string());
+            let json = serde_json::to_string(&RecordJson(record)).unwrap_or_default();
+            let back = records_from_json(&json).unwrap_or_default();
+            assert_eq!(back.len(), 1);
+            assert_eq!(&back[0], record, "{json}");
+            assert!(back[0].value(FieldKey::ExpectedFileScope).is_none());
+            assert!(back[0].value(FieldKey::MatchedAgents).is_none());
+            assert!(back[0].value(FieldKey::Rejected).is_none());
+        }
+        let routing = parse_document("x.md", routing).records[0].to_json();
+        assert_eq!(routing["tie_break_rule"], Value::Null);
+        let nulls = "{\"kind\": \"routing-decision\", \"task_id\": \"A\", \"matched_agents\": null, \"rejected\": null}";
+        let records = records_from_json(nulls).unwrap_or_default();
+        assert_eq!(records.len(), 1);
+        assert!(records[0].value(FieldKey::MatchedAgents).is_none());
+        assert!(records[0].value(FieldKey::Rejected).is_none());
     }
 
     #[test]

@@ -67,7 +67,7 @@ fn check_values(record: &Record, out: &mut Vec<Diagnostic>) {
             );
             out.push(
                 at(record, Code::UnfilledPlaceholder, line, column, message)
-                    .with_hint(format!("replace it with the real {}", field.key.label())),
+                    .with_hint(placeholder_hint(field.key)),
             );
             continue;
         }
@@ -79,46 +79,78 @@ fn check_values(record: &Record, out: &mut Vec<Diagnostic>) {
     for ((key, value), line) in record.extra().iter().zip(record.extra_lines()) {
         if is_placeholder(value) {
             let message = format!("`{key}` still holds the placeholder `{value}`");
-            out.push(at(record, Code::UnfilledPlaceholder, *line, 1, message));
+            out.push(
+                at(record, Code::UnfilledPlaceholder, *line, 1, message)
+                    .with_hint(format!("replace it with the real {key}")),
+            );
         }
     }
 }
 
 /// The code and hint for a value outside its allowed values or form.
 fn value_problem(key: FieldKey, value: &str) -> Option<(Code, String)> {
-    let allowed = |list: String| Some((Code::InvalidValue, format!("expected one of: {list}")));
-    let form = |example: &str| Some((Code::InvalidValue, format!("expected the form `{example}`")));
-    match key {
-        FieldKey::Type if InteractionType::parse(value).is_none() => {
-            allowed(InteractionType::allowed())
-        }
-        FieldKey::Transport if Transport::parse(value).is_none() => allowed(Transport::allowed()),
-        FieldKey::RiskClass if value.parse::<RiskClass>().is_err() => {
-            allowed("low, medium, high".to_string())
-        }
-        FieldKey::Timestamp if !is_valid_timestamp(value) => Some((
-            Code::InvalidTimestamp,
-            "expected RFC 3339 with a zone, e.g. `2026-01-11T20:30:00Z`".to_string(),
-        )),
-        FieldKey::ExpectedFileScope if parse_list(value).is_none() => {
-            form("[src/a.ts, tests/*.test.ts]")
-        }
+    let code = match key {
+        FieldKey::Type if InteractionType::parse(value).is_none() => Code::InvalidValue,
+        FieldKey::Transport if Transport::parse(value).is_none() => Code::InvalidValue,
+        FieldKey::RiskClass if value.parse::<RiskClass>().is_err() => Code::InvalidValue,
+        FieldKey::Timestamp if !is_valid_timestamp(value) => Code::InvalidTimestamp,
+        FieldKey::ExpectedFileScope if parse_list(value).is_none() => Code::InvalidValue,
         FieldKey::RequestedCapability | FieldKey::CapabilityRouted
             if Capability::parse(value).is_none() =>
         {
-            form("auth: [oauth2, pkce]")
+            Code::InvalidValue
         }
-        FieldKey::MatchedAgents if parse_matched_agents(value).is_none() => {
+        FieldKey::MatchedAgents if parse_matched_agents(value).is_none() => Code::InvalidValue,
+        FieldKey::Rejected if parse_rejected(value).is_none() => Code::InvalidValue,
+        FieldKey::TieBreakRule if TieBreak::from_rule(value).is_none() => {
+            Code::UnrecognizedTieBreak
+        }
+        _ => return None,
+    };
+    let expected = expected_value(key).unwrap_or_default();
+    Some((code, format!("expected {expected}")))
+}
+
+/// The allowed values or the expected form of a header value, for hints (read after
+/// "expected"): `one of: …`, `the form `…``, or a description with an example.
+fn expected_value(key: FieldKey) -> Option<String> {
+    let form = |example: &str| Some(format!("the form `{example}`"));
+    match key {
+        FieldKey::TaskId => Some("the form `DEPT-NNN`, e.g. `ENG-042`".to_string()),
+        FieldKey::Type => Some(format!("one of: {}", InteractionType::allowed())),
+        FieldKey::Transport => Some(format!("one of: {}", Transport::allowed())),
+        FieldKey::RiskClass => Some("one of: low, medium, high".to_string()),
+        FieldKey::Timestamp => {
+            Some("RFC 3339 with a zone, e.g. `2026-01-11T20:30:00Z`".to_string())
+        }
+        FieldKey::ExpectedFileScope => form("[src/a.ts, tests/a/*.test.ts]"),
+        FieldKey::RequestedCapability | FieldKey::CapabilityRouted => form("auth: [oauth2, pkce]"),
+        FieldKey::MatchedAgents => {
             form("security-engineer (auth: [oauth2, saml]), backend-engineer (auth: [jwt])")
         }
-        FieldKey::Rejected if parse_rejected(value).is_none() => {
-            form("backend-engineer — qualifier mismatch")
+        FieldKey::Rejected => form("backend-engineer — qualifier mismatch"),
+        FieldKey::TieBreakRule => Some(format!("one of: {}", TieBreak::allowed())),
+        FieldKey::BaselineSha => {
+            Some("a commit SHA, e.g. the output of `git rev-parse HEAD`".to_string())
         }
-        FieldKey::TieBreakRule if TieBreak::from_rule(value).is_none() => Some((
-            Code::UnrecognizedTieBreak,
-            format!("expected one of: {}", TieBreak::allowed()),
-        )),
+        FieldKey::From | FieldKey::AssignedTo | FieldKey::Selected => {
+            Some("an agent name, e.g. `backend-engineer`".to_string())
+        }
+        FieldKey::To => {
+            Some("an agent name, e.g. `security-engineer`, or `orchestrator`".to_string())
+        }
         _ => None,
+    }
+}
+
+/// The hint for an unfilled placeholder in a header value.
+fn placeholder_hint(key: FieldKey) -> String {
+    match expected_value(key) {
+        Some(expected) => format!(
+            "replace it with the real {}; expected {expected}",
+            key.label()
+        ),
+        None => format!("replace it with the real {}", key.label()),
     }
 }
 
@@ -156,7 +188,13 @@ fn check_sections(record: &Record, out: &mut Vec<Diagnostic>) {
                 Code::UnfilledPlaceholder
             };
             let message = format!("section `{}` still holds its placeholder", section.title);
-            out.push(at(record, code, section.body_line, 1, message));
+            let hint = if decision {
+                "the receiver fills it: start with Approved, Rejected, Changes requested or Deferred"
+                    .to_string()
+            } else {
+                format!("replace the bracketed text with the real {}", section.title)
+            };
+            out.push(at(record, code, section.body_line, 1, message).with_hint(hint));
         }
     }
     let decision = record.decision();
@@ -234,7 +272,12 @@ fn check_failure_type(record: &Record, out: &mut Vec<Diagnostic>) {
     };
     if is_placeholder(&value) {
         let message = format!("`Failure Type` still holds the placeholder `{value}`");
-        out.push(at(record, Code::UnfilledPlaceholder, line, 1, message));
+        out.push(
+            at(record, Code::UnfilledPlaceholder, line, 1, message).with_hint(format!(
+                "replace it with the real Failure Type; expected one of: {}",
+                FailureType::allowed()
+            )),
+        );
     } else if FailureType::parse(&value).is_none() {
         out.push(
             at(
@@ -271,7 +314,11 @@ fn check_capability(record: &Record, out: &mut Vec<Diagnostic>) {
     match derived::labelled_line(record, "Request", "Capability needed") {
         Some((value, line)) if is_placeholder(&value) => {
             let message = format!("`Capability needed` still holds the placeholder `{value}`");
-            out.push(at(record, Code::UnfilledPlaceholder, line, 1, message));
+            out.push(
+                at(record, Code::UnfilledPlaceholder, line, 1, message).with_hint(
+                    "replace it with the real capability; expected the form `design-system + [tokens, dark-theme]`",
+                ),
+            );
         }
         Some(_) if record.capability_request().is_some() => {}
         found => {
@@ -332,6 +379,43 @@ mod tests {
                 ("invalid-value".to_string(), 5, 15),
                 ("invalid-timestamp".to_string(), 6, 15)
             ]
+        );
+    }
+
+    fn hints(text: &str) -> Vec<(usize, String)> {
+        lint(&parse_document("x.md", text))
+            .into_iter()
+            .map(|d| (d.line, d.hint.unwrap_or_default()))
+            .collect()
+    }
+
+    #[test]
+    fn hints_carry_the_allowed_values_or_the_expected_form() {
+        let interaction = "## Interaction Record\n| Task ID | [DEPT-NNN, e.g., ENG-042] |\n| Type | [consultation \\| handoff] |\n| From | a |\n| To | b |\n| Transport | pigeon |\n| Risk Class | TBD |\n| Timestamp | noon |\n";
+        assert_eq!(
+            hints(interaction),
+            [
+                (2, "replace it with the real Task ID; expected the form `DEPT-NNN`, e.g. `ENG-042`".to_string()),
+                (3, "replace it with the real Type; expected one of: consultation, handoff, review, escalation, capability-request".to_string()),
+                (6, "expected one of: agent-teams, orchestrator-mediated".to_string()),
+                (7, "replace it with the real Risk Class; expected one of: low, medium, high".to_string()),
+                (8, "expected RFC 3339 with a zone, e.g. `2026-01-11T20:30:00Z`".to_string()),
+            ]
+        );
+        let assignment = "## Task Assignment\n| Task ID | A |\n| Assigned to | a |\n| Expected file scope | [src/..., e.g. tests] |\n";
+        assert_eq!(
+            hints(assignment),
+            [(4, "replace it with the real Expected file scope; expected the form `[src/a.ts, tests/a/*.test.ts]`".to_string())]
+        );
+        let routing = "## Routing Decision\n| Task ID | A |\n| Requested capability | [domain: qualifiers] |\n| Selected | s |\n";
+        assert_eq!(
+            hints(routing),
+            [(3, "replace it with the real Requested capability; expected the form `auth: [oauth2, pkce]`".to_string())]
+        );
+        let escalation = "## Interaction Record\n| Task ID | A |\n| Type | escalation |\n| From | a |\n| To | b |\n### Request\nFailure Type: [wrong-capability | task-too-large]\n";
+        assert_eq!(
+            hints(escalation),
+            [(7, "replace it with the real Failure Type; expected one of: wrong-capability, task-too-large, conflicting-requirements, environment-issue, insufficient-context, unknown".to_string())]
         );
     }
 

@@ -216,7 +216,7 @@ impl Record {
             kind,
             source: String::new(),
             line: 0,
-            fields: Vec::new(),
+            fields: Vec::with_capacity(kind.keys().len()),
             extra: Vec::new(),
             extra_lines: Vec::new(),
             preamble: None,
@@ -639,6 +639,9 @@ fn canonical_section_order(sections: &[Section]) -> Vec<Section> {
 
 /// A section title: one line (new lines become spaces), trimmed.
 pub(crate) fn normalize_title(title: &str) -> String {
+    if !title.contains(['\r', '\n']) {
+        return title.trim().to_string();
+    }
     fields::normalize_newlines(title)
         .replace('\n', " ")
         .trim()
@@ -647,7 +650,14 @@ pub(crate) fn normalize_title(title: &str) -> String {
 
 /// A section body: `\n` endings, leading blank lines and trailing white space removed.
 pub(crate) fn normalize_body(body: &str) -> String {
-    let body = fields::normalize_newlines(body);
+    if body.contains('\r') {
+        return trim_blank_lines(&fields::normalize_newlines(body));
+    }
+    trim_blank_lines(body)
+}
+
+/// Leading blank lines and trailing white space removed.
+fn trim_blank_lines(body: &str) -> String {
     let mut start = 0;
     for line in body.split_inclusive('\n') {
         if !line.trim().is_empty() {

@@ -9,11 +9,14 @@
 //! The header table is the first block after the heading when it is a paragraph or a
 //! table whose first line starts with `|`. Its source lines are split by hand, which
 //! reads the seed's pipe rows, a `| Field | Value |` table, and a table whose header row
-//! is the first pair alike. The first heading deeper than the record heading sets the
+//! is the first pair alike. Prose on the line right after the table joins its block in
+//! Markdown; the table ends at the first line that is neither a `|` row nor a `key | value`
+//! row, and the rest of the block starts the preamble (a `prose-joins-table` warning).
+//! The first heading deeper than the record heading sets the
 //! section level; deeper headings stay in the section bodies.
 
-use super::fields::{decode_cell, fold_key, is_delimiter_row, keys_match, split_row};
-use super::{normalize_body, normalize_title, Record, RecordKind, Section};
+use super::fields::{decode_cell, is_delimiter_row, keys_match, split_row_into};
+use super::{normalize_body, normalize_title, FieldKey, Record, RecordKind, Section};
 use crate::diagnostic::{Code, Diagnostic};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -30,7 +33,12 @@ pub struct ParsedDocument {
 /// The kinds of top-level block the parser distinguishes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum BlockKind {
-    Heading { level: u8, text: String },
+    /// `record`: the kind this heading starts, when it is a record heading (level 1–3).
+    Heading {
+        level: u8,
+        text: String,
+        record: Option<RecordKind>,
+    },
     Paragraph,
     Table,
     Other,
@@ -51,9 +59,15 @@ pub(crate) struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     pub(crate) fn new(text: &'a str) -> Lines<'a> {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-            .collect();
+        // A byte loop: `match_indices` pays a searcher call per line.
+        let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+        starts.push(0);
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, byte)| *byte == b'\n')
+                .map(|(at, _)| at + 1),
+        );
         Lines { text, starts }
     }
 
@@ -130,6 +144,7 @@ fn top_level_blocks(text: &str) -> Vec<Block> {
                             BlockKind::Heading {
                                 level: level as u8,
                                 text: String::new(),
+                                record: None,
                             }
                         }
                         Tag::Paragraph => BlockKind::Paragraph,
@@ -169,23 +184,39 @@ fn top_level_blocks(text: &str) -> Vec<Block> {
 fn finish_heading(blocks: &mut [Block], text: Option<String>) {
     if let (
         Some(Block {
-            kind: BlockKind::Heading { text: slot, .. },
+            kind:
+                BlockKind::Heading {
+                    level,
+                    text: slot,
+                    record,
+                },
             ..
         }),
         Some(text),
     ) = (blocks.last_mut(), text)
     {
-        *slot = normalize_title(&text);
+        // Most titles are one trimmed line already: keep the text without copying it.
+        *slot = if text.contains(['\r', '\n']) || text.trim().len() != text.len() {
+            normalize_title(&text)
+        } else {
+            text
+        };
+        if *level <= 3 {
+            *record = RecordKind::ALL
+                .into_iter()
+                .find(|kind| keys_match(kind.heading(), slot));
+        }
     }
 }
 
 /// The kind and level of a record heading.
 fn record_heading(block: &Block) -> Option<(RecordKind, u8)> {
     match &block.kind {
-        BlockKind::Heading { level, text } if *level <= 3 => RecordKind::ALL
-            .into_iter()
-            .find(|kind| keys_match(kind.heading(), text))
-            .map(|kind| (kind, *level)),
+        BlockKind::Heading {
+            level,
+            record: Some(kind),
+            ..
+        } => Some((*kind, *level)),
         _ => None,
     }
 }
@@ -226,8 +257,10 @@ impl RecordReader<'_> {
         let mut body_start = self.lines.next_start(heading.range.end.saturating_sub(1));
         match rest.first().filter(|block| self.is_header_table(block)) {
             Some(table) => {
-                self.read_header(&mut record, table, diagnostics);
-                body_start = self.lines.next_start(table.range.end.saturating_sub(1));
+                body_start = match self.read_header(&mut record, table, diagnostics) {
+                    Some(prose) => prose,
+                    None => self.lines.next_start(table.range.end.saturating_sub(1)),
+                };
                 rest = &rest[1..];
             }
             None => diagnostics.push(self.missing_table(&record)),
@@ -267,22 +300,34 @@ impl RecordReader<'_> {
         .with_hint("put `| Task ID | ENG-042 |` rows directly under the heading")
     }
 
-    fn read_header(&self, record: &mut Record, table: &Block, diagnostics: &mut Vec<Diagnostic>) {
+    /// Reads the rows of the header table into `record`. Returns where the prose that
+    /// joins the table's paragraph starts, when a line of it is not a row.
+    fn read_header(
+        &self,
+        record: &mut Record,
+        table: &Block,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> Option<usize> {
         let start = self.lines.start_of(table.range.start);
         let end = self.content_end(table.range.end.max(start));
-        let mut seen: Vec<(String, usize)> = Vec::new();
+        let mut seen: Vec<SeenKey> = Vec::new();
+        let mut cells: Vec<&str> = Vec::new();
         let mut offset = start;
         for (index, raw) in self.text[start..end].split('\n').enumerate() {
             let line_start = offset;
             offset += raw.len() + 1;
             let raw = raw.strip_suffix('\r').unwrap_or(raw);
-            let cells = split_row(raw);
+            split_row_into(raw, &mut cells);
             if (index == 1 && is_delimiter_row(&cells))
                 || (index == 0 && is_field_value_header(&cells))
             {
                 continue;
             }
             let line = self.lines.line(line_start);
+            if is_prose(raw, &cells) {
+                diagnostics.push(self.prose_joins_table(line));
+                return Some(line_start);
+            }
             if cells.len() != 2 || raw.trim().is_empty() {
                 diagnostics.push(self.malformed_row(line, raw, cells.len()));
                 continue;
@@ -298,20 +343,45 @@ impl RecordReader<'_> {
                 diagnostics,
             );
         }
+        None
+    }
+
+    fn prose_joins_table(&self, line: usize) -> Diagnostic {
+        Diagnostic::new(
+            Code::ProseJoinsTable,
+            self.source,
+            line,
+            1,
+            "prose right under the header table joins its paragraph; the table ends here and \
+             the rest is read as the text under it"
+                .to_string(),
+        )
+        .with_hint("put a blank line after the table (`handoff fmt` does it)")
     }
 
     fn store_row(
         &self,
         record: &mut Record,
-        seen: &mut Vec<(String, usize)>,
+        seen: &mut Vec<SeenKey>,
         (key, value): (&str, &str),
         (line, column): (usize, usize),
         diagnostics: &mut Vec<Diagnostic>,
     ) {
         let known = record.kind.key_named(key);
-        let Some((_, first_line)) = seen.iter().find(|(seen_key, _)| keys_match(seen_key, key))
+        let duplicate = seen.iter().find(|seen| match (known, seen.known) {
+            (Some(this), Some(that)) => this == that,
+            (None, None) => keys_match(&seen.extra, key),
+            _ => false,
+        });
+        let Some(&SeenKey {
+            line: first_line, ..
+        }) = duplicate
         else {
-            seen.push((key.to_string(), line));
+            seen.push(SeenKey {
+                known,
+                extra: known.map_or_else(|| key.to_string(), |_| String::new()),
+                line,
+            });
             record.set_field_at(known, key, value, (line, column));
             return;
         };
@@ -408,8 +478,23 @@ impl RecordReader<'_> {
     }
 }
 
+/// A header key already read, for finding duplicates: known keys compare by [`FieldKey`]
+/// (resolved once per row), extra keys by their text.
+struct SeenKey {
+    known: Option<FieldKey>,
+    extra: String,
+    line: usize,
+}
+
+/// Whether a line of the header table's block is prose that joined it: not blank, not
+/// starting with `|`, and not a `key | value` row either.
+fn is_prose(raw: &str, cells: &[&str]) -> bool {
+    let trimmed = raw.trim();
+    !trimmed.is_empty() && !trimmed.starts_with('|') && cells.len() != 2
+}
+
 fn is_field_value_header(cells: &[&str]) -> bool {
-    cells.len() == 2 && fold_key(cells[0]) == "field" && fold_key(cells[1]) == "value"
+    cells.len() == 2 && keys_match(cells[0], "field") && keys_match(cells[1], "value")
 }
 
 /// The 1-based character column of `cell` (a sub-slice of `raw`).
@@ -527,6 +612,51 @@ mod tests {
         assert_eq!(record.task_id(), Some("A"));
         assert_eq!(record.rejected().len(), 2);
         assert_eq!(document.records[1].preamble(), Some("prose"));
+    }
+
+    #[test]
+    fn prose_right_under_the_table_ends_it_and_becomes_the_preamble() {
+        let seed_shape = "## Task Assignment\n| Task ID | ENG-042 |\n| Risk Class | medium |\nRules:\n- The agent MAY modify files\n| not | a row |\n\nMore.\n### Context\nx\n";
+        let gfm_shape = "## Task Assignment\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-042 |\n| Risk Class | medium |\nRules:\n- The agent MAY modify files\n| not | a row |\n\nMore.\n### Context\nx\n";
+        for (text, line) in [(seed_shape, 4), (gfm_shape, 7)] {
+            let document = parse_document("x", text);
+            let found: Vec<(Code, usize, bool)> = document
+                .diagnostics
+                .iter()
+                .map(|d| (d.code, d.line, d.is_error()))
+                .collect();
+            assert_eq!(found, [(Code::ProseJoinsTable, line, false)], "{text}");
+            assert_eq!(
+                document.diagnostics[0].hint.as_deref(),
+                Some("put a blank line after the table (`handoff fmt` does it)")
+            );
+            let record = &document.records[0];
+            assert_eq!(record.task_id(), Some("ENG-042"));
+            assert_eq!(
+                record.value(super::super::FieldKey::RiskClass),
+                Some("medium")
+            );
+            assert_eq!(record.extra(), &[]);
+            assert_eq!(
+                record.preamble(),
+                Some("Rules:\n- The agent MAY modify files\n| not | a row |\n\nMore.")
+            );
+            assert_eq!(record.sections()[0].title, "Context");
+        }
+    }
+
+    #[test]
+    fn a_row_with_a_pipe_but_the_wrong_cells_stays_an_error() {
+        let text = "## Task Assignment\n| Task ID | ENG-042 |\n| Risk Class |\n| a | b | c |\nkey | value\n";
+        let document = parse_document("x", text);
+        let found: Vec<(Code, usize)> = document
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.line))
+            .collect();
+        assert_eq!(found, [(Code::MalformedRow, 3), (Code::MalformedRow, 4)]);
+        assert_eq!(document.records[0].extra()[0].0, "key");
+        assert_eq!(document.records[0].preamble(), None);
     }
 
     #[test]
