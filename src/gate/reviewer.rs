@@ -13,6 +13,7 @@
 //! Nobody signs off their own work: an approval whose decider is the author never
 //! counts, whatever role the author holds.
 
+use crate::policy::ReviewerPolicy;
 use crate::risk::RiskClass;
 use crate::scope::same_agent;
 
@@ -34,17 +35,18 @@ pub struct Roles {
     pub user: String,
 }
 
-impl Default for Roles {
-    fn default() -> Self {
+/// The name records use for the human user.
+const USER: &str = "user";
+
+impl Roles {
+    /// The roles the policy names (its defaults are the seed's).
+    pub fn from_policy(policy: &ReviewerPolicy) -> Roles {
         Roles {
-            orchestrator: "orchestrator".to_string(),
-            medium: vec!["qa-engineer".to_string(), "reality-checker".to_string()],
-            high: vec![
-                "reality-checker".to_string(),
-                "security-engineer".to_string(),
-            ],
-            unavailable: Vec::new(),
-            user: "user".to_string(),
+            orchestrator: policy.orchestrator.clone(),
+            medium: policy.medium.clone(),
+            high: policy.high.clone(),
+            unavailable: policy.unavailable.clone(),
+            user: USER.to_string(),
         }
     }
 }
@@ -298,9 +300,10 @@ fn negated(clause: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::Policy;
 
     fn roles() -> Roles {
-        Roles::default()
+        Roles::from_policy(&Policy::default().reviewers)
     }
 
     #[test]
@@ -319,8 +322,7 @@ mod tests {
 
     #[test]
     fn only_the_named_orchestrator_and_reviewers_may_approve() {
-        let mut r = roles();
-        r.orchestrator = "enterprise-orchestrator".into();
+        let r = roles();
         assert!(r.may_approve("Enterprise-Orchestrator") && r.may_approve("orchestrator"));
         assert!(r.may_approve("qa-engineer") && r.may_approve("user"));
         assert!(!r.may_approve("fake-orchestrator") && !r.may_approve("backend-engineer"));
@@ -330,7 +332,7 @@ mod tests {
     fn unavailable_reviewers_fall_back_and_high_risk_can_block() {
         let mut r = roles();
         r.unavailable = vec!["reality-checker".into(), "qa-engineer".into()];
-        let orchestrator = Requirement::Reviewer("orchestrator".into());
+        let orchestrator = Requirement::Reviewer("enterprise-orchestrator".into());
         assert_eq!(required_reviewer(RiskClass::Medium, None, &r), orchestrator);
         let sec = Requirement::Reviewer("security-engineer".into());
         assert_eq!(required_reviewer(RiskClass::High, None, &r), sec);

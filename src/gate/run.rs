@@ -128,7 +128,7 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
     let classification = classify(repo, &base, head, declared, &policy)?;
     let files: Vec<ChangedPath> = classification.files.iter().map(changed_path).collect();
     let migrations = migration_paths(&classification);
-    let roles = roles(&policy);
+    let roles = Roles::from_policy(&policy.reviewers);
     let aliases = aliases(&policy);
     Ok(evaluate(GateInput {
         task: &task,
@@ -283,18 +283,6 @@ fn risk_report(classification: Classification) -> RiskReport {
         class: classification.risk,
         reclassified: classification.reclassified,
         findings: classification.findings,
-    }
-}
-
-/// Reviewer roles from the policy.
-fn roles(policy: &Policy) -> Roles {
-    let reviewers = &policy.reviewers;
-    Roles {
-        orchestrator: reviewers.orchestrator.clone(),
-        medium: reviewers.medium.clone(),
-        high: reviewers.high.clone(),
-        unavailable: reviewers.unavailable.clone(),
-        ..Roles::default()
     }
 }
 
