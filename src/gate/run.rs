@@ -99,17 +99,9 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
         .clone()
         .or_else(|| repo.merge_base_with_default_branch().ok());
     let early_policy = load_policy(repo, early_base.as_deref(), options)?;
-    let records_dir = early_policy.records_dir.trim_end_matches('/');
-    let (records, diagnostics) = load_records(repo, options, records_dir)?;
-    let fresh = OnceCell::new();
-    let in_records_dir = format!("{records_dir}/");
-    let is_fresh = |record: &Record| {
-        !record.source.starts_with(&in_records_dir)
-            || fresh
-                .get_or_init(|| fresh_record_files(repo, early_base.as_deref(), head, records_dir))
-                .contains(&record.source)
-    };
-    let task_id = select_task(&records, options.task.as_deref(), &is_fresh)?;
+    let records_dir = early_policy.records_dir.trim_end_matches('/').to_string();
+    let (records, diagnostics) = load_records(repo, options, &records_dir)?;
+    let task_id = choose_task(repo, options, &records, early_base.as_deref(), &records_dir)?;
     let task = TaskRecords::gather(&records, &task_id);
     let base = match (given_base, task.baseline_sha()) {
         (Some(base), _) => base,
@@ -121,24 +113,56 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
     } else {
         load_policy(repo, Some(&base), options)?
     };
+    judge(repo, &task, &base, head, &policy, &diagnostics)
+}
+
+/// Selects the task; of several assignments, those in record files this change added or
+/// edited (or from `--records`) are the candidates.
+fn choose_task(
+    repo: &Repo,
+    options: &CheckOptions,
+    records: &[Record],
+    early_base: Option<&str>,
+    records_dir: &str,
+) -> Result<String, CheckError> {
+    let fresh = OnceCell::new();
+    let in_records_dir = format!("{records_dir}/");
+    let is_fresh = |record: &Record| {
+        !record.source.starts_with(&in_records_dir)
+            || fresh
+                .get_or_init(|| fresh_record_files(repo, early_base, &options.head, records_dir))
+                .contains(&record.source)
+    };
+    Ok(select_task(records, options.task.as_deref(), &is_fresh)?)
+}
+
+/// Classifies base..head for the task and evaluates the verdict.
+fn judge(
+    repo: &Repo,
+    task: &TaskRecords,
+    base: &str,
+    head: &Head,
+    policy: &Policy,
+    diagnostics: &[Diagnostic],
+) -> Result<Verdict, CheckError> {
     let declared = task
         .assignment
         .and_then(Record::risk_class)
         .or_else(|| task.evidence_record().and_then(Record::risk_class));
-    let classification = classify(repo, &base, head, declared, &policy)?;
+    let classification = classify(repo, base, head, declared, policy)?;
     let files: Vec<ChangedPath> = classification.files.iter().map(changed_path).collect();
     let migrations = migration_paths(&classification);
     let roles = Roles::from_policy(&policy.reviewers);
-    let aliases = aliases(&policy);
+    let aliases = aliases(policy);
     Ok(evaluate(GateInput {
-        task: &task,
+        task,
         files: &files,
         risk: risk_report(classification),
         migrations: &migrations,
         roles: &roles,
         aliases: &aliases,
         records_dir: &policy.records_dir,
-        diagnostics: &diagnostics,
+        diagnostics,
     }))
 }
 
