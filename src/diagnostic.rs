@@ -86,6 +86,49 @@ pub enum Code {
     UnknownSection,
     /// A tie-break rule the protocol does not define.
     UnrecognizedTieBreak,
+    // `handoff check`: evidence, scope and sign-off.
+    /// The task has no `review` or `handoff` record to take the Evidence Bundle from.
+    NoEvidenceRecord,
+    /// An Evidence Bundle item the risk class requires is absent.
+    EvidenceMissing,
+    /// An Evidence Bundle item is empty or still a placeholder (TBD, TODO, …, [template text]).
+    EvidencePlaceholder,
+    /// The `Files changed` item does not cover every changed file.
+    FilesNotListed,
+    /// The `Files changed` item lists a path that the change does not touch.
+    FileListedUnchanged,
+    /// The description is longer than three sentences.
+    DescriptionTooLong,
+    /// The test output is not mapped to acceptance criteria.
+    TestsNotMapped,
+    /// A declared acceptance criterion is mapped to no test.
+    CriterionUnmapped,
+    /// The before/after item does not say both what was before and what is after.
+    BeforeAfterIncomplete,
+    /// Migration notes say `none` although the change holds migrations, or do not name every migration file.
+    MigrationNotesIncomplete,
+    /// The rollback plan holds neither exact commands nor numbered steps.
+    RollbackNotExact,
+    /// A changed file is outside the task's declared file scope and no approved scope-expansion record names it.
+    UndeclaredFile,
+    /// A file-scope or scope-expansion pattern is not a valid glob.
+    InvalidScopePattern,
+    /// The task has no Task Assignment, so it has no declared file scope or author.
+    MissingTaskAssignment,
+    /// High-risk work has no approving `review` record from the required reviewer.
+    MissingSignOff,
+    /// The work was approved by its own author, which never counts.
+    SelfSignOff,
+    /// The work was approved by someone other than the reviewer its risk class requires.
+    WrongReviewer,
+    /// High-risk work has no available reviewer who is not its author: the task blocks.
+    NoReviewerAvailable,
+    /// The required reviewer's latest Decision rejects the work or requests changes.
+    ReviewRefused,
+    /// Review was waived by an explicit user instruction (\"ship it without review\").
+    ReviewWaived,
+    /// The change's risk is higher than the declared class; the higher class's evidence applies.
+    RiskReclassified,
 }
 
 impl Code {
@@ -109,6 +152,27 @@ impl Code {
         Code::MissingScopePaths,
         Code::UnknownSection,
         Code::UnrecognizedTieBreak,
+        Code::NoEvidenceRecord,
+        Code::EvidenceMissing,
+        Code::EvidencePlaceholder,
+        Code::FilesNotListed,
+        Code::FileListedUnchanged,
+        Code::DescriptionTooLong,
+        Code::TestsNotMapped,
+        Code::CriterionUnmapped,
+        Code::BeforeAfterIncomplete,
+        Code::MigrationNotesIncomplete,
+        Code::RollbackNotExact,
+        Code::UndeclaredFile,
+        Code::InvalidScopePattern,
+        Code::MissingTaskAssignment,
+        Code::MissingSignOff,
+        Code::SelfSignOff,
+        Code::WrongReviewer,
+        Code::NoReviewerAvailable,
+        Code::ReviewRefused,
+        Code::ReviewWaived,
+        Code::RiskReclassified,
     ];
 
     /// The documentation of this code.
@@ -239,6 +303,154 @@ impl Code {
                 summary: "The `Tie-break rule applied` names none of the protocol's rules, so it cannot be audited.",
                 example: "## Routing Decision\n| Tie-break rule applied | fewer current assignments |\n",
                 fix: "Use qualifier-match, department-affinity, documented-choice (say why in Reason) or none.",
+            },
+            // `handoff check`: evidence, scope and sign-off.
+            Code::NoEvidenceRecord => CodeInfo {
+                name: "no-evidence-record",
+                severity: Severity::Error,
+                summary: "The task has no `review` or `handoff` record to take the Evidence Bundle from.",
+                example: "## Task Assignment\n| Task ID | ENG-1 |\n(and no Interaction Record of type review or handoff)\n",
+                fix: "File a `review` record for the task (`handoff new review --task ID …`) with an `### Evidence Bundle` section.",
+            },
+            Code::EvidenceMissing => CodeInfo {
+                name: "evidence-missing",
+                severity: Severity::Error,
+                summary: "An Evidence Bundle item the risk class requires is absent.",
+                example: "### Evidence Bundle\n- **Files changed**: `src/a.rs`\n(a low-risk bundle without a Description)\n",
+                fix: "Add the item as a labelled entry (`- **Description**: …` or a `#### Description` sub-heading); every item of the class is required.",
+            },
+            Code::EvidencePlaceholder => CodeInfo {
+                name: "evidence-placeholder",
+                severity: Severity::Error,
+                summary: "An Evidence Bundle item is empty or still a placeholder (TBD, TODO, …, [template text]).",
+                example: "- **Rollback plan**: TBD\n",
+                fix: "Replace the placeholder with the real content.",
+            },
+            Code::FilesNotListed => CodeInfo {
+                name: "files-not-listed",
+                severity: Severity::Error,
+                summary: "The `Files changed` item does not cover every changed file.",
+                example: "- **Files changed**: `src/a.rs`\n(while the change also touches src/b.rs)\n",
+                fix: "List every changed file, as its exact path, a directory prefix (`src/auth/`) or a glob (`tests/*.rs`).",
+            },
+            Code::FileListedUnchanged => CodeInfo {
+                name: "file-listed-unchanged",
+                severity: Severity::Warning,
+                summary: "The `Files changed` item lists a path that the change does not touch.",
+                example: "- **Files changed**: `src/a.rs`, `src/old.rs`\n(src/old.rs is unchanged)\n",
+                fix: "Remove the path from the list, or check that the gate compares the right base and head.",
+            },
+            Code::DescriptionTooLong => CodeInfo {
+                name: "description-too-long",
+                severity: Severity::Error,
+                summary: "The description is longer than three sentences.",
+                example: "- **Description**: One. Two. Three. Four.\n",
+                fix: "Say what changed in at most three sentences; put detail in Context.",
+            },
+            Code::TestsNotMapped => CodeInfo {
+                name: "tests-not-mapped",
+                severity: Severity::Error,
+                summary: "The test output is not mapped to acceptance criteria.",
+                example: "- **Test mapping**: all tests pass\n",
+                fix: "Map each criterion to the test that verifies it: `AC1 → test_login`, a table row, or `- AC1: test_login`.",
+            },
+            Code::CriterionUnmapped => CodeInfo {
+                name: "criterion-unmapped",
+                severity: Severity::Error,
+                summary: "A declared acceptance criterion is mapped to no test.",
+                example: "### Acceptance Criteria\n- AC1: login works\n- AC2: logout works\n…\n- **Test mapping**: AC1 → test_login\n",
+                fix: "Add a mapping line naming the criterion (by its ID, e.g. `AC2 → test_logout`, or by its text).",
+            },
+            Code::BeforeAfterIncomplete => CodeInfo {
+                name: "before-after-incomplete",
+                severity: Severity::Error,
+                summary: "The before/after item does not say both what was before and what is after.",
+                example: "- **Before/after**: login returns 401\n",
+                fix: "Write both: `Before: … After: …`.",
+            },
+            Code::MigrationNotesIncomplete => CodeInfo {
+                name: "migration-notes-incomplete",
+                severity: Severity::Error,
+                summary: "Migration notes say `none` although the change holds migrations, or do not name every migration file.",
+                example: "- **Migrations**: none\n(while db/migrate/001_add_users.rb is added)\n",
+                fix: "Name each migration file of the change and say what it does and whether it breaks anything.",
+            },
+            Code::RollbackNotExact => CodeInfo {
+                name: "rollback-not-exact",
+                severity: Severity::Error,
+                summary: "The rollback plan holds neither exact commands nor numbered steps.",
+                example: "- **Rollback plan**: just revert it\n",
+                fix: "Give the exact commands in a code span or block (`git revert abc123`) or numbered steps.",
+            },
+            Code::UndeclaredFile => CodeInfo {
+                name: "undeclared-file",
+                severity: Severity::Error,
+                summary: "A changed file is outside the task's declared file scope and no approved scope-expansion record names it.",
+                example: "| Expected file scope | [src/auth/] |\n(while the change touches src/cors.ts)\n",
+                fix: "Revert the file, or file a scope-expansion record with the command the gate prints and have the orchestrator approve it.",
+            },
+            Code::InvalidScopePattern => CodeInfo {
+                name: "invalid-scope-pattern",
+                severity: Severity::Error,
+                summary: "A file-scope or scope-expansion pattern is not a valid glob.",
+                example: "| Expected file scope | [src/[auth.ts] |\n",
+                fix: "Close the bracket or escape it with a backslash (`src/\\[auth.ts`).",
+            },
+            Code::MissingTaskAssignment => CodeInfo {
+                name: "missing-task-assignment",
+                severity: Severity::Error,
+                summary: "The task has no Task Assignment, so it has no declared file scope or author.",
+                example: "(records for ENG-1, but no `## Task Assignment` with Task ID ENG-1)\n",
+                fix: "Add the orchestrator's Task Assignment for the task (Task ID, Assigned to, Expected file scope, Risk Class).",
+            },
+            Code::MissingSignOff => CodeInfo {
+                name: "missing-sign-off",
+                severity: Severity::Error,
+                summary: "High-risk work has no approving `review` record from the required reviewer.",
+                example: "(a high-risk change with no review record whose Decision is approved)\n",
+                fix: "Ask the required reviewer to fill the Decision of a `review` record for the task with `approved`.",
+            },
+            Code::SelfSignOff => CodeInfo {
+                name: "self-sign-off",
+                severity: Severity::Error,
+                summary: "The work was approved by its own author, which never counts.",
+                example: "| Assigned to | reality-checker |\n…\n### Decision\nApproved. Reviewer: reality-checker\n",
+                fix: "Have the required reviewer (the backup reviewer when the usual one is the author) approve it.",
+            },
+            Code::WrongReviewer => CodeInfo {
+                name: "wrong-reviewer",
+                severity: Severity::Error,
+                summary: "The work was approved by someone other than the reviewer its risk class requires.",
+                example: "(a high-risk change approved by frontend-engineer)\n",
+                fix: "Have the required reviewer (reality-checker, or security-engineer as backup) approve it.",
+            },
+            Code::NoReviewerAvailable => CodeInfo {
+                name: "no-reviewer-available",
+                severity: Severity::Error,
+                summary: "High-risk work has no available reviewer who is not its author: the task blocks.",
+                example: "(high risk, reality-checker and security-engineer both unavailable)\n",
+                fix: "The orchestrator reports to the user; only an explicit user instruction (\"ship it without review\") waives review.",
+            },
+            Code::ReviewRefused => CodeInfo {
+                name: "review-refused",
+                severity: Severity::Error,
+                summary: "The required reviewer's latest Decision rejects the work or requests changes.",
+                example: "### Decision\nChanges requested: add a test for token expiry.\n",
+                fix: "Address the review and have the reviewer approve it in a new `review` record.",
+            },
+            Code::ReviewWaived => CodeInfo {
+                name: "review-waived",
+                severity: Severity::Warning,
+                summary: "Review was waived by an explicit user instruction (\"ship it without review\").",
+                example: "## Interaction Record\n| From | user |\n…\nShip it without review.\n",
+                fix: "Nothing to fix: the waiver is reported so that it stays visible.",
+            },
+            Code::RiskReclassified => CodeInfo {
+                name: "risk-reclassified",
+                severity: Severity::Warning,
+                summary: "The change's risk is higher than the declared class; the higher class's evidence applies.",
+                example: "| Risk Class | low |\n(while the change adds a database migration)\n",
+                fix: "Supply the evidence of the computed class and document the reclassification in the Decision section.",
             },
         }
     }

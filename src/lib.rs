@@ -12,8 +12,10 @@
 pub mod contract;
 pub mod diagnostic;
 pub mod evidence;
+pub mod gate;
 pub mod git;
 pub mod policy;
 pub mod record;
 pub mod risk;
 pub mod routing;
+pub mod scope;

@@ -3,6 +3,7 @@
 //! them into the exit codes the README documents.
 
 mod audit;
+mod check;
 mod classify;
 mod contract;
 mod explain;
@@ -35,6 +36,9 @@ enum Command {
     Contract(contract::Args),
     /// Re-derive recorded routing decisions and summarise the records for a team lead.
     Audit(audit::Args),
+    /// Gate a change: risk, evidence, file scope and sign-off in one verdict (exit 0 pass,
+    /// 1 reject, 2 cannot run).
+    Check(check::Args),
     /// Explain a diagnostic code: what it means, an example, and the fix.
     Explain(explain::Args),
     /// Rewrite records in canonical form, in place (`--check`: diff, exit 1).
@@ -72,6 +76,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Contract(args) => contract::run(args),
         Command::Audit(args) => audit::run(args),
+        Command::Check(args) => check::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Fmt(args) => fmt::run(args),
         Command::Lint(args) => lint::run(args),

@@ -1,0 +1,441 @@
+//! The gate: one verdict over a change's risk, evidence, file scope and sign-off.
+//!
+//! `handoff check` gathers three things — the records (from the records directory at
+//! head plus any `--records`), the change set (base..head) and the risk classification
+//! of that change — and this module turns them into a [`Verdict`]. The verdict is a pure
+//! function of its inputs: no clock, no network, no environment, so CI and an agent on
+//! its laptop reach the same answer.
+//!
+//! - [`task`] chooses the task and orders its records;
+//! - [`requirements`] judges the Evidence Bundle against the class's required items, with
+//!   [`bundle`] for the substance of each item;
+//! - [`reviewer`] decides who must sign off and whether they did;
+//! - [`crate::scope`] checks every touched path against the declared scope and the
+//!   approved scope expansions;
+//! - [`run`] gathers the inputs from a repository, in the order that keeps a change
+//!   from weakening its own gate.
+//!
+//! The verdict is `pass` exactly when no problem of error severity was found. Its JSON
+//! form is the contract of GATE.md.
+
+pub mod bundle;
+pub mod requirements;
+pub mod reviewer;
+pub mod run;
+pub mod task;
+mod verdict;
+
+pub use verdict::{
+    EvidenceReport, ItemProblem, Kind, Outcome, Problem, ReviewerSummary, RiskReport, ScopeSummary,
+    Verdict,
+};
+
+use crate::diagnostic::{Code, Diagnostic};
+use crate::evidence::EvidenceItemId;
+use crate::record::{DecisionStatus, FieldKey, InteractionType, Record};
+use crate::risk::RiskClass;
+use crate::scope::{
+    ExpansionDecision, ExpansionRequest, FixContext, ScopeCheck, ScopeReport, Touch, TouchedPath,
+};
+use reviewer::{ReviewDecision, ReviewerReport, Roles, SignOffInput, SignOffProblem};
+use task::TaskRecords;
+
+/// One file of the change, as the gate sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangedPath {
+    /// The path after the change (the deleted path for a deletion).
+    pub path: String,
+    /// The path before a rename or copy.
+    pub old_path: Option<String>,
+    /// How the change touched it.
+    pub touch: Touch,
+}
+
+/// Everything a verdict is made from.
+pub struct GateInput<'a> {
+    /// The task's records.
+    pub task: &'a TaskRecords<'a>,
+    /// The changed files (records-directory files already left out).
+    pub files: &'a [ChangedPath],
+    /// The risk classification.
+    pub risk: RiskReport,
+    /// Migration files of the change (the `migration` trigger's paths).
+    pub migrations: &'a [String],
+    /// Reviewer roles and availability.
+    pub roles: &'a Roles,
+    /// Extra evidence label aliases from the policy.
+    pub aliases: &'a [(EvidenceItemId, String)],
+    /// The records directory, where fix commands file new records.
+    pub records_dir: &'a str,
+    /// Structural diagnostics of the record documents (malformed header tables…).
+    pub diagnostics: &'a [Diagnostic],
+}
+
+/// Judges a change.
+pub fn evaluate(input: GateInput) -> Verdict {
+    let task = input.task;
+    let class = input.risk.class;
+    let mut problems = task_problems(task);
+    problems.extend(record_problems(task, input.diagnostics));
+    if input.risk.reclassified && !reclassification_documented(task) {
+        let mut problem = reclassification_problem(&input.risk);
+        if let Some((source, line)) = declared_class_at(task) {
+            problem = problem.at(source, line);
+        }
+        problems.push(problem);
+    }
+    let waiver = waiver(task, input.roles);
+    let reviewer = judge_reviewer(task, class, input.roles, waiver.is_some());
+    problems.extend(reviewer_problems(&reviewer, task, class, waiver));
+    let evidence = requirements::judge(&requirements::BundleInput {
+        task,
+        class,
+        files: input.files,
+        migrations: input.migrations,
+        aliases: input.aliases,
+        sign_off_ok: reviewer.ok,
+    });
+    problems.extend(evidence.problems);
+    let scope = check_scope(task, input.files, input.roles, input.records_dir);
+    problems.extend(scope_problems(&scope));
+    problems.sort_by_key(Problem::kind);
+    Verdict {
+        verdict: if problems.iter().any(Problem::is_error) {
+            Outcome::Reject
+        } else {
+            Outcome::Pass
+        },
+        task_id: task.task_id.clone(),
+        risk: input.risk,
+        evidence: evidence.report,
+        scope: ScopeSummary {
+            declared: scope.declared,
+            undeclared: scope.undeclared.into_iter().map(|u| u.path).collect(),
+            expanded: scope.expanded.into_iter().map(|e| e.path).collect(),
+        },
+        reviewer: ReviewerSummary {
+            required: reviewer.requirement.name().map(str::to_string),
+            signed_off_by: reviewer.signed_off_by,
+            ok: reviewer.ok,
+            waived: reviewer.waived,
+        },
+        problems,
+    }
+}
+
+fn task_problems(task: &TaskRecords) -> Vec<Problem> {
+    if task.assignment.is_some() {
+        return Vec::new();
+    }
+    vec![Problem::new(
+        Code::MissingTaskAssignment,
+        format!(
+            "task {} has no Task Assignment, so no file scope is declared and every changed \
+             file is undeclared; add the orchestrator's `## Task Assignment` for it",
+            task.task_id
+        ),
+    )]
+}
+
+/// The structural diagnostics of the files that hold the task's records (or came from
+/// standard input): a malformed record there may be the evidence the gate cannot see.
+fn record_problems(task: &TaskRecords, diagnostics: &[Diagnostic]) -> Vec<Problem> {
+    let sources: Vec<&str> = task
+        .assignment
+        .into_iter()
+        .chain(task.interactions.iter().copied())
+        .map(|record| record.source.as_str())
+        .collect();
+    diagnostics
+        .iter()
+        .filter(|d| d.source == "-" || sources.contains(&d.source.as_str()))
+        .map(|d| {
+            let message = match &d.hint {
+                Some(hint) => format!("{} ({hint})", d.message),
+                None => d.message.clone(),
+            };
+            Problem::new(d.code, message).at(&d.source, d.line)
+        })
+        .collect()
+}
+
+/// Whether a Decision of the task's records mentions the reclassification, as the seed
+/// asks ("Document the reclassification in the Interaction Record's Decision section").
+fn reclassification_documented(task: &TaskRecords) -> bool {
+    task.interactions.iter().any(|record| {
+        record
+            .decision()
+            .text
+            .is_some_and(|text| text.to_lowercase().contains("reclassif"))
+    })
+}
+
+/// Where the declared class is written: the `Risk Class` row of the Task Assignment.
+fn declared_class_at<'a>(task: &TaskRecords<'a>) -> Option<(&'a str, usize)> {
+    let assignment = task.assignment?;
+    let field = assignment.field(FieldKey::RiskClass)?;
+    Some((assignment.source.as_str(), field.line))
+}
+
+fn reclassification_problem(risk: &RiskReport) -> Problem {
+    let declared = risk.declared.map_or("none".to_string(), |c| c.to_string());
+    let mut triggers: Vec<String> = Vec::new();
+    let raising = risk
+        .findings
+        .iter()
+        .filter(|f| f.class > risk.declared.unwrap_or(RiskClass::Low));
+    for finding in raising {
+        let trigger = match &finding.path {
+            Some(path) => format!("{} ({})", finding.trigger, path.to_string_lossy()),
+            None => finding.trigger.clone(),
+        };
+        if !triggers.contains(&trigger) {
+            triggers.push(trigger);
+        }
+    }
+    Problem::new(
+        Code::RiskReclassified,
+        format!(
+            "risk reclassified from {declared} to {}: {}; the {} evidence applies; document \
+             the reclassification in the Decision section",
+            risk.class,
+            triggers.join(", "),
+            risk.class
+        ),
+    )
+}
+
+/// The task's reviews, oldest first, as the reviewer rules see them.
+fn reviews(task: &TaskRecords) -> Vec<ReviewDecision> {
+    task.of_type(InteractionType::Review)
+        .into_iter()
+        .map(|record| {
+            let decision = record.decision();
+            ReviewDecision {
+                decided_by: decider(record, decision.by.as_deref()),
+                approved: decision.status == DecisionStatus::Approved,
+                status: decision.status.as_str().to_string(),
+                source: record.source.clone(),
+                line: decision.line,
+            }
+        })
+        .collect()
+}
+
+/// Who decided: the Decision's `Reviewer:` line, else the record's `To` (the seed says
+/// the receiver fills the Decision).
+fn decider(record: &Record, by: Option<&str>) -> String {
+    task::filled(by)
+        .or(task::filled(record.to()))
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Whether a record from the user tells the team to ship without review.
+fn waiver<'a>(task: &TaskRecords<'a>, roles: &Roles) -> Option<&'a Record> {
+    task.interactions.iter().copied().find(|record| {
+        record.from().is_some_and(|from| roles.is_user(from))
+            && record
+                .sections()
+                .iter()
+                .any(|section| reviewer::is_waiver_text(&section.body))
+    })
+}
+
+fn judge_reviewer(
+    task: &TaskRecords,
+    class: RiskClass,
+    roles: &Roles,
+    waived: bool,
+) -> ReviewerReport {
+    let reviews = reviews(task);
+    reviewer::judge(&SignOffInput {
+        class,
+        author: task.author(),
+        roles,
+        reviews: &reviews,
+        waived,
+    })
+}
+
+fn reviewer_problems(
+    report: &ReviewerReport,
+    task: &TaskRecords,
+    class: RiskClass,
+    waiver: Option<&Record>,
+) -> Vec<Problem> {
+    let author = task.author().unwrap_or("the author");
+    let evidence = task.evidence_record();
+    let mut problems: Vec<Problem> = report
+        .problems
+        .iter()
+        .map(|problem| {
+            let problem = sign_off_problem(problem, author, class);
+            match evidence {
+                // A sign-off that is missing altogether belongs with the work submitted.
+                Some(record) if problem.path.is_none() => {
+                    let line = record.decision().line;
+                    problem.at(&record.source, line)
+                }
+                _ => problem,
+            }
+        })
+        .collect();
+    if report.waived {
+        let mut problem = Problem::new(
+            Code::ReviewWaived,
+            format!("{class}-risk review waived by an explicit user instruction (\"ship it without review\")"),
+        );
+        if let Some(record) = waiver {
+            problem = problem.at(&record.source, record.line);
+        }
+        problems.push(problem);
+    }
+    problems
+}
+
+fn sign_off_problem(problem: &SignOffProblem, author: &str, class: RiskClass) -> Problem {
+    match problem {
+        SignOffProblem::Missing { required } => Problem::new(
+            Code::MissingSignOff,
+            format!(
+                "{class}-risk work needs sign-off by {required}: a `review` record for the task \
+                 whose Decision is `approved` (Reviewer: {required})"
+            ),
+        ),
+        SignOffProblem::SelfSignOff { review } => Problem::new(
+            Code::SelfSignOff,
+            format!(
+                "approved by {}, who authored the work; nobody signs off their own work",
+                review.decided_by
+            ),
+        )
+        .at(&review.source, review.line),
+        SignOffProblem::WrongReviewer { review, required } => Problem::new(
+            Code::WrongReviewer,
+            format!(
+                "approved by {}, but {class}-risk work by {author} needs sign-off by {required}",
+                review.decided_by
+            ),
+        )
+        .at(&review.source, review.line),
+        SignOffProblem::Refused { review } => Problem::new(
+            Code::ReviewRefused,
+            format!("{} decided `{}`", review.decided_by, review.status),
+        )
+        .at(&review.source, review.line),
+        SignOffProblem::NoneAvailable => Problem::new(
+            Code::NoReviewerAvailable,
+            format!(
+                "no {class}-risk reviewer is available who did not author the work ({author}); \
+                 the task blocks until one is, or the user waives review"
+            ),
+        ),
+    }
+}
+
+/// The scope-expansion requests of the task.
+fn expansion_requests(task: &TaskRecords) -> Vec<ExpansionRequest> {
+    task.interactions
+        .iter()
+        .filter_map(|record| {
+            let expansion = record.scope_expansion()?;
+            let decision = record.decision();
+            let status = decision.status.as_str().to_string();
+            let decision = match decision.status {
+                DecisionStatus::Approved => ExpansionDecision::Approved {
+                    by: decider(record, decision.by.as_deref()),
+                },
+                DecisionStatus::Rejected | DecisionStatus::ChangesRequested => {
+                    ExpansionDecision::Refused { status }
+                }
+                _ => ExpansionDecision::Undecided { status },
+            };
+            Some(ExpansionRequest {
+                paths: expansion.paths,
+                requested_by: task::filled(record.from()).unwrap_or_default().to_string(),
+                decision,
+                source: record.source.clone(),
+                line: record.line,
+            })
+        })
+        .collect()
+}
+
+/// Every path the change touched: both sides of a rename, deletions included.
+fn touched_paths(files: &[ChangedPath]) -> Vec<TouchedPath> {
+    let mut touched = Vec::new();
+    for file in files {
+        if let Touch::RenamedFrom(from) = &file.touch {
+            touched.push(TouchedPath {
+                path: from.clone(),
+                touch: Touch::RenamedTo(file.path.clone()),
+            });
+        }
+        touched.push(TouchedPath {
+            path: file.path.clone(),
+            touch: file.touch.clone(),
+        });
+    }
+    touched
+}
+
+fn check_scope(
+    task: &TaskRecords,
+    files: &[ChangedPath],
+    roles: &Roles,
+    records_dir: &str,
+) -> ScopeReport {
+    let declared = task
+        .assignment
+        .and_then(|a| a.expected_file_scope())
+        .unwrap_or_default();
+    let requests = expansion_requests(task);
+    let may_approve = |name: &str| roles.may_approve(name);
+    let fix = FixContext {
+        task_id: task.task_id.clone(),
+        author: task.author().unwrap_or("AUTHOR").to_string(),
+        orchestrator: roles.orchestrator.clone(),
+        records_dir: records_dir.to_string(),
+    };
+    ScopeCheck {
+        declared: &declared,
+        requests: &requests,
+        may_approve: &may_approve,
+        fix: &fix,
+    }
+    .run(&touched_paths(files))
+}
+
+fn scope_problems(scope: &ScopeReport) -> Vec<Problem> {
+    let patterns = scope.pattern_errors.iter().map(|error| {
+        Problem::new(
+            Code::InvalidScopePattern,
+            format!(
+                "scope pattern `{}` is not a valid glob: {}",
+                error.pattern, error.message
+            ),
+        )
+    });
+    let undeclared = scope.undeclared.iter().map(|file| {
+        let why: String = file
+            .requests
+            .iter()
+            .map(|(source, line, standing)| {
+                format!("; the expansion at {source}:{line} does not count: {standing}")
+            })
+            .collect();
+        let mut problem = Problem::new(
+            Code::UndeclaredFile,
+            format!(
+                "{} ({}) is outside the declared file scope{why}; revert it, or file a \
+                 scope expansion and have the orchestrator approve it",
+                file.path, file.touch
+            ),
+        );
+        problem.path = Some(file.path.clone());
+        problem.fix = Some(file.fix.clone());
+        problem
+    });
+    patterns.chain(undeclared).collect()
+}

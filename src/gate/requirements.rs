@@ -1,0 +1,418 @@
+//! The Evidence Bundle a risk class requires, and the judgement of a task's bundle.
+//!
+//! The seed's requirements are conjunctive: every item of the class is required, never
+//! "one of". The bundle is the `### Evidence Bundle` section of the task's latest
+//! `review` record (else its latest `handoff`). A required item is *missing* when no
+//! label names it or its content is a placeholder; every present item, required or
+//! not, must also pass its check of substance ([`super::bundle`]): a bundle may say more
+//! than its class asks, but what it says must hold. `reviewer-sign-off` is not a label: it holds
+//! when the reviewer rules say so.
+
+use super::bundle::{self, MappingProblem, MigrationProblem};
+use super::task::TaskRecords;
+use super::{ChangedPath, EvidenceReport, ItemProblem, Problem};
+use crate::diagnostic::Code;
+use crate::evidence::{match_label, EvidenceItem, EvidenceItemId};
+use crate::record::{fields, Record};
+use crate::risk::RiskClass;
+
+/// The items a class requires, ALL of them, in the seed's order.
+pub fn required_items(class: RiskClass) -> &'static [EvidenceItemId] {
+    use EvidenceItemId::*;
+    match class {
+        RiskClass::Low => &[FilesChanged, Description],
+        RiskClass::Medium => &[FilesChanged, TestMapping, BeforeAfter, MigrationNotes],
+        RiskClass::High => &[
+            FilesChanged,
+            TestMapping,
+            SecurityAnalysis,
+            RollbackPlan,
+            ReviewerSignOff,
+            BeforeAfter,
+        ],
+    }
+}
+
+/// What the bundle is judged against.
+pub struct BundleInput<'a> {
+    /// The task's records.
+    pub task: &'a TaskRecords<'a>,
+    /// The class whose items are required.
+    pub class: RiskClass,
+    /// The changed files.
+    pub files: &'a [ChangedPath],
+    /// The migration files of the change.
+    pub migrations: &'a [String],
+    /// Extra label aliases from the policy.
+    pub aliases: &'a [(EvidenceItemId, String)],
+    /// Whether reviewer sign-off holds (or was waived).
+    pub sign_off_ok: bool,
+}
+
+/// The evidence part of a verdict and the problems behind it.
+pub struct BundleJudgement {
+    /// The report.
+    pub report: EvidenceReport,
+    /// The problems, with codes, files and lines.
+    pub problems: Vec<Problem>,
+}
+
+/// A problem with one item, before it is placed in both lists.
+struct Flaw {
+    code: Code,
+    item: EvidenceItemId,
+    message: String,
+    line: Option<usize>,
+}
+
+/// Judges the task's Evidence Bundle.
+pub fn judge(input: &BundleInput) -> BundleJudgement {
+    let required = required_items(input.class).to_vec();
+    let Some(record) = input.task.evidence_record() else {
+        return no_evidence_record(input, required);
+    };
+    let items = items_of(record, input.aliases);
+    let mut missing = Vec::new();
+    let mut flaws = Vec::new();
+    for id in &required {
+        if *id == EvidenceItemId::ReviewerSignOff {
+            if !input.sign_off_ok {
+                missing.push(*id);
+            }
+            continue;
+        }
+        match find_item(&items, *id) {
+            Some(item) if !bundle::is_placeholder(&item.text) => {
+                flaws.extend(check_item(input, *id, item));
+            }
+            found => {
+                missing.push(*id);
+                flaws.push(absent(input.class, *id, found, record));
+            }
+        }
+    }
+    for id in EvidenceItemId::ALL
+        .iter()
+        .filter(|id| !required.contains(id))
+    {
+        if let Some(item) = find_item(&items, *id).filter(|i| !bundle::is_placeholder(&i.text)) {
+            flaws.extend(check_item(input, *id, item));
+        }
+    }
+    let problems = flaws
+        .iter()
+        .map(|flaw| Problem {
+            code: flaw.code,
+            message: flaw.message.clone(),
+            path: Some(record.source.clone()),
+            line: flaw.line,
+            fix: None,
+        })
+        .collect();
+    BundleJudgement {
+        report: EvidenceReport {
+            class: input.class,
+            required,
+            missing,
+            problems: flaws
+                .into_iter()
+                .map(|flaw| ItemProblem {
+                    item: flaw.item,
+                    message: flaw.message,
+                    line: flaw.line,
+                })
+                .collect(),
+        },
+        problems,
+    }
+}
+
+fn no_evidence_record(input: &BundleInput, required: Vec<EvidenceItemId>) -> BundleJudgement {
+    let message = format!(
+        "task {} has no `review` (or `handoff`) record, so there is no Evidence Bundle; \
+         {}-risk work needs: {}",
+        input.task.task_id,
+        input.class,
+        item_list(&required)
+    );
+    BundleJudgement {
+        report: EvidenceReport {
+            class: input.class,
+            missing: required.clone(),
+            required,
+            problems: Vec::new(),
+        },
+        problems: vec![Problem::new(Code::NoEvidenceRecord, message)],
+    }
+}
+
+fn item_list(items: &[EvidenceItemId]) -> String {
+    items
+        .iter()
+        .map(|id| id.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The record's items, labels re-matched when the policy adds aliases.
+fn items_of(record: &Record, aliases: &[(EvidenceItemId, String)]) -> Vec<EvidenceItem> {
+    let mut items = record.evidence();
+    if !aliases.is_empty() {
+        for item in &mut items {
+            item.item = match_label(&item.label, aliases);
+        }
+    }
+    items
+}
+
+/// The item for `id`: the first one with content, else the first one at all.
+fn find_item(items: &[EvidenceItem], id: EvidenceItemId) -> Option<&EvidenceItem> {
+    let mut named = items.iter().filter(|item| item.item == Some(id));
+    let first = named.clone().next();
+    named
+        .find(|item| !bundle::is_placeholder(&item.text))
+        .or(first)
+}
+
+fn absent(
+    class: RiskClass,
+    id: EvidenceItemId,
+    found: Option<&EvidenceItem>,
+    record: &Record,
+) -> Flaw {
+    match found {
+        Some(item) => Flaw {
+            code: Code::EvidencePlaceholder,
+            item: id,
+            message: format!(
+                "`{}` ({id}) is empty or a placeholder; write the real {}",
+                item.label,
+                id.seed_wording().to_lowercase()
+            ),
+            line: Some(item.line),
+        },
+        None => Flaw {
+            code: Code::EvidenceMissing,
+            item: id,
+            message: format!(
+                "{class}-risk evidence needs {id} ({}): add `- **{}**: …` to the Evidence Bundle",
+                id.seed_wording(),
+                suggested_label(id)
+            ),
+            line: Some(
+                record
+                    .section("Evidence Bundle")
+                    .map_or(record.line, |section| section.line),
+            ),
+        },
+    }
+}
+
+/// The label `evidence-missing` suggests for an item.
+fn suggested_label(id: EvidenceItemId) -> &'static str {
+    match id {
+        EvidenceItemId::FilesChanged => "Files changed",
+        EvidenceItemId::Description => "Description",
+        EvidenceItemId::TestMapping => "Test mapping",
+        EvidenceItemId::BeforeAfter => "Before/after",
+        EvidenceItemId::MigrationNotes => "Migration notes",
+        EvidenceItemId::SecurityAnalysis => "Security implications",
+        EvidenceItemId::RollbackPlan => "Rollback plan",
+        EvidenceItemId::ReviewerSignOff => "Reviewer sign-off",
+    }
+}
+
+/// The check of substance for one present item.
+fn check_item(input: &BundleInput, id: EvidenceItemId, item: &EvidenceItem) -> Vec<Flaw> {
+    let flaw = |code: Code, message: String| Flaw {
+        code,
+        item: id,
+        message,
+        line: Some(item.line),
+    };
+    match id {
+        EvidenceItemId::FilesChanged => check_files(input, item)
+            .into_iter()
+            .map(|(code, message)| flaw(code, message))
+            .collect(),
+        EvidenceItemId::Description => {
+            let sentences = bundle::sentence_count(&item.text);
+            (sentences > 3)
+                .then(|| {
+                    let message =
+                        format!("the description has {sentences} sentences; at most 3 are allowed");
+                    flaw(Code::DescriptionTooLong, message)
+                })
+                .into_iter()
+                .collect()
+        }
+        EvidenceItemId::TestMapping => {
+            let criteria = acceptance_criteria(input.task);
+            match bundle::test_mapping(&item.text, &criteria) {
+                Ok(()) => Vec::new(),
+                Err(problem) => vec![mapping_flaw(problem, &flaw)],
+            }
+        }
+        EvidenceItemId::BeforeAfter if !bundle::says_before_and_after(&item.text) => {
+            let message = "the before/after item must say both what happened before and what \
+                           happens after (`Before: … After: …`)";
+            vec![flaw(Code::BeforeAfterIncomplete, message.to_string())]
+        }
+        EvidenceItemId::MigrationNotes => {
+            match bundle::migration_notes(&item.text, input.migrations) {
+                Ok(()) => Vec::new(),
+                Err(problem) => vec![flaw(
+                    Code::MigrationNotesIncomplete,
+                    migration_message(problem),
+                )],
+            }
+        }
+        EvidenceItemId::RollbackPlan if !bundle::has_exact_rollback(&item.text) => {
+            let message = "the rollback plan needs exact commands in a code span or block \
+                           (`git revert <sha>`) or numbered steps";
+            vec![flaw(Code::RollbackNotExact, message.to_string())]
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn check_files(input: &BundleInput, item: &EvidenceItem) -> Vec<(Code, String)> {
+    let changed: Vec<(String, Option<String>)> = input
+        .files
+        .iter()
+        .map(|file| (file.path.clone(), file.old_path.clone()))
+        .collect();
+    let coverage = bundle::file_coverage(&item.text, &changed);
+    let mut problems = Vec::new();
+    if !coverage.omitted.is_empty() {
+        problems.push((
+            Code::FilesNotListed,
+            format!(
+                "`{}` omits changed files: {}",
+                item.label,
+                coverage.omitted.join(", ")
+            ),
+        ));
+    }
+    for path in coverage.unchanged {
+        problems.push((
+            Code::FileListedUnchanged,
+            format!(
+                "`{}` lists {path}, which the change does not touch",
+                item.label
+            ),
+        ));
+    }
+    problems
+}
+
+fn mapping_flaw(problem: MappingProblem, flaw: &dyn Fn(Code, String) -> Flaw) -> Flaw {
+    match problem {
+        MappingProblem::NoMapping => flaw(
+            Code::TestsNotMapped,
+            "the test output is not mapped to acceptance criteria; write which test verifies \
+             which criterion (`AC1 → test_login`, a table, or `- AC1: test_login`)"
+                .to_string(),
+        ),
+        MappingProblem::Unmapped(criteria) => flaw(
+            Code::CriterionUnmapped,
+            format!(
+                "acceptance criteria mapped to no test: {}",
+                criteria.join("; ")
+            ),
+        ),
+    }
+}
+
+fn migration_message(problem: MigrationProblem) -> String {
+    match problem {
+        MigrationProblem::SaysNone(files) => format!(
+            "the migration notes say none, but the change holds migrations: {}",
+            files.join(", ")
+        ),
+        MigrationProblem::Unnamed(files) => format!(
+            "the migration notes do not name these migration files: {}",
+            files.join(", ")
+        ),
+    }
+}
+
+/// The task's declared acceptance criteria: an `Acceptance criteria` row of the Task
+/// Assignment, else the items of an `Acceptance Criteria` section of the assignment or
+/// of one of the task's records.
+pub fn acceptance_criteria(task: &TaskRecords) -> Vec<String> {
+    let row = task.assignment.and_then(|assignment| {
+        assignment
+            .extra()
+            .iter()
+            .find(|(key, _)| fields::fold_key(key) == fields::fold_key("Acceptance criteria"))
+            .and_then(|(_, value)| fields::parse_list(value))
+    });
+    if let Some(criteria) = row {
+        return criteria;
+    }
+    task.assignment
+        .into_iter()
+        .chain(task.interactions.iter().copied())
+        .find_map(|record| record.section("Acceptance Criteria"))
+        .map(|section| list_lines(&section.body))
+        .unwrap_or_default()
+}
+
+/// The non-empty lines of a body, list markers removed.
+fn list_lines(body: &str) -> Vec<String> {
+    body.lines()
+        .map(|line| {
+            let trimmed = line.trim();
+            let unmarked = trimmed
+                .strip_prefix(['-', '*', '+'])
+                .map(str::trim_start)
+                .unwrap_or(trimmed);
+            unmarked
+                .strip_prefix("[ ]")
+                .or_else(|| unmarked.strip_prefix("[x]"))
+                .map(str::trim_start)
+                .unwrap_or(unmarked)
+                .to_string()
+        })
+        .filter(|line| !line.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::parse_document;
+
+    fn criteria_of(text: &str) -> Vec<String> {
+        let records = parse_document("t.md", text).records;
+        acceptance_criteria(&TaskRecords::gather(&records, "ENG-1"))
+    }
+
+    #[test]
+    fn criteria_come_from_a_row_or_a_section() {
+        let row = "## Task Assignment\n\n| Task ID | ENG-1 |\n\
+            | Acceptance criteria | [AC1 login works, AC2 logout works] |\n";
+        assert_eq!(criteria_of(row), ["AC1 login works", "AC2 logout works"]);
+        let section = "## Task Assignment\n\n| Task ID | ENG-1 |\n\n\
+            ### Acceptance Criteria\n\n- [ ] AC1: login works\n* AC2: logout works\n";
+        assert_eq!(
+            criteria_of(section),
+            ["AC1: login works", "AC2: logout works"]
+        );
+        let handoff = "## Interaction Record\n\n| Task ID | ENG-1 |\n| Type | handoff |\n\n\
+            ### Acceptance Criteria\n\n- the page loads\n";
+        assert_eq!(criteria_of(handoff), ["the page loads"]);
+        assert!(criteria_of("## Task Assignment\n\n| Task ID | ENG-1 |\n").is_empty());
+    }
+
+    #[test]
+    fn every_class_requires_files_and_high_requires_sign_off() {
+        for class in RiskClass::ALL {
+            assert_eq!(required_items(class)[0], EvidenceItemId::FilesChanged);
+        }
+        assert_eq!(required_items(RiskClass::High).len(), 6);
+        assert!(required_items(RiskClass::High).contains(&EvidenceItemId::ReviewerSignOff));
+        assert!(!required_items(RiskClass::Medium).contains(&EvidenceItemId::ReviewerSignOff));
+    }
+}

@@ -1,0 +1,639 @@
+//! File scope: which changed files a task was allowed to touch.
+//!
+//! The orchestrator gives every task an `Expected file scope` at dispatch. On completion
+//! every changed file must either match that scope or be named by a scope-expansion
+//! record for the same task whose Decision is `approved` — by the orchestrator or a
+//! designated reviewer, never by the agent who asked (peers may propose, not commit).
+//!
+//! Patterns are anchored at the repository root and read like `.gitignore`/`CODEOWNERS`:
+//!
+//! | pattern | matches | does not match |
+//! |---|---|---|
+//! | `src/auth/oauth.ts` | `src/auth/oauth.ts` (that file only) | `src/auth/oauth.tsx`, `lib/src/auth/oauth.ts` |
+//! | `src/auth/` | everything under `src/auth/`, at any depth | `src/authz/x.ts`, `src/auth` |
+//! | `tests/auth/*.test.ts` | `tests/auth/a.test.ts`, `tests/auth/.x.test.ts` | `tests/auth/sub/a.test.ts` |
+//! | `src/?.rs` | `src/a.rs` | `src/ab.rs`, `src/a/b.rs` |
+//! | `src/**/*.rs` | `src/a.rs`, `src/a/b/c.rs` | `src/a.py` |
+//! | `**/Cargo.toml` | `Cargo.toml`, `crates/x/Cargo.toml` | `Cargo.lock` |
+//! | `*.md` | `README.md`, `.hidden.md` | `docs/guide.md` |
+//! | `src/{a,b}.rs` | `src/a.rs`, `src/b.rs` | `src/c.rs` |
+//! | `Src/A.rs` | `Src/A.rs` | `src/a.rs` (case-sensitive) |
+//! | `src/\*.rs` | `src/*.rs` (a literal star) | `src/a.rs` |
+//!
+//! `*` and `?` never cross `/`; `**` does; dotfiles are ordinary files; matching is
+//! case-sensitive; a leading `/` or `./` is ignored. Many patterns are compiled into one
+//! [`globset::GlobSet`], so a 5,000-file change is matched in one pass.
+
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use std::fmt;
+
+/// A list of scope patterns compiled for matching.
+#[derive(Debug, Clone)]
+pub struct PatternSet {
+    patterns: Vec<String>,
+    set: GlobSet,
+}
+
+/// A pattern that could not be compiled, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatternError {
+    /// The pattern as written.
+    pub pattern: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl PatternSet {
+    /// Compiles `patterns`; the ones that do not compile are returned beside the set,
+    /// which holds all the others.
+    pub fn new<S: AsRef<str>>(patterns: &[S]) -> (PatternSet, Vec<PatternError>) {
+        let mut builder = GlobSetBuilder::new();
+        let mut kept = Vec::new();
+        let mut errors = Vec::new();
+        for pattern in patterns {
+            let pattern = pattern.as_ref().trim();
+            if pattern.is_empty() {
+                continue;
+            }
+            match compile(pattern) {
+                Ok(glob) => {
+                    builder.add(glob);
+                    kept.push(pattern.to_string());
+                }
+                Err(message) => errors.push(PatternError {
+                    pattern: pattern.to_string(),
+                    message,
+                }),
+            }
+        }
+        let set = builder.build().unwrap_or_else(|_| GlobSet::empty());
+        (
+            PatternSet {
+                patterns: kept,
+                set,
+            },
+            errors,
+        )
+    }
+
+    /// Every pattern that matches `path`, in the order given.
+    pub fn matching(&self, path: &str) -> impl Iterator<Item = &str> {
+        let mut indices = self.set.matches(path);
+        indices.sort_unstable();
+        indices
+            .into_iter()
+            .filter_map(|index| self.patterns.get(index).map(String::as_str))
+    }
+
+    /// Whether any pattern matches `path`.
+    pub fn is_match(&self, path: &str) -> bool {
+        self.set.is_match(path)
+    }
+
+    /// The patterns that compiled, in the order given.
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+}
+
+/// Compiles one scope pattern with the semantics documented on this module.
+fn compile(pattern: &str) -> Result<Glob, String> {
+    GlobBuilder::new(&normalize(pattern))
+        .literal_separator(true)
+        .backslash_escape(true)
+        .case_insensitive(false)
+        .build()
+        .map_err(|error| error.kind().to_string())
+}
+
+/// Turns a scope pattern into a glob: strips a leading `/` or `./`, and makes `dir/`
+/// mean everything below `dir`.
+fn normalize(pattern: &str) -> String {
+    let mut text = pattern.trim();
+    loop {
+        if let Some(rest) = text.strip_prefix("./") {
+            text = rest;
+        } else if let Some(rest) = text.strip_prefix('/') {
+            text = rest;
+        } else {
+            break;
+        }
+    }
+    if text.ends_with('/') {
+        format!("{text}**")
+    } else {
+        text.to_string()
+    }
+}
+
+/// How a change touched a path. A rename touches both of its paths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Touch {
+    /// Added in the change (in working-tree mode, untracked files too).
+    Added,
+    /// Modified (content, mode or type).
+    Modified,
+    /// Deleted.
+    Deleted,
+    /// The old side of a rename; the file now lives at `to`.
+    RenamedTo(String),
+    /// The new side of a rename from the given path.
+    RenamedFrom(String),
+}
+
+impl fmt::Display for Touch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Touch::Added => f.write_str("added"),
+            Touch::Modified => f.write_str("modified"),
+            Touch::Deleted => f.write_str("deleted"),
+            Touch::RenamedTo(to) => write!(f, "renamed to {to}"),
+            Touch::RenamedFrom(from) => write!(f, "renamed from {from}"),
+        }
+    }
+}
+
+/// One path the change touched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TouchedPath {
+    /// Repository-relative path with `/` separators.
+    pub path: String,
+    /// How it was touched.
+    pub touch: Touch,
+}
+
+/// What became of a scope-expansion request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExpansionDecision {
+    /// The Decision says `approved`; `by` is the one who decided.
+    Approved {
+        /// The decider (the Decision's `Reviewer:` line, else the record's `To`).
+        by: String,
+    },
+    /// The Decision refuses it (`rejected`, `changes-requested`).
+    Refused {
+        /// The decision status as written in canonical form.
+        status: String,
+    },
+    /// No decision yet (`pending`, `deferred`, or no Decision section).
+    Undecided {
+        /// The decision status in canonical form.
+        status: String,
+    },
+}
+
+/// A scope-expansion record of the task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpansionRequest {
+    /// The paths (or patterns) the request names.
+    pub paths: Vec<String>,
+    /// The agent who asked: the record's `From`.
+    pub requested_by: String,
+    /// Its Decision.
+    pub decision: ExpansionDecision,
+    /// The file the record is in.
+    pub source: String,
+    /// The line of the record's heading.
+    pub line: usize,
+}
+
+/// Whether an expansion request grants its paths, and if not why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Standing {
+    /// Approved by someone with the authority to approve it.
+    Granted {
+        /// Who approved it.
+        by: String,
+    },
+    /// Approved by the agent who asked for it: not honoured.
+    SelfApproved,
+    /// Approved by a peer who is neither the orchestrator nor a designated reviewer.
+    NotAuthorised {
+        /// The peer.
+        by: String,
+    },
+    /// Refused.
+    Refused(String),
+    /// Not decided yet.
+    Undecided(String),
+}
+
+impl fmt::Display for Standing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Standing::Granted { by } => write!(f, "approved by {by}"),
+            Standing::SelfApproved => {
+                f.write_str("approved by the agent who asked for it, which does not count")
+            }
+            Standing::NotAuthorised { by } => write!(
+                f,
+                "approved by {by}, who is neither the orchestrator nor a designated reviewer"
+            ),
+            Standing::Refused(status) => write!(f, "its Decision is `{status}`"),
+            Standing::Undecided(status) => {
+                write!(f, "its Decision is `{status}`: not approved yet")
+            }
+        }
+    }
+}
+
+impl ExpansionRequest {
+    /// Judges this request: `may_approve` says whether a name is the orchestrator or a
+    /// designated reviewer.
+    pub fn standing(&self, may_approve: &dyn Fn(&str) -> bool) -> Standing {
+        match &self.decision {
+            ExpansionDecision::Approved { by } if same_agent(by, &self.requested_by) => {
+                Standing::SelfApproved
+            }
+            ExpansionDecision::Approved { by } if !may_approve(by) => {
+                Standing::NotAuthorised { by: by.clone() }
+            }
+            ExpansionDecision::Approved { by } => Standing::Granted { by: by.clone() },
+            ExpansionDecision::Refused { status } => Standing::Refused(status.clone()),
+            ExpansionDecision::Undecided { status } => Standing::Undecided(status.clone()),
+        }
+    }
+}
+
+/// Whether two agent names are the same agent (case and surrounding space ignored).
+pub fn same_agent(a: &str, b: &str) -> bool {
+    a.trim().eq_ignore_ascii_case(b.trim())
+}
+
+/// What the fix command for an undeclared file is filled in with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixContext {
+    /// The task's ID.
+    pub task_id: String,
+    /// The agent doing the work (who must ask).
+    pub author: String,
+    /// Whom to ask: the orchestrator.
+    pub orchestrator: String,
+    /// Where records live (`.handoff`), so the new record is read by the next check.
+    pub records_dir: String,
+}
+
+/// A changed file covered by an approved expansion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expanded {
+    /// The file.
+    pub path: String,
+    /// Where the approving record is.
+    pub source: String,
+    /// The line of its heading.
+    pub line: usize,
+    /// Who approved it.
+    pub approved_by: String,
+}
+
+/// A changed file outside the declared scope with no approved expansion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undeclared {
+    /// The file.
+    pub path: String,
+    /// How the change touched it.
+    pub touch: Touch,
+    /// Expansion requests that name it but do not grant it: `(source, line, why)`.
+    pub requests: Vec<(String, usize, Standing)>,
+    /// The command that files the record this file needs.
+    pub fix: String,
+}
+
+/// The outcome of checking a change against a task's scope.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ScopeReport {
+    /// Touched paths covered by the declared scope.
+    pub declared: Vec<String>,
+    /// Touched paths covered only by an approved expansion.
+    pub expanded: Vec<Expanded>,
+    /// Touched paths covered by neither.
+    pub undeclared: Vec<Undeclared>,
+    /// Declared or requested patterns that do not compile.
+    pub pattern_errors: Vec<PatternError>,
+}
+
+impl ScopeReport {
+    /// Whether every touched path is in scope and every pattern compiled.
+    pub fn passes(&self) -> bool {
+        self.undeclared.is_empty() && self.pattern_errors.is_empty()
+    }
+}
+
+/// Checks touched paths against a task's declared scope and its expansion requests.
+pub struct ScopeCheck<'a> {
+    /// The task's `Expected file scope` patterns.
+    pub declared: &'a [String],
+    /// The task's scope-expansion records.
+    pub requests: &'a [ExpansionRequest],
+    /// Whether a name is the orchestrator or a designated reviewer.
+    pub may_approve: &'a dyn Fn(&str) -> bool,
+    /// What the fix commands are filled in with.
+    pub fix: &'a FixContext,
+}
+
+/// An expansion request compiled for matching, with its standing.
+struct JudgedRequest<'r> {
+    request: &'r ExpansionRequest,
+    patterns: PatternSet,
+    standing: Standing,
+}
+
+impl ScopeCheck<'_> {
+    /// Runs the check over every touched path (deduplicated by path).
+    pub fn run(&self, touched: &[TouchedPath]) -> ScopeReport {
+        let (declared, mut pattern_errors) = PatternSet::new(self.declared);
+        let judged: Vec<JudgedRequest> = self
+            .requests
+            .iter()
+            .map(|request| {
+                let (patterns, errors) = PatternSet::new(&request.paths);
+                pattern_errors.extend(errors);
+                JudgedRequest {
+                    request,
+                    standing: request.standing(self.may_approve),
+                    patterns,
+                }
+            })
+            .collect();
+        let mut report = ScopeReport {
+            pattern_errors,
+            ..ScopeReport::default()
+        };
+        let mut seen = std::collections::HashSet::new();
+        for entry in touched {
+            if seen.insert(entry.path.as_str()) {
+                self.place(entry, &declared, &judged, &mut report);
+            }
+        }
+        report
+    }
+
+    /// Puts one touched path in the declared, expanded or undeclared list.
+    fn place(
+        &self,
+        entry: &TouchedPath,
+        declared: &PatternSet,
+        judged: &[JudgedRequest],
+        report: &mut ScopeReport,
+    ) {
+        if declared.is_match(&entry.path) {
+            report.declared.push(entry.path.clone());
+            return;
+        }
+        let naming: Vec<&JudgedRequest> = judged
+            .iter()
+            .filter(|judged| judged.patterns.is_match(&entry.path))
+            .collect();
+        let granted = naming.iter().find_map(|judged| match &judged.standing {
+            Standing::Granted { by } => Some((judged.request, by)),
+            _ => None,
+        });
+        if let Some((request, by)) = granted {
+            report.expanded.push(Expanded {
+                path: entry.path.clone(),
+                source: request.source.clone(),
+                line: request.line,
+                approved_by: by.clone(),
+            });
+            return;
+        }
+        report.undeclared.push(Undeclared {
+            path: entry.path.clone(),
+            touch: entry.touch.clone(),
+            requests: naming
+                .iter()
+                .map(|judged| {
+                    let request = judged.request;
+                    (
+                        request.source.clone(),
+                        request.line,
+                        judged.standing.clone(),
+                    )
+                })
+                .collect(),
+            fix: fix_command(self.fix, &entry.path),
+        });
+    }
+}
+
+/// The `handoff new scope-expansion` command that files the record `path` needs, in
+/// the records directory. The agent then replaces the `[reason]` placeholder and the
+/// orchestrator fills the Decision.
+pub fn fix_command(fix: &FixContext, path: &str) -> String {
+    let slug: String = path
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let task: String = fix
+        .task_id
+        .to_lowercase()
+        .replace(|c: char| !c.is_ascii_alphanumeric(), "-");
+    let output = format!(
+        "{}/{task}-scope-{slug}.md",
+        fix.records_dir.trim_end_matches('/')
+    );
+    format!(
+        "handoff new scope-expansion --task {} --from {} --to {} --path {} --output {}",
+        shell_quote(&fix.task_id),
+        shell_quote(&fix.author),
+        shell_quote(&fix.orchestrator),
+        shell_quote(path),
+        shell_quote(&output),
+    )
+}
+
+/// Quotes `text` for a POSIX shell when it holds anything but safe characters.
+pub fn shell_quote(text: &str) -> String {
+    let safe = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c));
+    if safe {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The README's table of examples: (pattern, path, matches).
+    const EXAMPLES: &[(&str, &str, bool)] = &[
+        ("src/auth/oauth.ts", "src/auth/oauth.ts", true),
+        ("src/auth/oauth.ts", "src/auth/oauth.tsx", false),
+        ("src/auth/oauth.ts", "lib/src/auth/oauth.ts", false),
+        ("/src/auth/oauth.ts", "src/auth/oauth.ts", true),
+        ("./src/auth/oauth.ts", "src/auth/oauth.ts", true),
+        ("src/auth/", "src/auth/oauth.ts", true),
+        ("src/auth/", "src/auth/deep/er/x.ts", true),
+        ("src/auth/", "src/authz/x.ts", false),
+        ("src/auth/", "src/auth", false),
+        ("tests/auth/*.test.ts", "tests/auth/a.test.ts", true),
+        ("tests/auth/*.test.ts", "tests/auth/.x.test.ts", true),
+        ("tests/auth/*.test.ts", "tests/auth/sub/a.test.ts", false),
+        ("src/?.rs", "src/a.rs", true),
+        ("src/?.rs", "src/ab.rs", false),
+        ("src/?", "src/a/b", false),
+        ("src/**/*.rs", "src/a.rs", true),
+        ("src/**/*.rs", "src/a/b/c.rs", true),
+        ("src/**/*.rs", "src/a.py", false),
+        ("**/Cargo.toml", "Cargo.toml", true),
+        ("**/Cargo.toml", "crates/x/Cargo.toml", true),
+        ("**/Cargo.toml", "Cargo.lock", false),
+        ("*.md", "README.md", true),
+        ("*.md", ".hidden.md", true),
+        ("*", ".env", true),
+        ("*.md", "docs/guide.md", false),
+        ("src/{a,b}.rs", "src/b.rs", true),
+        ("src/{a,b}.rs", "src/c.rs", false),
+        ("Src/A.rs", "Src/A.rs", true),
+        ("Src/A.rs", "src/a.rs", false),
+        (r"src/\*.rs", "src/*.rs", true),
+        (r"src/\*.rs", "src/a.rs", false),
+    ];
+
+    #[test]
+    fn patterns_follow_the_documented_table() {
+        for (pattern, path, expected) in EXAMPLES {
+            let (set, errors) = PatternSet::new(&[*pattern]);
+            assert!(errors.is_empty(), "{pattern}: {errors:?}");
+            assert_eq!(
+                set.is_match(path),
+                *expected,
+                "`{pattern}` against `{path}`"
+            );
+        }
+    }
+
+    #[test]
+    fn invalid_patterns_are_reported_and_the_rest_still_match() {
+        let (set, errors) = PatternSet::new(&["src/[a.rs", "docs/"]);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].pattern, "src/[a.rs");
+        assert!(set.is_match("docs/x.md"));
+        assert_eq!(set.matching("docs/x.md").collect::<Vec<_>>(), ["docs/"]);
+    }
+
+    fn touched(path: &str) -> TouchedPath {
+        TouchedPath {
+            path: path.to_string(),
+            touch: Touch::Modified,
+        }
+    }
+
+    fn request(path: &str, decision: ExpansionDecision) -> ExpansionRequest {
+        ExpansionRequest {
+            paths: vec![path.to_string()],
+            requested_by: "backend-engineer".to_string(),
+            decision,
+            source: ".handoff/eng-1.md".to_string(),
+            line: 7,
+        }
+    }
+
+    fn approved(by: &str) -> ExpansionDecision {
+        ExpansionDecision::Approved { by: by.to_string() }
+    }
+
+    fn check(declared: &[&str], requests: &[ExpansionRequest], paths: &[&str]) -> ScopeReport {
+        let declared: Vec<String> = declared.iter().map(|p| p.to_string()).collect();
+        let fix = FixContext {
+            task_id: "ENG-1".to_string(),
+            author: "backend-engineer".to_string(),
+            orchestrator: "orchestrator".to_string(),
+            records_dir: ".handoff/".to_string(),
+        };
+        let may_approve = |name: &str| name == "orchestrator" || name == "reality-checker";
+        let touched: Vec<TouchedPath> = paths.iter().map(|p| touched(p)).collect();
+        ScopeCheck {
+            declared: &declared,
+            requests,
+            may_approve: &may_approve,
+            fix: &fix,
+        }
+        .run(&touched)
+    }
+
+    #[test]
+    fn declared_files_pass() {
+        let report = check(&["src/auth/"], &[], &["src/auth/a.ts", "src/auth/b.ts"]);
+        assert!(report.passes());
+        assert_eq!(report.declared, ["src/auth/a.ts", "src/auth/b.ts"]);
+    }
+
+    #[test]
+    fn an_undeclared_file_gets_the_command_that_files_its_record() {
+        let report = check(&["src/auth/"], &[], &["src/auth/a.ts", "src/cors.ts"]);
+        assert!(!report.passes());
+        assert_eq!(report.undeclared.len(), 1);
+        assert_eq!(
+            report.undeclared[0].fix,
+            "handoff new scope-expansion --task ENG-1 --from backend-engineer \
+             --to orchestrator --path src/cors.ts --output .handoff/eng-1-scope-src-cors-ts.md"
+        );
+    }
+
+    #[test]
+    fn an_approved_expansion_covers_its_path() {
+        let requests = [request("src/cors.ts", approved("orchestrator"))];
+        let report = check(&["src/auth/"], &requests, &["src/cors.ts"]);
+        assert!(report.passes());
+        assert_eq!(report.expanded[0].approved_by, "orchestrator");
+        assert_eq!(report.expanded[0].line, 7);
+    }
+
+    #[test]
+    fn expansions_that_do_not_grant_are_named_with_the_reason() {
+        let cases = [
+            (approved("Backend-Engineer"), Standing::SelfApproved),
+            (
+                approved("frontend-engineer"),
+                Standing::NotAuthorised {
+                    by: "frontend-engineer".to_string(),
+                },
+            ),
+            (
+                ExpansionDecision::Refused {
+                    status: "rejected".to_string(),
+                },
+                Standing::Refused("rejected".to_string()),
+            ),
+            (
+                ExpansionDecision::Undecided {
+                    status: "pending".to_string(),
+                },
+                Standing::Undecided("pending".to_string()),
+            ),
+        ];
+        for (decision, standing) in cases {
+            let requests = [request("src/cors.ts", decision)];
+            let report = check(&["src/auth/"], &requests, &["src/cors.ts"]);
+            assert!(!report.passes());
+            assert_eq!(report.undeclared[0].requests[0].2, standing);
+        }
+    }
+
+    #[test]
+    fn an_expansion_for_another_path_does_not_help() {
+        let requests = [request("src/other.ts", approved("orchestrator"))];
+        let report = check(&[], &requests, &["src/cors.ts"]);
+        assert_eq!(report.undeclared.len(), 1);
+        assert!(report.undeclared[0].requests.is_empty());
+    }
+
+    #[test]
+    fn fix_commands_quote_awkward_paths() {
+        assert_eq!(shell_quote("src/a b.rs"), "'src/a b.rs'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote("src/a.rs"), "src/a.rs");
+        assert_eq!(shell_quote(""), "''");
+    }
+}
