@@ -129,6 +129,18 @@ pub enum Code {
     ReviewWaived,
     /// The change's risk is higher than the declared class; the higher class's evidence applies.
     RiskReclassified,
+
+    // The findings of `handoff audit` on recorded Routing Decisions.
+    /// The selected agent does not declare the requested domain.
+    SelectedLacksDomain,
+    /// Another candidate covers more requested qualifiers than the selected one.
+    BetterCandidate,
+    /// The recorded tie-break rule is not the rule that actually decided.
+    WrongTieBreak,
+    /// The decision relies on load-balancing, which the protocol excludes.
+    LoadBalancingReason,
+    /// The recorded matched or rejected agents differ from the registry's candidates.
+    CandidatesDiffer,
 }
 
 impl Code {
@@ -173,6 +185,11 @@ impl Code {
         Code::ReviewRefused,
         Code::ReviewWaived,
         Code::RiskReclassified,
+        Code::SelectedLacksDomain,
+        Code::BetterCandidate,
+        Code::WrongTieBreak,
+        Code::LoadBalancingReason,
+        Code::CandidatesDiffer,
     ];
 
     /// The documentation of this code.
@@ -451,6 +468,41 @@ impl Code {
                 summary: "The change's risk is higher than the declared class; the higher class's evidence applies.",
                 example: "| Risk Class | low |\n(while the change adds a database migration)\n",
                 fix: "Supply the evidence of the computed class and document the reclassification in the Decision section.",
+            },
+            Code::SelectedLacksDomain => CodeInfo {
+                name: "selected-lacks-domain",
+                severity: Severity::Error,
+                summary: "A Routing Decision selects an agent that does not declare the requested domain in the registry.",
+                example: "| Requested capability | database: [postgresql] |\n| Selected | frontend-engineer |\n(frontend-engineer declares no `database` capability)\n",
+                fix: "Route to an agent that declares the domain (`handoff route --registry R --capability ...`), or escalate: no agent has the capability.",
+            },
+            Code::BetterCandidate => CodeInfo {
+                name: "better-candidate",
+                severity: Severity::Error,
+                summary: "Another candidate covers more of the requested qualifiers than the selected agent (rule 1, qualifier match, was not followed).",
+                example: "| Requested capability | auth: [oauth2] |\n| Selected | backend-engineer |\n(security-engineer declares auth: [oauth2])\n",
+                fix: "Select the agent whose qualifiers cover the most requested qualifiers; re-run `handoff route` to see the decision the rules make.",
+            },
+            Code::WrongTieBreak => CodeInfo {
+                name: "wrong-tie-break",
+                severity: Severity::Error,
+                summary: "The recorded `Tie-break rule applied` is not the first rule that left exactly one agent.",
+                example: "| Tie-break rule applied | qualifier-match |\n(two candidates cover the same qualifiers; department affinity decided)\n",
+                fix: "Record the rule that actually decided: qualifier-match, department-affinity, documented-choice, or none for a single candidate.",
+            },
+            Code::LoadBalancingReason => CodeInfo {
+                name: "load-balancing-reason",
+                severity: Severity::Error,
+                summary: "The decision relies on load-balancing (assignments, load, availability, round-robin), which the protocol excludes as non-auditable.",
+                example: "| Reason | backend-engineer has fewer current assignments |\n",
+                fix: "Decide by qualifier match, then department affinity, then a documented orchestrator choice; never by load.",
+            },
+            Code::CandidatesDiffer => CodeInfo {
+                name: "candidates-differ",
+                severity: Severity::Warning,
+                summary: "The record's matched or rejected agents differ from the registry's candidates for the domain.",
+                example: "| Matched agents | security-engineer (auth: [oauth2]) |\n(the registry also lists backend-engineer under auth)\n",
+                fix: "List every candidate the registry has for the domain; if the registry changed since, note it in the Reason.",
             },
         }
     }

@@ -26,7 +26,7 @@ use super::aliases::Aliases;
 use super::normalise::{normalise_term, Capability};
 use super::registry::Registry;
 use super::route::{candidates, derive, load_balancing_term, Candidate, Derivation, Rule, Stage};
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Code, Severity};
 use serde::{Serialize, Serializer};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -56,23 +56,25 @@ impl FindingKind {
         FindingKind::CandidatesDiffer,
     ];
 
+    /// The diagnostic code of this kind (`handoff explain` documents it).
+    pub fn code(self) -> Code {
+        match self {
+            FindingKind::SelectedLacksDomain => Code::SelectedLacksDomain,
+            FindingKind::BetterCandidate => Code::BetterCandidate,
+            FindingKind::WrongTieBreak => Code::WrongTieBreak,
+            FindingKind::LoadBalancingReason => Code::LoadBalancingReason,
+            FindingKind::CandidatesDiffer => Code::CandidatesDiffer,
+        }
+    }
+
     /// The stable name scripts match on.
     pub fn as_str(self) -> &'static str {
-        match self {
-            FindingKind::SelectedLacksDomain => "selected-lacks-domain",
-            FindingKind::BetterCandidate => "better-candidate",
-            FindingKind::WrongTieBreak => "wrong-tie-break",
-            FindingKind::LoadBalancingReason => "load-balancing-reason",
-            FindingKind::CandidatesDiffer => "candidates-differ",
-        }
+        self.code().name()
     }
 
     /// Errors break the protocol; the differing-candidates warning may be history.
     pub fn severity(self) -> Severity {
-        match self {
-            FindingKind::CandidatesDiffer => Severity::Warning,
-            _ => Severity::Error,
-        }
+        self.code().info().severity
     }
 }
 
