@@ -73,6 +73,35 @@ impl TestRepo {
         let base = repo.commit("base");
         (repo, base)
     }
+
+    /// The real `handoff` binary, run in the repository.
+    pub fn handoff(&self) -> assert_cmd::Command {
+        handoff_in(self.path())
+    }
+}
+
+/// The real `handoff` binary.
+pub fn handoff() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("handoff").expect("the handoff binary is built")
+}
+
+/// The real `handoff` binary, run in `dir`.
+pub fn handoff_in(dir: &Path) -> assert_cmd::Command {
+    let mut command = handoff();
+    command.current_dir(dir);
+    command
+}
+
+/// A command's standard output as text.
+pub fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+/// A path under the example registry, `examples/registry/`.
+pub fn example_registry(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/registry")
+        .join(path)
 }
 
 /// Runs git in `dir` and returns its trimmed standard output; panics on failure.
