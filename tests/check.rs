@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{git_in, handoff_in, TestRepo};
+use common::{handoff_in, TestRepo};
 use serde_json::Value;
 use std::path::Path;
 
@@ -618,15 +618,8 @@ fn a_base_missing_from_a_shallow_clone_exits_2_asking_for_history() {
         + &review("backend-engineer", "orchestrator", &low_items(), "");
     let origin = guide_fix(&records);
     let base = origin.git(&["rev-parse", "main"]);
-    let clone = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", origin.path().display());
-    git_in(
-        clone.path(),
-        &[
-            "clone", "-q", "--depth", "1", "--branch", "feature", &url, "c",
-        ],
-    );
-    let output = handoff_in(&clone.path().join("c"))
+    let (_dir, clone) = origin.clone_with(&["--depth", "1", "--branch", "feature"]);
+    let output = handoff_in(&clone)
         .args(["check", "--base", &base, "--head", "HEAD"])
         .output()
         .unwrap();

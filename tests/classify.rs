@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{git_in, TestRepo};
+use common::TestRepo;
 use handoff::git::{Head, LineSide, Repo};
 use handoff::policy::Policy;
 use handoff::risk::{classify, Classification, ClassifyError, RiskClass};
@@ -337,11 +337,9 @@ fn a_shallow_clone_missing_the_base_is_an_error() {
     let (origin, base) = TestRepo::with_base();
     origin.write("src/auth/x.py", "x\n");
     origin.commit("second");
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", origin.path().display());
-    git_in(dir.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
+    let (_dir, clone) = origin.clone_with(&["--depth", "1"]);
 
-    let opened = Repo::open(&dir.path().join("clone")).unwrap();
+    let opened = Repo::open(&clone).unwrap();
     let error = classify(&opened, &base, &head(), None, &Policy::default()).unwrap_err();
 
     assert!(matches!(error, ClassifyError::Git(_)), "{error:?}");

@@ -3,7 +3,7 @@
 mod common;
 
 use assert_cmd::Command;
-use common::{git_in, handoff_in, TestRepo};
+use common::{handoff_in, TestRepo};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -120,10 +120,8 @@ fn bad_arguments_and_missing_history_exit_2_with_a_clear_message() {
 
     repo.write("a.txt", "a\n");
     repo.commit("second");
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", repo.path().display());
-    git_in(dir.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
-    handoff_in(&dir.path().join("clone"))
+    let (_dir, clone) = repo.clone_with(&["--depth", "1"]);
+    handoff_in(&clone)
         .args(["classify", "--base", &base, "--head", "HEAD"])
         .assert()
         .code(2)

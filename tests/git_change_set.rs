@@ -354,15 +354,9 @@ fn a_shallow_clone_without_the_base_asks_for_more_history() {
     let (origin, base) = TestRepo::with_base();
     origin.write("a.txt", "a\n");
     origin.commit("second");
-    let clone_dir = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", origin.path().display());
-    let target = clone_dir.path().join("clone");
-    git_in(
-        clone_dir.path(),
-        &["clone", "-q", "--depth", "1", &url, "clone"],
-    );
+    let (_dir, clone) = origin.clone_with(&["--depth", "1"]);
 
-    let repo = Repo::open(&target).unwrap();
+    let repo = Repo::open(&clone).unwrap();
     let error = repo.change_set(&base, &head()).unwrap_err();
 
     assert!(
@@ -390,13 +384,8 @@ fn unknown_revisions_missing_repositories_and_bare_working_trees_are_clear_error
         "{error}"
     );
 
-    let bare_dir = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", repo.path().display());
-    git_in(
-        bare_dir.path(),
-        &["clone", "-q", "--bare", &url, "bare.git"],
-    );
-    let bare = Repo::open(&bare_dir.path().join("bare.git")).unwrap();
+    let (_dir, bare_clone) = repo.clone_with(&["--bare"]);
+    let bare = Repo::open(&bare_clone).unwrap();
     let error = bare.change_set(&base, &Head::WorkTree).unwrap_err();
     assert!(matches!(error, GitError::BareWorkTree { .. }), "{error:?}");
     assert!(bare.change_set(&base, &head()).is_ok());
@@ -449,22 +438,10 @@ fn a_branch_base_whose_merge_base_is_cut_off_by_a_shallow_clone_asks_for_history
     origin.git(&["checkout", "-q", "main"]);
     origin.write("main.txt", "m\n");
     origin.commit("main moves on");
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", origin.path().display());
-    let args = [
-        "clone",
-        "-q",
-        "--depth",
-        "1",
-        "--no-single-branch",
-        "--branch",
-        "feature",
-        &url,
-        "clone",
-    ];
-    git_in(dir.path(), &args);
+    let (_dir, clone) =
+        origin.clone_with(&["--depth", "1", "--no-single-branch", "--branch", "feature"]);
 
-    let repo = Repo::open(&dir.path().join("clone")).unwrap();
+    let repo = Repo::open(&clone).unwrap();
     let error = repo.change_set("origin/main", &head()).unwrap_err();
 
     assert!(

@@ -74,6 +74,19 @@ impl TestRepo {
         (repo, base)
     }
 
+    /// `git clone -q <options>` of the repository into a fresh temporary directory;
+    /// returns the directory (deleted when dropped) and the clone's path.
+    pub fn clone_with(&self, options: &[&str]) -> (TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("create a temporary directory");
+        let url = format!("file://{}", self.path().display());
+        git_in(
+            dir.path(),
+            &[&["clone", "-q"], options, &[&url, "clone"]].concat(),
+        );
+        let path = dir.path().join("clone");
+        (dir, path)
+    }
+
     /// The real `handoff` binary, run in the repository.
     pub fn handoff(&self) -> assert_cmd::Command {
         handoff_in(self.path())
