@@ -29,6 +29,14 @@ fn summary(change: &ChangeSet) -> Vec<(String, Option<String>, ChangeStatus)> {
         .collect()
 }
 
+/// Opens the repository and reads the change from `base` to `head`.
+fn change_set(repo: &TestRepo, base: &str, head: &Head) -> ChangeSet {
+    Repo::open(repo.path())
+        .unwrap()
+        .change_set(base, head)
+        .unwrap()
+}
+
 fn file<'a>(change: &'a ChangeSet, path: &str) -> &'a ChangedFile {
     change
         .files
@@ -47,10 +55,7 @@ fn commits_give_added_modified_and_deleted_files_with_resolved_ids() {
         .remove("gone.txt");
     let head_oid = repo.commit("head");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &head())
-        .unwrap();
+    let change = change_set(&repo, &base, &head());
 
     assert_eq!(change.base, base);
     assert_eq!(change.head, head_oid);
@@ -76,10 +81,7 @@ fn a_rename_keeps_both_paths_and_a_copy_names_its_source() {
     repo.write("src/copy.rs", &other);
     repo.commit("rename and copy");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &head())
-        .unwrap();
+    let change = change_set(&repo, &base, &head());
 
     let renamed = file(&change, "lib/new.rs");
     assert_eq!(renamed.status, ChangeStatus::Renamed);
@@ -111,10 +113,7 @@ fn binary_files_submodules_and_type_changes_are_flagged() {
     ]);
     repo.commit("binary, symlink, submodule");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &head())
-        .unwrap();
+    let change = change_set(&repo, &base, &head());
 
     assert!(file(&change, "image.png").binary);
     assert_eq!(file(&change, "link").status, ChangeStatus::TypeChange);
@@ -156,10 +155,7 @@ fn a_submodule_pointer_change_is_a_modified_path() {
     );
     repo.commit("bump submodule");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &head())
-        .unwrap();
+    let change = change_set(&repo, &base, &head());
 
     assert_eq!(
         summary(&change),
@@ -176,10 +172,7 @@ fn non_utf8_paths_are_reported_not_dropped() {
     std::fs::write(repo.path().join(name), "x\n").unwrap();
     repo.commit("latin-1 name");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &head())
-        .unwrap();
+    let change = change_set(&repo, &base, &head());
 
     assert_eq!(change.files.len(), 1);
     assert_eq!(change.files[0].path.as_bytes(), b"caf\xe9.txt");
@@ -198,10 +191,7 @@ fn the_working_tree_holds_staged_unstaged_and_untracked_but_not_ignored_files() 
     repo.write("notes/untracked.md", "u\n");
     repo.write("target/build.o", "ignored\n");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &Head::WorkTree)
-        .unwrap();
+    let change = change_set(&repo, &base, &Head::WorkTree);
 
     assert_eq!(change.head, WORKTREE);
     assert_eq!(
@@ -222,10 +212,7 @@ fn a_staged_move_in_the_working_tree_is_a_rename() {
     let base = repo.commit("base");
     repo.git_mv("src/auth.rs", "src/login.rs");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &Head::WorkTree)
-        .unwrap();
+    let change = change_set(&repo, &base, &Head::WorkTree);
 
     assert_eq!(
         summary(&change),
