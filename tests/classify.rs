@@ -4,14 +4,10 @@
 
 mod common;
 
-use common::TestRepo;
+use common::{head_commit, shallow_clone_missing_base, TestRepo};
 use handoff::git::{Head, LineSide, Repo};
 use handoff::policy::Policy;
 use handoff::risk::{classify, Classification, ClassifyError, RiskClass};
-
-fn head() -> Head {
-    Head::Rev("HEAD".to_string())
-}
 
 /// Classifies base..head with the policy from the base, as the CLI does.
 fn run(repo: &TestRepo, base: &str, head: &Head, declared: Option<RiskClass>) -> Classification {
@@ -27,7 +23,7 @@ fn change(files: &[(&str, &str)]) -> Classification {
         repo.write(path, content);
     }
     repo.commit("change");
-    run(&repo, &base, &head(), None)
+    run(&repo, &base, &head_commit(), None)
 }
 
 fn rules(result: &Classification) -> Vec<&str> {
@@ -179,7 +175,7 @@ fn a_removed_env_var_fires_and_a_removed_credential_does_not() {
     repo.write("app/config.py", "import os\n");
     repo.commit("remove");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert_eq!(rules(&result), ["env-var.line.python"]);
     assert_eq!(result.findings[0].line, Some(2));
@@ -195,7 +191,7 @@ fn a_rename_out_of_an_auth_directory_touches_the_auth_path() {
     repo.git_mv("src/auth/helpers.py", "src/common/helpers.py");
     repo.commit("move");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert_eq!(result.files.len(), 1);
     assert_eq!(rules(&result), ["auth.path.auth-dir"]);
@@ -213,7 +209,7 @@ fn deleting_a_migration_is_a_migration_change() {
     repo.remove("shop/migrations/0001_initial.py");
     repo.commit("delete");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert_eq!(rules(&result), ["migration.path.migrations-dir"]);
     assert_eq!(result.risk, RiskClass::High);
@@ -228,7 +224,7 @@ fn binary_files_fire_path_rules_but_not_line_rules() {
     repo.write("certs/server.p12", &bytes);
     repo.commit("binary");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert!(result.files.iter().all(|file| file.binary));
     assert_eq!(rules(&result), ["credential.path.key-file"]);
@@ -246,7 +242,7 @@ fn non_utf8_paths_are_classified_and_reported() {
     std::fs::write(dir.join("auth/login.py"), "x = 1\n").unwrap();
     repo.commit("latin-1 directory");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert_eq!(rules(&result), ["auth.path.auth-dir"]);
     let path = result.findings[0].path.as_ref().unwrap();
@@ -256,7 +252,7 @@ fn non_utf8_paths_are_classified_and_reported() {
 }
 
 #[test]
-fn the_policy_comes_from_the_base_not_the_head() {
+fn the_policy_comes_from_the_base_not_the_head_commit() {
     let repo = TestRepo::new();
     repo.write(
         ".handoff.yaml",
@@ -268,7 +264,7 @@ fn the_policy_comes_from_the_base_not_the_head() {
     repo.write("terraform/main.tf", "resource \"x\" \"y\" {}\n");
     repo.commit("try to weaken the gate");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert_eq!(
         triggers(&result),
@@ -294,7 +290,7 @@ fn an_override_policy_can_exclude_and_remove_rules() {
 
     let opened = Repo::open(repo.path()).unwrap();
     let policy = Policy::load(&opened, &base, Some(&file)).unwrap();
-    let result = classify(&opened, &base, &head(), None, &policy).unwrap();
+    let result = classify(&opened, &base, &head_commit(), None, &policy).unwrap();
 
     assert!(result.findings.is_empty(), "{:?}", result.findings);
     assert_eq!(result.files.len(), 2, "excluded files are still listed");
@@ -322,25 +318,22 @@ fn the_declared_class_is_a_floor_and_reclassification_is_reported() {
     let (repo, base) = TestRepo::with_base();
     repo.write("docs/x.md", "x\n");
     repo.commit("docs");
-    let result = run(&repo, &base, &head(), Some(RiskClass::High));
+    let result = run(&repo, &base, &head_commit(), Some(RiskClass::High));
     assert_eq!((result.risk, result.reclassified), (RiskClass::High, false));
 
     repo.write("src/auth/x.py", "x\n");
     repo.commit("auth");
-    let result = run(&repo, &base, &head(), Some(RiskClass::Medium));
+    let result = run(&repo, &base, &head_commit(), Some(RiskClass::Medium));
     assert_eq!((result.risk, result.reclassified), (RiskClass::High, true));
     assert_eq!(result.declared, Some(RiskClass::Medium));
 }
 
 #[test]
 fn a_shallow_clone_missing_the_base_is_an_error() {
-    let (origin, base) = TestRepo::with_base();
-    origin.write("src/auth/x.py", "x\n");
-    origin.commit("second");
-    let (_dir, clone) = origin.clone_with(&["--depth", "1"]);
+    let (_dir, clone, base) = shallow_clone_missing_base("src/auth/x.py");
 
     let opened = Repo::open(&clone).unwrap();
-    let error = classify(&opened, &base, &head(), None, &Policy::default()).unwrap_err();
+    let error = classify(&opened, &base, &head_commit(), None, &Policy::default()).unwrap_err();
 
     assert!(matches!(error, ClassifyError::Git(_)), "{error:?}");
     assert!(error.to_string().contains("fetch-depth: 0"), "{error}");
@@ -357,7 +350,7 @@ fn removing_an_auth_check_is_an_auth_change() {
     repo.write("shop/admin_views.py", "def dashboard(request):\n    pass\n");
     repo.commit("drop the check");
 
-    let result = run(&repo, &base, &head(), Some(RiskClass::Low));
+    let result = run(&repo, &base, &head_commit(), Some(RiskClass::Low));
 
     assert_eq!(rules(&result), ["auth.line.python"]);
     assert_eq!(
@@ -376,7 +369,7 @@ fn gitattributes_cannot_hide_content_from_the_rules() {
     repo.write("app.cfg", "url = 'postgres://app:s3cr3tPass@db/app'\n");
     repo.commit("secrets behind attributes");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     let mut fired = rules(&result);
     fired.sort();
@@ -414,7 +407,7 @@ fn a_moved_records_directory_is_left_out_and_the_old_one_counts() {
     repo.write(".handoff/t1.md", "notes\n");
     repo.commit("records");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert!(result.findings.is_empty(), "{:?}", result.findings);
     let paths: Vec<String> = result.files.iter().map(|f| f.path.to_string()).collect();
@@ -437,7 +430,7 @@ fn a_submodule_under_an_auth_path_is_an_auth_change() {
     ]);
     repo.commit("submodule");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert!(
         rules(&result).contains(&"auth.path.auth-dir"),

@@ -3,15 +3,11 @@
 
 mod common;
 
-use common::{git_in, not_a_repository, TestRepo};
+use common::{git_in, head_commit, not_a_repository, shallow_clone_missing_base, TestRepo};
 use handoff::git::{
     ChangeSet, ChangeStatus, ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo,
     RepoPath, WORKTREE,
 };
-
-fn head() -> Head {
-    Head::Rev("HEAD".to_string())
-}
 
 fn summary(change: &ChangeSet) -> Vec<(String, Option<String>, ChangeStatus)> {
     change
@@ -55,7 +51,7 @@ fn commits_give_added_modified_and_deleted_files_with_resolved_ids() {
         .remove("gone.txt");
     let head_oid = repo.commit("head");
 
-    let change = change_set(&repo, &base, &head());
+    let change = change_set(&repo, &base, &head_commit());
 
     assert_eq!(change.base, base);
     assert_eq!(change.head, head_oid);
@@ -81,7 +77,7 @@ fn a_rename_keeps_both_paths_and_a_copy_names_its_source() {
     repo.write("src/copy.rs", &other);
     repo.commit("rename and copy");
 
-    let change = change_set(&repo, &base, &head());
+    let change = change_set(&repo, &base, &head_commit());
 
     let renamed = file(&change, "lib/new.rs");
     assert_eq!(renamed.status, ChangeStatus::Renamed);
@@ -113,7 +109,7 @@ fn binary_files_submodules_and_type_changes_are_flagged() {
     ]);
     repo.commit("binary, symlink, submodule");
 
-    let change = change_set(&repo, &base, &head());
+    let change = change_set(&repo, &base, &head_commit());
 
     assert!(file(&change, "image.png").binary);
     assert_eq!(file(&change, "link").status, ChangeStatus::TypeChange);
@@ -155,7 +151,7 @@ fn a_submodule_pointer_change_is_a_modified_path() {
     );
     repo.commit("bump submodule");
 
-    let change = change_set(&repo, &base, &head());
+    let change = change_set(&repo, &base, &head_commit());
 
     assert_eq!(
         summary(&change),
@@ -172,7 +168,7 @@ fn non_utf8_paths_are_reported_not_dropped() {
     std::fs::write(repo.path().join(name), "x\n").unwrap();
     repo.commit("latin-1 name");
 
-    let change = change_set(&repo, &base, &head());
+    let change = change_set(&repo, &base, &head_commit());
 
     assert_eq!(change.files.len(), 1);
     assert_eq!(change.files[0].path.as_bytes(), b"caf\xe9.txt");
@@ -251,7 +247,9 @@ fn lines_stream_with_their_numbers_on_each_side() {
 
     let mut lines = Lines::default();
     let repo = Repo::open(repo.path()).unwrap();
-    let change = repo.visit_changes(&base, &head(), &mut lines).unwrap();
+    let change = repo
+        .visit_changes(&base, &head_commit(), &mut lines)
+        .unwrap();
 
     assert_eq!(change.files.len(), 2);
     let expected = [
@@ -294,7 +292,7 @@ fn a_branch_name_as_base_means_the_merge_base() {
     repo.git(&["checkout", "-q", "feature"]);
 
     let opened = Repo::open(repo.path()).unwrap();
-    let change = opened.change_set("main", &head()).unwrap();
+    let change = opened.change_set("main", &head_commit()).unwrap();
 
     assert_eq!(change.base, fork);
     assert_eq!(
@@ -324,7 +322,7 @@ fn files_are_read_at_a_revision_and_in_the_working_tree() {
         None
     );
 
-    let committed = opened.files_under(&head(), ".handoff").unwrap();
+    let committed = opened.files_under(&head_commit(), ".handoff").unwrap();
     assert_eq!(committed, vec![RepoPath::from(".handoff/tasks/t1.md")]);
     let working = opened.files_under(&Head::WorkTree, ".handoff/").unwrap();
     assert_eq!(
@@ -338,13 +336,10 @@ fn files_are_read_at_a_revision_and_in_the_working_tree() {
 
 #[test]
 fn a_shallow_clone_without_the_base_asks_for_more_history() {
-    let (origin, base) = TestRepo::with_base();
-    origin.write("a.txt", "a\n");
-    origin.commit("second");
-    let (_dir, clone) = origin.clone_with(&["--depth", "1"]);
+    let (_dir, clone, base) = shallow_clone_missing_base("a.txt");
 
     let repo = Repo::open(&clone).unwrap();
-    let error = repo.change_set(&base, &head()).unwrap_err();
+    let error = repo.change_set(&base, &head_commit()).unwrap_err();
 
     assert!(
         matches!(error, GitError::ShallowMissingBase { .. }),
@@ -357,7 +352,9 @@ fn a_shallow_clone_without_the_base_asks_for_more_history() {
 fn unknown_revisions_missing_repositories_and_bare_working_trees_are_clear_errors() {
     let (repo, base) = TestRepo::with_base();
     let opened = Repo::open(repo.path()).unwrap();
-    let error = opened.change_set("no-such-branch", &head()).unwrap_err();
+    let error = opened
+        .change_set("no-such-branch", &head_commit())
+        .unwrap_err();
     assert!(
         matches!(error, GitError::UnknownRevision { .. }),
         "{error:?}"
@@ -375,7 +372,7 @@ fn unknown_revisions_missing_repositories_and_bare_working_trees_are_clear_error
     let bare = Repo::open(&bare_clone).unwrap();
     let error = bare.change_set(&base, &Head::WorkTree).unwrap_err();
     assert!(matches!(error, GitError::BareWorkTree { .. }), "{error:?}");
-    assert!(bare.change_set(&base, &head()).is_ok());
+    assert!(bare.change_set(&base, &head_commit()).is_ok());
 }
 
 #[test]
@@ -387,7 +384,7 @@ fn symlinks_stream_their_target_as_a_line() {
     let mut lines = Lines::default();
     let change = Repo::open(repo.path())
         .unwrap()
-        .visit_changes(&base, &head(), &mut lines)
+        .visit_changes(&base, &head_commit(), &mut lines)
         .unwrap();
 
     assert_eq!(
@@ -429,7 +426,7 @@ fn a_branch_base_whose_merge_base_is_cut_off_by_a_shallow_clone_asks_for_history
         origin.clone_with(&["--depth", "1", "--no-single-branch", "--branch", "feature"]);
 
     let repo = Repo::open(&clone).unwrap();
-    let error = repo.change_set("origin/main", &head()).unwrap_err();
+    let error = repo.change_set("origin/main", &head_commit()).unwrap_err();
 
     assert!(
         matches!(error, GitError::ShallowMissingBase { .. }),

@@ -135,6 +135,22 @@ pub fn git_in(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&output.stdout).trim().to_string()
 }
 
+/// A clone holding only the last of two commits, so the first, the base, is missing; the
+/// second commit adds `path`. Returns the clone's directory (deleted when dropped), the
+/// clone's path and the base.
+pub fn shallow_clone_missing_base(path: &str) -> (TempDir, PathBuf, String) {
+    let (origin, base) = TestRepo::with_base();
+    origin.write(path, "x\n");
+    origin.commit("second");
+    let (dir, clone) = origin.clone_with(&["--depth", "1"]);
+    (dir, clone, base)
+}
+
+/// `HEAD` as the head of a change.
+pub fn head_commit() -> handoff::git::Head {
+    handoff::git::Head::Rev("HEAD".to_string())
+}
+
 /// A path inside a fresh temporary directory that is not a repository.
 pub fn not_a_repository() -> (TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("create a temporary directory");
