@@ -49,6 +49,25 @@ fn check_json(repo: &TestRepo, args: &[&str]) -> (i32, Value) {
     (code, json)
 }
 
+/// Runs `handoff check --base main` with `args`; returns the exit code and standard output.
+fn report(repo: &TestRepo, args: &[&str]) -> (Option<i32>, String) {
+    let output = repo
+        .handoff()
+        .args(["check", "--base", "main"])
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output.status.code(), stdout)
+}
+
+/// Runs `handoff check` with `args` in `dir`; returns the exit code and standard error.
+fn check_error(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let output = handoff_in(dir).arg("check").args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), stderr)
+}
+
 /// The codes of a verdict's problems.
 fn codes(verdict: &Value) -> Vec<String> {
     verdict["problems"]
@@ -599,13 +618,8 @@ fn records_come_from_standard_input_and_task_selection_is_explicit() {
     // Two Task Assignments and no --task: exit 2, listing both.
     let two = body.clone() + "\n" + &assignment("docs/", "low", "x").replace("ENG-7", "ENG-8");
     repo.write("pr-body.md", &two);
-    let output = repo
-        .handoff()
-        .args(["check", "--base", "main", "--records", "pr-body.md"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (code, stderr) = check_error(repo.path(), &["--base", "main", "--records", "pr-body.md"]);
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("ENG-7") && stderr.contains("ENG-8"),
         "{stderr}"
@@ -619,12 +633,8 @@ fn a_base_missing_from_a_shallow_clone_exits_2_asking_for_history() {
     let origin = guide_fix(&records);
     let base = origin.git(&["rev-parse", "main"]);
     let (_dir, clone) = origin.clone_with(&["--depth", "1", "--branch", "feature"]);
-    let output = handoff_in(&clone)
-        .args(["check", "--base", &base, "--head", "HEAD"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (code, stderr) = check_error(&clone, &["--base", &base, "--head", "HEAD"]);
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("fetch-depth: 0"), "{stderr}");
 }
 
@@ -633,13 +643,8 @@ fn human_and_markdown_reports_group_problems_and_end_with_the_verdict() {
     let records = assignment("docs/", "low", "backend-engineer")
         + &review("backend-engineer", "orchestrator", &[FILES], "");
     let repo = guide_fix(&records);
-    let human = repo
-        .handoff()
-        .args(["check", "--base", "main"])
-        .output()
-        .unwrap();
-    assert_eq!(human.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&human.stdout);
+    let (code, text) = report(&repo, &[]);
+    assert_eq!(code, Some(1));
     assert!(
         text.contains("Evidence:\n  .handoff/eng-7.md:27: error[evidence-missing]"),
         "{text}"
@@ -647,12 +652,7 @@ fn human_and_markdown_reports_group_problems_and_end_with_the_verdict() {
     assert!(text
         .trim_end()
         .ends_with("reject: task ENG-7 at low risk, 1 error(s), 0 warning(s)"));
-    let markdown = repo
-        .handoff()
-        .args(["check", "--base", "main", "--format", "markdown"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&markdown.stdout);
+    let (_, text) = report(&repo, &["--format", "markdown"]);
     assert!(
         text.starts_with("### ❌ handoff check — reject: task ENG-7"),
         "{text}"
@@ -831,13 +831,8 @@ fn a_records_file_whose_name_is_not_utf8_is_reported_not_dropped() {
     let repo = guide_fix(&records);
     let name = std::ffi::OsStr::from_bytes(b"note-\xff.md");
     std::fs::write(repo.path().join(".handoff").join(name), "# note\n").unwrap();
-    let output = repo
-        .handoff()
-        .args(["check", "--base", "main"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (code, stderr) = check_error(repo.path(), &["--base", "main"]);
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("not UTF-8; rename it"), "{stderr}");
 }
 
@@ -857,12 +852,7 @@ fn long_reports_are_capped_per_code_but_json_lists_everything() {
     repo.commit("notes");
     let (_, verdict) = check(&repo, &[]);
     assert_eq!(verdict["scope"]["undeclared"].as_array().unwrap().len(), 15);
-    let markdown = repo
-        .handoff()
-        .args(["check", "--base", "main", "--format", "markdown"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&markdown.stdout);
+    let (_, text) = report(&repo, &["--format", "markdown"]);
     assert_eq!(text.matches("`undeclared-file`").count(), 10, "{text}");
     assert!(
         text.contains("- … and 5 more (`--format json` lists them all)"),
@@ -898,18 +888,6 @@ fn a_documented_reclassification_is_not_warned_about() {
     }
 }
 
-/// Runs `handoff check --base main` with `format` and returns standard output.
-fn report(repo: &TestRepo, format: &str) -> String {
-    let output = repo
-        .handoff()
-        .args([
-            "check", "--base", "main", "--head", "HEAD", "--format", format,
-        ])
-        .output()
-        .unwrap();
-    String::from_utf8(output.stdout).unwrap()
-}
-
 #[test]
 fn the_reports_read_as_documented() {
     let items = [
@@ -921,8 +899,10 @@ fn the_reports_read_as_documented() {
     let records = assignment("docs/", "medium", "backend-engineer")
         + &review("backend-engineer", "reality-checker", &items, "");
     let repo = guide_fix_adding(&records, ADDED_MIGRATION);
-    insta::assert_snapshot!("human", report(&repo, "human"));
-    insta::assert_snapshot!("markdown", report(&repo, "markdown"));
+    for format in ["human", "markdown"] {
+        let (_, text) = report(&repo, &["--head", "HEAD", "--format", format]);
+        insta::assert_snapshot!(format, text);
+    }
 }
 
 #[test]
@@ -944,13 +924,8 @@ fn of_several_tasks_the_one_this_change_brings_decides() {
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(verdict["task_id"], "ENG-7");
     // Against a base that already holds both, nothing tells them apart: exit 2.
-    let output = repo
-        .handoff()
-        .args(["check", "--base", "HEAD", "--head", "HEAD"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (code, stderr) = check_error(repo.path(), &["--base", "HEAD", "--head", "HEAD"]);
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("ENG-6") && stderr.contains("ENG-7"),
         "{stderr}"
