@@ -1,29 +1,20 @@
 //! `handoff route` end to end: the real binary against the example registry (in all
 //! three layouts) and against registries written into temporary directories.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{example_registry, handoff, stdout_of};
 use predicates::prelude::*;
 use std::fs;
-use std::path::{Path, PathBuf};
-
-fn example(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/registry")
-        .join(path)
-}
+use std::path::Path;
 
 fn route(registry: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    let mut command = Command::cargo_bin("handoff").expect("the handoff binary is built");
-    command
+    handoff()
         .arg("route")
         .arg("--registry")
         .arg(registry)
         .args(args)
         .assert()
-}
-
-fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
 }
 
 fn field<'a>(record: &'a str, key: &str) -> &'a str {
@@ -38,7 +29,7 @@ fn field<'a>(record: &'a str, key: &str) -> &'a str {
 #[test]
 fn qualifier_match_decides_when_one_agent_covers_the_most() {
     let assert = route(
-        &example(""),
+        &example_registry(""),
         &["--capability", "auth: [OAuth 2, pkce]", "--task", "ENG-042"],
     )
     .success();
@@ -72,7 +63,7 @@ fn department_affinity_decides_a_qualifier_tie_by_the_requester_department() {
         "--requester",
         "frontend-engineer",
     ];
-    let record = stdout_of(&route(&example(""), &args).success());
+    let record = stdout_of(&route(&example_registry(""), &args).success());
     assert_eq!(field(&record, "Selected"), "fullstack-engineer");
     assert_eq!(
         field(&record, "Tie-break rule applied"),
@@ -98,7 +89,7 @@ fn a_department_from_the_aliases_file_counts() {
         "--requester",
         "data-engineer",
     ];
-    let record = stdout_of(&route(&example(""), &args).success());
+    let record = stdout_of(&route(&example_registry(""), &args).success());
     assert_eq!(field(&record, "Selected"), "data-engineer");
     assert_eq!(
         field(&record, "Tie-break rule applied"),
@@ -108,7 +99,11 @@ fn a_department_from_the_aliases_file_counts() {
 
 #[test]
 fn a_tie_without_pick_lists_the_tied_agents_and_exits_1() {
-    let assert = route(&example(""), &["--capability", "api-design: [rest]"]).code(1);
+    let assert = route(
+        &example_registry(""),
+        &["--capability", "api-design: [rest]"],
+    )
+    .code(1);
     let text = stdout_of(&assert);
     assert!(!text.contains("## Routing Decision"), "{text}");
     assert!(
@@ -132,7 +127,7 @@ fn documented_choice_decides_a_tie_with_pick_and_reason() {
         "--reason",
         "owns the UI | half of the endpoint",
     ];
-    let record = stdout_of(&route(&example(""), &args).success());
+    let record = stdout_of(&route(&example_registry(""), &args).success());
     assert_eq!(field(&record, "Selected"), "fullstack-engineer");
     assert_eq!(
         field(&record, "Tie-break rule applied"),
@@ -147,8 +142,13 @@ fn documented_choice_decides_a_tie_with_pick_and_reason() {
 
 #[test]
 fn a_single_candidate_needs_no_rule() {
-    let record =
-        stdout_of(&route(&example(""), &["--capability", "design-system: [tokens]"]).success());
+    let record = stdout_of(
+        &route(
+            &example_registry(""),
+            &["--capability", "design-system: [tokens]"],
+        )
+        .success(),
+    );
     assert_eq!(field(&record, "Selected"), "frontend-engineer");
     assert_eq!(field(&record, "Tie-break rule applied"), "none");
     assert!(field(&record, "Reason").contains("covers none of the 1 requested qualifiers"));
@@ -158,7 +158,7 @@ fn a_single_candidate_needs_no_rule() {
 fn a_pick_must_be_tied_and_its_reason_must_not_be_load_balancing() {
     let tie = ["--capability", "api-design: [rest]"];
     route(
-        &example(""),
+        &example_registry(""),
         &[
             &tie[..],
             &["--pick", "qa-engineer", "--reason", "knows tests"],
@@ -170,7 +170,7 @@ fn a_pick_must_be_tied_and_its_reason_must_not_be_load_balancing() {
         "not one of the tied agents (backend-engineer, fullstack-engineer)",
     ));
     route(
-        &example(""),
+        &example_registry(""),
         &[
             &tie[..],
             &[
@@ -185,7 +185,7 @@ fn a_pick_must_be_tied_and_its_reason_must_not_be_load_balancing() {
     .code(2)
     .stderr(predicate::str::contains("load-balancing"));
     route(
-        &example(""),
+        &example_registry(""),
         &[
             "--capability",
             "auth: [oauth2]",
@@ -200,7 +200,7 @@ fn a_pick_must_be_tied_and_its_reason_must_not_be_load_balancing() {
         "no tie to break: qualifier-match selects `security-engineer`",
     ));
     route(
-        &example(""),
+        &example_registry(""),
         &[&tie[..], &["--pick", "backend-engineer"]].concat(),
     )
     .code(2);
@@ -208,16 +208,19 @@ fn a_pick_must_be_tied_and_its_reason_must_not_be_load_balancing() {
 
 #[test]
 fn an_unknown_domain_lists_the_valid_ones() {
-    route(&example(""), &["--capability", "payments: [stripe]"])
-        .code(2)
-        .stderr(predicate::str::contains(
-            "unknown capability domain `payments`; valid domains: api-design, auth,",
-        ));
+    route(
+        &example_registry(""),
+        &["--capability", "payments: [stripe]"],
+    )
+    .code(2)
+    .stderr(predicate::str::contains(
+        "unknown capability domain `payments`; valid domains: api-design, auth,",
+    ));
 }
 
 #[test]
 fn no_candidates_means_escalate_and_exit_1() {
-    route(&example(""), &["--capability", "ml: [pytorch]"])
+    route(&example_registry(""), &["--capability", "ml: [pytorch]"])
         .code(1)
         .stdout(
             predicate::str::contains("no agent declares the domain `ml`")
@@ -235,14 +238,14 @@ fn the_three_layouts_give_the_same_bytes() {
         "--task",
         "ENG-7",
     ];
-    let from_files = stdout_of(&route(&example(""), &args).success());
-    let from_index = stdout_of(&route(&example("capability-index.yaml"), &args).success());
-    let from_plain = stdout_of(&route(&example("registry.yaml"), &args).success());
+    let from_files = stdout_of(&route(&example_registry(""), &args).success());
+    let from_index = stdout_of(&route(&example_registry("capability-index.yaml"), &args).success());
+    let from_plain = stdout_of(&route(&example_registry("registry.yaml"), &args).success());
     assert_eq!(from_files, from_index);
     assert_eq!(from_files, from_plain);
     assert_eq!(
         from_files,
-        stdout_of(&route(&example("agents"), &args).success()),
+        stdout_of(&route(&example_registry("agents"), &args).success()),
         "same run, same bytes"
     );
     assert_eq!(field(&from_files, "Selected"), "backend-engineer");
@@ -251,7 +254,7 @@ fn the_three_layouts_give_the_same_bytes() {
 #[test]
 fn json_has_every_key_even_for_a_tie() {
     let assert = route(
-        &example(""),
+        &example_registry(""),
         &["--capability", "testing", "--format", "json"],
     )
     .code(1);
@@ -348,7 +351,7 @@ fn a_registry_that_is_not_text_is_refused_and_an_unknown_requester_is_a_warning(
         .code(2)
         .stderr(predicate::str::contains("registry.yaml: is not UTF-8 text"));
     route(
-        &example(""),
+        &example_registry(""),
         &["--capability", "auth: [oauth2]", "--requester", "nobody"],
     )
     .success()
@@ -380,7 +383,9 @@ fn the_seed_example_renders_byte_for_byte() {
 | Tie-break rule applied | qualifier-match |
 | Requester | backend-engineer |
 ";
-    route(&example(""), &args).success().stdout(expected);
+    route(&example_registry(""), &args)
+        .success()
+        .stdout(expected);
 }
 
 #[test]
@@ -392,7 +397,7 @@ fn user_templates_that_would_change_the_record_are_refused() {
     )
     .expect("write template");
     route(
-        &example(""),
+        &example_registry(""),
         &[
             "--capability",
             "auth: [oauth2]",
