@@ -166,12 +166,10 @@ fn content_findings_name_the_line_and_redact_secrets() {
 
 #[test]
 fn a_removed_env_var_fires_and_a_removed_credential_does_not() {
-    let repo = TestRepo::new();
-    repo.write(
+    let (repo, base) = TestRepo::with_files(&[(
         "app/config.py",
         "import os\nPORT = os.getenv('PORT')\nKEY = 'AKIAIOSFODNN7REALKEY'\n",
-    );
-    let base = repo.commit("base");
+    )]);
     repo.write("app/config.py", "import os\n");
     repo.commit("remove");
 
@@ -203,9 +201,8 @@ fn a_rename_out_of_an_auth_directory_touches_the_auth_path() {
 
 #[test]
 fn deleting_a_migration_is_a_migration_change() {
-    let repo = TestRepo::new();
-    repo.write("shop/migrations/0001_initial.py", "operations = []\n");
-    let base = repo.commit("base");
+    let (repo, base) =
+        TestRepo::with_files(&[("shop/migrations/0001_initial.py", "operations = []\n")]);
     repo.remove("shop/migrations/0001_initial.py");
     repo.commit("delete");
 
@@ -299,9 +296,7 @@ fn an_override_policy_can_exclude_and_remove_rules() {
 
 #[test]
 fn the_working_tree_includes_untracked_files_but_not_ignored_ones() {
-    let repo = TestRepo::new();
-    repo.write(".gitignore", ".env.local\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[(".gitignore", ".env.local\n")]);
     repo.write(".env.local", "PORT=1\n");
     repo.write("src/routes/users.ts", "export {}\n");
 
@@ -341,12 +336,10 @@ fn a_shallow_clone_missing_the_base_is_an_error() {
 
 #[test]
 fn removing_an_auth_check_is_an_auth_change() {
-    let repo = TestRepo::new();
-    repo.write(
+    let (repo, base) = TestRepo::with_files(&[(
         "shop/admin_views.py",
         "@login_required\ndef dashboard(request):\n    pass\n",
-    );
-    let base = repo.commit("base");
+    )]);
     repo.write("shop/admin_views.py", "def dashboard(request):\n    pass\n");
     repo.commit("drop the check");
 
@@ -362,9 +355,7 @@ fn removing_an_auth_check_is_an_auth_change() {
 
 #[test]
 fn gitattributes_cannot_hide_content_from_the_rules() {
-    let repo = TestRepo::new();
-    repo.write(".gitattributes", "*.txt -diff\n*.cfg binary\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[(".gitattributes", "*.txt -diff\n*.cfg binary\n")]);
     repo.write("notes.txt", "key = 'AKIAIOSFODNN7REALKEY'\n");
     repo.write("app.cfg", "url = 'postgres://app:s3cr3tPass@db/app'\n");
     repo.commit("secrets behind attributes");
@@ -384,9 +375,7 @@ fn gitattributes_cannot_hide_content_from_the_rules() {
 
 #[test]
 fn unstaged_edits_to_tracked_files_are_read_in_the_working_tree() {
-    let repo = TestRepo::new();
-    repo.write("app/config.py", "DEBUG = False\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[("app/config.py", "DEBUG = False\n")]);
     repo.write(
         "app/config.py",
         "DEBUG = False\nHOST = os.environ['HOST']\n",

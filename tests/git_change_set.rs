@@ -43,9 +43,7 @@ fn file<'a>(change: &'a ChangeSet, path: &str) -> &'a ChangedFile {
 
 #[test]
 fn commits_give_added_modified_and_deleted_files_with_resolved_ids() {
-    let repo = TestRepo::new();
-    repo.write("keep.txt", "one\n").write("gone.txt", "bye\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[("keep.txt", "one\n"), ("gone.txt", "bye\n")]);
     repo.write("keep.txt", "one\ntwo\n")
         .write("new.txt", "hi\n")
         .remove("gone.txt");
@@ -91,9 +89,7 @@ fn a_rename_keeps_both_paths_and_a_copy_names_its_source() {
 #[test]
 fn binary_files_submodules_and_type_changes_are_flagged() {
     let sub = TestRepo::with_base().0;
-    let repo = TestRepo::new();
-    repo.write("link", "target\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[("link", "target\n")]);
     repo.write("image.png", [0x89, b'P', b'N', b'G', 0, 0, 1, 2]);
     repo.remove("link");
     std::os::unix::fs::symlink("image.png", repo.path().join("link")).unwrap();
@@ -177,10 +173,7 @@ fn non_utf8_paths_are_reported_not_dropped() {
 
 #[test]
 fn the_working_tree_holds_staged_unstaged_and_untracked_but_not_ignored_files() {
-    let repo = TestRepo::new();
-    repo.write(".gitignore", "target/\n")
-        .write("tracked.txt", "a\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[(".gitignore", "target/\n"), ("tracked.txt", "a\n")]);
     repo.write("staged.txt", "s\n");
     repo.git(&["add", "staged.txt"]);
     repo.write("tracked.txt", "a\nb\n");
@@ -238,9 +231,7 @@ impl ChangeVisitor for Lines {
 
 #[test]
 fn lines_stream_with_their_numbers_on_each_side() {
-    let repo = TestRepo::new();
-    repo.write("a.txt", "one\ntwo\nthree\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[("a.txt", "one\ntwo\nthree\n")]);
     repo.write("a.txt", "one\nTWO\nthree\nfour\r\n");
     repo.write("b.txt", "new\n");
     repo.commit("edit");

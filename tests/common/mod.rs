@@ -68,8 +68,16 @@ impl TestRepo {
 
     /// A repository with one commit holding `README.md`; returns it and that commit.
     pub fn with_base() -> (TestRepo, String) {
+        TestRepo::with_files(&[("README.md", "# fixture\n")])
+    }
+
+    /// A repository with one commit, the base, holding `files` (paths and contents);
+    /// returns it and that commit.
+    pub fn with_files(files: &[(&str, &str)]) -> (TestRepo, String) {
         let repo = TestRepo::new();
-        repo.write("README.md", "# fixture\n");
+        for (path, content) in files {
+            repo.write(path, content);
+        }
         let base = repo.commit("base");
         (repo, base)
     }
