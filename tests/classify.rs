@@ -405,18 +405,8 @@ fn a_moved_records_directory_is_left_out_and_the_old_one_counts() {
 
 #[test]
 fn a_submodule_under_an_auth_path_is_an_auth_change() {
-    let (sub, _) = TestRepo::with_base();
     let (repo, base) = TestRepo::with_base();
-    let url = format!("file://{}", sub.path().display());
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        &url,
-        "vendor/oauth",
-    ]);
+    repo.add_submodule("vendor/oauth");
     repo.commit("submodule");
 
     let result = run(&repo, &base, &head_commit(), None);

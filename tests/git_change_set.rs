@@ -88,21 +88,11 @@ fn a_rename_keeps_both_paths_and_a_copy_names_its_source() {
 
 #[test]
 fn binary_files_submodules_and_type_changes_are_flagged() {
-    let sub = TestRepo::with_base().0;
     let (repo, base) = TestRepo::with_files(&[("link", "target\n")]);
     repo.write("image.png", [0x89, b'P', b'N', b'G', 0, 0, 1, 2]);
     repo.remove("link");
     std::os::unix::fs::symlink("image.png", repo.path().join("link")).unwrap();
-    let url = format!("file://{}", sub.path().display());
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        &url,
-        "vendor/sub",
-    ]);
+    repo.add_submodule("vendor/sub");
     repo.commit("binary, symlink, submodule");
 
     let change = change_set(&repo, &base, &head_commit());
@@ -116,18 +106,8 @@ fn binary_files_submodules_and_type_changes_are_flagged() {
 
 #[test]
 fn a_submodule_pointer_change_is_a_modified_path() {
-    let sub = TestRepo::with_base().0;
     let repo = TestRepo::new();
-    let url = format!("file://{}", sub.path().display());
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        &url,
-        "vendor/sub",
-    ]);
+    repo.add_submodule("vendor/sub");
     let base = repo.commit("add submodule");
     let inner = repo.path().join("vendor/sub");
     std::fs::write(inner.join("more.txt"), "x\n").unwrap();

@@ -53,6 +53,21 @@ impl TestRepo {
         self
     }
 
+    /// Adds a one-commit repository as a submodule at `path` (staged, not committed).
+    pub fn add_submodule(&self, path: &str) -> &TestRepo {
+        let (submodule, _) = TestRepo::with_base();
+        let url = format!("file://{}", submodule.path().display());
+        let allow_file_urls = ["-c", "protocol.file.allow=always"];
+        self.git(
+            &[
+                &allow_file_urls[..],
+                &["submodule", "add", "-q", &url, path],
+            ]
+            .concat(),
+        );
+        self
+    }
+
     /// Removes a file from the working tree.
     pub fn remove(&self, path: &str) -> &TestRepo {
         std::fs::remove_file(self.path().join(path)).expect("remove a fixture file");
