@@ -7,6 +7,7 @@ mod common;
 use common::{handoff_in, TestRepo};
 use serde_json::Value;
 use std::path::Path;
+use std::process::Output;
 
 /// A repository with a `main` branch holding a small project and a `feature` branch
 /// checked out on top of it.
@@ -30,14 +31,14 @@ fn check(repo: &TestRepo, extra: &[&str]) -> (i32, Value) {
     check_json(repo, &[&["--base", "main"], extra].concat())
 }
 
+/// Runs `handoff check` with `args` in `dir`.
+fn run_check(dir: &Path, args: &[&str]) -> Output {
+    handoff_in(dir).arg("check").args(args).output().unwrap()
+}
+
 /// Runs `handoff check --format json` with `args`.
 fn check_json(repo: &TestRepo, args: &[&str]) -> (i32, Value) {
-    let output = repo
-        .handoff()
-        .args(["check", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
+    let output = run_check(repo.path(), &[&["--format", "json"], args].concat());
     let code = output.status.code().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let json = serde_json::from_str(&stdout).unwrap_or_else(|_| {
@@ -51,19 +52,14 @@ fn check_json(repo: &TestRepo, args: &[&str]) -> (i32, Value) {
 
 /// Runs `handoff check --base main` with `args`; returns the exit code and standard output.
 fn report(repo: &TestRepo, args: &[&str]) -> (Option<i32>, String) {
-    let output = repo
-        .handoff()
-        .args(["check", "--base", "main"])
-        .args(args)
-        .output()
-        .unwrap();
+    let output = run_check(repo.path(), &[&["--base", "main"], args].concat());
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     (output.status.code(), stdout)
 }
 
 /// Runs `handoff check` with `args` in `dir`; returns the exit code and standard error.
 fn check_error(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let output = handoff_in(dir).arg("check").args(args).output().unwrap();
+    let output = run_check(dir, args);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     (output.status.code(), stderr)
 }
