@@ -1,5 +1,6 @@
-//! Fixture repositories for tests: real git repositories in temporary directories, built
-//! with the `git` command-line tool.
+//! Shared test fixtures: real git repositories in temporary directories, built with the
+//! `git` command-line tool, and the real `handoff` binary run through `assert_cmd`.
+//! Every integration test that builds a repository or runs the binary uses these.
 
 #![allow(dead_code)]
 
