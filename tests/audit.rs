@@ -1,56 +1,52 @@
 //! `handoff audit`: the library over thousands of generated records, and the real binary
 //! over the example records in every format.
 
+mod common;
 #[path = "support/generate.rs"]
 mod generate;
 
-use assert_cmd::Command;
+use common::{example_registry, handoff_in};
 use handoff::record::parse_document;
 use handoff::routing::audit::{FindingKind, Reference};
-use handoff::routing::summary::audit_documents;
+use handoff::routing::summary::{audit_documents, AuditReport};
 use handoff::routing::{Aliases, Registry};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn example(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/registry")
-        .join(path)
+/// `count` generated records, `per_file` to a file, audited against the example registry.
+fn audit_generated(count: usize, per_file: usize) -> AuditReport {
+    let documents: Vec<_> = generate::documents(count, per_file)
+        .iter()
+        .map(|(name, text)| parse_document(name, text))
+        .collect();
+    let mut registry =
+        Registry::load(&example_registry("agents")).expect("the example registry loads");
+    let aliases = Aliases::load(&example_registry("capability-aliases.yaml"))
+        .expect("the example aliases load");
+    registry.assign_departments(aliases.departments());
+    audit_documents(
+        &documents,
+        Some(Reference {
+            registry: &registry,
+            aliases: &aliases,
+        }),
+    )
 }
 
-fn example_registry() -> (Registry, Aliases) {
-    let mut registry = Registry::load(&example("agents")).expect("the example registry loads");
-    let aliases =
-        Aliases::load(&example("capability-aliases.yaml")).expect("the example aliases load");
-    registry.assign_departments(aliases.departments());
-    (registry, aliases)
+/// The real binary, run in the project's directory.
+fn handoff_in_project() -> assert_cmd::Command {
+    handoff_in(Path::new(env!("CARGO_MANIFEST_DIR")))
 }
 
 fn audit_cli(args: &[&str]) -> assert_cmd::assert::Assert {
-    let mut command = Command::cargo_bin("handoff").expect("the handoff binary is built");
-    command
-        .arg("audit")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .assert()
+    handoff_in_project().arg("audit").args(args).assert()
 }
 
 #[test]
 fn thousands_of_generated_records_are_counted_exactly() {
     let cycles = 500;
     let count = cycles * generate::CYCLE;
-    let documents: Vec<_> = generate::documents(count, 97)
-        .iter()
-        .map(|(name, text)| parse_document(name, text))
-        .collect();
-    let (registry, aliases) = example_registry();
-    let report = audit_documents(
-        &documents,
-        Some(Reference {
-            registry: &registry,
-            aliases: &aliases,
-        }),
-    );
+    let report = audit_generated(count, 97);
 
     assert_eq!(report.records, count);
     assert_eq!(report.by_kind.get("routing-decision"), Some(&(5 * cycles)));
@@ -95,18 +91,7 @@ fn thousands_of_generated_records_are_counted_exactly() {
 
 #[test]
 fn the_findings_point_at_the_record_that_has_them() {
-    let documents: Vec<_> = generate::documents(generate::CYCLE, 3)
-        .iter()
-        .map(|(name, text)| parse_document(name, text))
-        .collect();
-    let (registry, aliases) = example_registry();
-    let report = audit_documents(
-        &documents,
-        Some(Reference {
-            registry: &registry,
-            aliases: &aliases,
-        }),
-    );
+    let report = audit_generated(generate::CYCLE, 3);
     let located: Vec<(String, usize, &str)> = report
         .findings
         .iter()
@@ -214,8 +199,7 @@ fn compliant_records_exit_0_and_json_is_the_documented_contract() {
 
 #[test]
 fn a_decision_written_by_route_passes_the_audit() {
-    let mut route = Command::cargo_bin("handoff").expect("the handoff binary is built");
-    let output = route
+    let output = handoff_in_project()
         .args([
             "route",
             "--registry",
@@ -224,14 +208,11 @@ fn a_decision_written_by_route_passes_the_audit() {
             "backend: [node]",
         ])
         .args(["--requester", "frontend-engineer", "--task", "ENG-9"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("route runs");
     assert!(output.status.success());
-    let mut audit = Command::cargo_bin("handoff").expect("the handoff binary is built");
-    audit
+    handoff_in_project()
         .args(["audit", "-", "--registry", "examples/registry"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .write_stdin(output.stdout)
         .assert()
         .success()

@@ -2,86 +2,66 @@
 //! real record files, the real binary. Each test states a situation from issue 4 and
 //! the verdict, exit code and problem codes the gate must give.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{handoff_in, TestRepo};
 use serde_json::Value;
 use std::path::Path;
-use tempfile::TempDir;
+use std::process::Output;
 
 /// A repository with a `main` branch holding a small project and a `feature` branch
 /// checked out on top of it.
-struct Repo {
-    dir: TempDir,
+fn feature_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("README.md", "# demo\n");
+    repo.write("docs/guide.md", "# Guide\n\nHelo.\n");
+    repo.write(
+        "src/greet.rs",
+        "pub fn greet() -> &'static str { \"hi\" }\n",
+    );
+    repo.write("src/old_name.rs", "pub fn old() {}\n");
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo
 }
 
-impl Repo {
-    fn new() -> Repo {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = Repo { dir };
-        repo.git(&["init", "-q", "-b", "main"]);
-        repo.git(&["config", "user.email", "dev@example.com"]);
-        repo.git(&["config", "user.name", "Dev"]);
-        repo.git(&["config", "commit.gpgsign", "false"]);
-        repo.write("README.md", "# demo\n");
-        repo.write("docs/guide.md", "# Guide\n\nHelo.\n");
-        repo.write(
-            "src/greet.rs",
-            "pub fn greet() -> &'static str { \"hi\" }\n",
-        );
-        repo.write("src/old_name.rs", "pub fn old() {}\n");
-        repo.commit("base");
-        repo.git(&["checkout", "-q", "-b", "feature"]);
-        repo
-    }
+/// Runs `handoff check --base main --format json` and returns the exit code and the
+/// verdict.
+fn check(repo: &TestRepo, extra: &[&str]) -> (i32, Value) {
+    check_json(repo, &[&["--base", "main"], extra].concat())
+}
 
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
+/// Runs `handoff check` with `args` in `dir`.
+fn run_check(dir: &Path, args: &[&str]) -> Output {
+    handoff_in(dir).arg("check").args(args).output().unwrap()
+}
 
-    fn git(&self, args: &[&str]) -> String {
-        let output = std::process::Command::new("git")
-            .args(args)
-            .current_dir(self.path())
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "git {args:?}: {output:?}");
-        String::from_utf8(output.stdout).unwrap().trim().to_string()
-    }
+/// Runs `handoff check --format json` with `args`.
+fn check_json(repo: &TestRepo, args: &[&str]) -> (i32, Value) {
+    let output = run_check(repo.path(), &[&["--format", "json"], args].concat());
+    let code = output.status.code().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|_| {
+        panic!(
+            "exit {code}, not JSON: {stdout}\nstderr: {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (code, json)
+}
 
-    fn write(&self, path: &str, text: &str) {
-        let full = self.path().join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    }
+/// Runs `handoff check --base main` with `args`; returns the exit code and standard output.
+fn report(repo: &TestRepo, args: &[&str]) -> (Option<i32>, String) {
+    let output = run_check(repo.path(), &[&["--base", "main"], args].concat());
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output.status.code(), stdout)
+}
 
-    fn commit(&self, message: &str) {
-        self.git(&["add", "-A"]);
-        self.git(&["commit", "-q", "-m", message]);
-    }
-
-    /// Runs `handoff check --base main --format json` and returns the exit code and the
-    /// verdict.
-    fn check(&self, extra: &[&str]) -> (i32, Value) {
-        self.check_json(&[&["--base", "main"], extra].concat())
-    }
-
-    /// Runs `handoff check --format json` with `args`.
-    fn check_json(&self, args: &[&str]) -> (i32, Value) {
-        let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
-            .current_dir(self.path())
-            .args(["check", "--format", "json"])
-            .args(args)
-            .output()
-            .unwrap();
-        let code = output.status.code().unwrap();
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let json = serde_json::from_str(&stdout).unwrap_or_else(|_| {
-            panic!(
-                "exit {code}, not JSON: {stdout}\nstderr: {}",
-                String::from_utf8_lossy(&output.stderr)
-            )
-        });
-        (code, json)
-    }
+/// Runs `handoff check` with `args` in `dir`; returns the exit code and standard error.
+fn check_error(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let output = run_check(dir, args);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code(), stderr)
 }
 
 /// The codes of a verdict's problems.
@@ -149,11 +129,28 @@ fn high_items() -> Vec<&'static str> {
 const APPROVED_BY_RC: &str = "Approved.\nReviewer: reality-checker";
 
 /// A feature branch that fixes the guide, with the given records.
-fn guide_fix(records: &str) -> Repo {
-    let repo = Repo::new();
+fn guide_fix(records: &str) -> TestRepo {
+    let repo = feature_repo();
     repo.write("docs/guide.md", "# Guide\n\nHello.\n");
     repo.write(".handoff/eng-7.md", records);
     repo.commit("fix the guide");
+    repo
+}
+
+/// A test file, to add to a change.
+const ADDED_TEST: (&str, &str) = ("tests/spelling.rs", "#[test] fn spelling() {}\n");
+
+/// A migration, to add to a change.
+const ADDED_MIGRATION: (&str, &str) = (
+    "migrations/0001_add_users.sql",
+    "CREATE TABLE users (id int);\n",
+);
+
+/// `guide_fix`, then a second commit adding `file` (its path and its text).
+fn guide_fix_adding(records: &str, (path, text): (&str, &str)) -> TestRepo {
+    let repo = guide_fix(records);
+    repo.write(path, text);
+    repo.commit("add a file");
     repo
 }
 
@@ -167,7 +164,7 @@ fn each_class_passes_with_its_full_bundle() {
         let records = assignment("docs/", class, "backend-engineer")
             + &review("backend-engineer", "reality-checker", &items, decision);
         let repo = guide_fix(&records);
-        let (code, verdict) = repo.check(&[]);
+        let (code, verdict) = check(&repo, &[]);
         assert_eq!(verdict["verdict"], "pass", "{class}: {verdict:#}");
         assert_eq!(code, 0);
         assert_eq!(verdict["evidence"]["class"], class);
@@ -206,7 +203,7 @@ fn each_class_fails_for_each_missing_item() {
             without.remove(index);
             let records = assignment("docs/", class, "backend-engineer")
                 + &review("backend-engineer", "reality-checker", &without, decision);
-            let (code, verdict) = guide_fix(&records).check(&[]);
+            let (code, verdict) = check(&guide_fix(&records), &[]);
             assert_eq!(code, 1, "{class} without {id}");
             assert_eq!(strings(&verdict["evidence"]["missing"]), [*id], "{class}");
             assert!(codes(&verdict).contains(&"evidence-missing".to_string()));
@@ -218,7 +215,7 @@ fn each_class_fails_for_each_missing_item() {
 fn high_risk_without_sign_off_misses_the_sign_off_item() {
     let records = assignment("docs/", "high", "backend-engineer")
         + &review("backend-engineer", "reality-checker", &high_items(), "");
-    let (code, verdict) = guide_fix(&records).check(&[]);
+    let (code, verdict) = check(&guide_fix(&records), &[]);
     assert_eq!(code, 1);
     assert_eq!(
         strings(&verdict["evidence"]["missing"]),
@@ -239,7 +236,7 @@ fn placeholders_and_thin_items_are_rejected_with_their_codes() {
     ];
     let records = assignment("docs/", "medium", "backend-engineer")
         + &review("backend-engineer", "qa-engineer", &items, "");
-    let (code, verdict) = guide_fix(&records).check(&[]);
+    let (code, verdict) = check(&guide_fix(&records), &[]);
     assert_eq!(code, 1);
     assert_eq!(
         codes(&verdict),
@@ -266,7 +263,7 @@ fn an_unmapped_acceptance_criterion_and_a_long_description_are_named() {
     let mut records = assignment("docs/", "low", "backend-engineer");
     records = records.replace("- AC1:", "- AC2: other\n- AC1:");
     records += &review("backend-engineer", "orchestrator", &items, "");
-    let (code, verdict) = guide_fix(&records).check(&[]);
+    let (code, verdict) = check(&guide_fix(&records), &[]);
     assert_eq!(code, 1, "{verdict:#}");
     assert_eq!(
         codes(&verdict),
@@ -292,10 +289,8 @@ fn reclassification_applies_the_higher_evidence_retroactively() {
             ],
             "",
         );
-    let repo = guide_fix(&records);
-    repo.write("tests/spelling.rs", "#[test] fn spelling() {}\n");
-    repo.commit("add a test");
-    let (code, verdict) = repo.check(&[]);
+    let repo = guide_fix_adding(&records, ADDED_TEST);
+    let (code, verdict) = check(&repo, &[]);
     assert_eq!(code, 1);
     assert_eq!(verdict["risk"]["declared"], "low");
     assert_eq!(verdict["risk"]["class"], "medium");
@@ -315,13 +310,8 @@ fn reclassification_applies_the_higher_evidence_retroactively() {
     ];
     let records = assignment("docs/, migrations/", "medium", "backend-engineer")
         + &review("backend-engineer", "qa-engineer", &items, "");
-    let repo = guide_fix(&records);
-    repo.write(
-        "migrations/0001_add_users.sql",
-        "CREATE TABLE users (id int);\n",
-    );
-    repo.commit("add a migration");
-    let (code, verdict) = repo.check(&[]);
+    let repo = guide_fix_adding(&records, ADDED_MIGRATION);
+    let (code, verdict) = check(&repo, &[]);
     assert_eq!(code, 1);
     assert_eq!(verdict["risk"]["class"], "high");
     assert_eq!(
@@ -354,13 +344,8 @@ fn migration_notes_must_name_each_migration() {
                 &items(notes),
                 APPROVED_BY_RC,
             );
-        let repo = guide_fix(&records);
-        repo.write(
-            "migrations/0001_add_users.sql",
-            "CREATE TABLE users (id int);\n",
-        );
-        repo.commit("add a migration");
-        let (code, verdict) = repo.check(&[]);
+        let repo = guide_fix_adding(&records, ADDED_MIGRATION);
+        let (code, verdict) = check(&repo, &[]);
         assert_eq!(code, exit, "{notes}: {verdict:#}");
         if exit == 1 {
             assert_eq!(codes(&verdict), ["migration-notes-incomplete"]);
@@ -378,7 +363,7 @@ fn scope_declared_files_pass_and_undeclared_files_are_listed_with_a_fix() {
             "",
         );
     let repo = guide_fix(&records);
-    let (code, verdict) = repo.check(&[]);
+    let (code, verdict) = check(&repo, &[]);
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(strings(&verdict["scope"]["declared"]), ["docs/guide.md"]);
 
@@ -387,7 +372,7 @@ fn scope_declared_files_pass_and_undeclared_files_are_listed_with_a_fix() {
         "pub fn greet() -> &'static str { \"hello\" }\n",
     );
     repo.commit("touch src");
-    let (code, verdict) = repo.check(&[]);
+    let (code, verdict) = check(&repo, &[]);
     assert_eq!(code, 1);
     assert_eq!(strings(&verdict["scope"]["undeclared"]), ["src/greet.rs"]);
     let message = verdict["problems"][0]["message"].as_str().unwrap();
@@ -447,7 +432,7 @@ fn scope_expansions_count_only_when_approved_by_an_authority() {
             "pub fn greet() -> &'static str { \"hello\" }\n",
         );
         repo.commit("touch src");
-        let (code, verdict) = repo.check(&[]);
+        let (code, verdict) = check(&repo, &[]);
         assert_eq!(code, exit, "{decision}: {verdict:#}");
         if exit == 0 {
             assert_eq!(strings(&verdict["scope"]["expanded"]), ["src/greet.rs"]);
@@ -467,7 +452,7 @@ fn renames_deletions_and_untracked_files_are_in_scope_checks() {
     let repo = guide_fix(&records);
     repo.git(&["mv", "src/old_name.rs", "src/new_name.rs"]);
     repo.commit("rename");
-    let (code, verdict) = repo.check(&["--head", "HEAD"]);
+    let (code, verdict) = check(&repo, &["--head", "HEAD"]);
     assert_eq!(code, 1);
     assert_eq!(
         strings(&verdict["scope"]["undeclared"]),
@@ -481,7 +466,7 @@ fn renames_deletions_and_untracked_files_are_in_scope_checks() {
     let repo = guide_fix(&records.replace("src/new_name.rs", "docs/x.md"));
     repo.git(&["rm", "-q", "src/old_name.rs"]);
     repo.commit("delete");
-    let (_, verdict) = repo.check(&[]);
+    let (_, verdict) = check(&repo, &[]);
     assert_eq!(
         strings(&verdict["scope"]["undeclared"]),
         ["src/old_name.rs"]
@@ -491,9 +476,9 @@ fn renames_deletions_and_untracked_files_are_in_scope_checks() {
     // In working-tree mode an untracked file counts; at a commit it does not exist yet.
     let repo = guide_fix(&records);
     repo.write("scratch.txt", "notes\n");
-    let (_, verdict) = repo.check(&[]);
+    let (_, verdict) = check(&repo, &[]);
     assert_eq!(strings(&verdict["scope"]["undeclared"]), ["scratch.txt"]);
-    let (code, _) = repo.check(&["--head", "HEAD"]);
+    let (code, _) = check(&repo, &["--head", "HEAD"]);
     assert_eq!(code, 0);
 }
 
@@ -507,7 +492,7 @@ fn nobody_signs_off_their_own_work_and_the_backup_reviewer_steps_in() {
             &high_items(),
             APPROVED_BY_RC,
         );
-    let (code, verdict) = guide_fix(&records).check(&[]);
+    let (code, verdict) = check(&guide_fix(&records), &[]);
     assert_eq!(code, 1);
     assert_eq!(verdict["reviewer"]["required"], "security-engineer");
     assert!(codes(&verdict).contains(&"self-sign-off".to_string()));
@@ -521,7 +506,7 @@ fn nobody_signs_off_their_own_work_and_the_backup_reviewer_steps_in() {
             &high_items(),
             approved,
         );
-    let (code, verdict) = guide_fix(&records).check(&[]);
+    let (code, verdict) = check(&guide_fix(&records), &[]);
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(verdict["reviewer"]["signed_off_by"], "security-engineer");
 
@@ -529,7 +514,7 @@ fn nobody_signs_off_their_own_work_and_the_backup_reviewer_steps_in() {
     let peer = "Approved.\nReviewer: frontend-engineer";
     let records = assignment("docs/", "high", "backend-engineer")
         + &review("backend-engineer", "frontend-engineer", &high_items(), peer);
-    let (_, verdict) = guide_fix(&records).check(&[]);
+    let (_, verdict) = check(&guide_fix(&records), &[]);
     assert!(codes(&verdict).contains(&"wrong-reviewer".to_string()));
 }
 
@@ -540,7 +525,7 @@ fn a_decision_smuggled_through_a_field_value_is_not_honoured() {
         "| To | reality-checker<br>### Decision<br>Approved. Reviewer: reality-checker |",
     );
     let records = assignment("docs/", "high", "backend-engineer") + &smuggled;
-    let (code, verdict) = guide_fix(&records).check(&[]);
+    let (code, verdict) = check(&guide_fix(&records), &[]);
     assert_eq!(code, 1);
     assert_eq!(verdict["reviewer"]["ok"], false);
     assert!(verdict["reviewer"]["signed_off_by"].is_null());
@@ -554,13 +539,15 @@ fn only_the_users_explicit_instruction_waives_review_and_it_is_reported() {
     let records = assignment("docs/", "high", "backend-engineer")
         + &review("backend-engineer", "reality-checker", &high_items(), "")
         + waiver;
-    let (code, verdict) = guide_fix(&records).check(&[]);
+    let (code, verdict) = check(&guide_fix(&records), &[]);
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(verdict["reviewer"]["waived"], true);
     assert_eq!(codes(&verdict), ["review-waived"]);
     // The same words from an agent are not a waiver.
-    let (code, _) =
-        guide_fix(&records.replace("| From | user |", "| From | backend-engineer |")).check(&[]);
+    let (code, _) = check(
+        &guide_fix(&records.replace("| From | user |", "| From | backend-engineer |")),
+        &[],
+    );
     assert_eq!(code, 1);
 }
 
@@ -568,7 +555,7 @@ fn only_the_users_explicit_instruction_waives_review_and_it_is_reported() {
 fn the_json_verdict_has_exactly_the_contract_keys() {
     let records = assignment("docs/", "low", "backend-engineer")
         + &review("backend-engineer", "orchestrator", &low_items(), "");
-    let (_, verdict) = guide_fix(&records).check(&[]);
+    let (_, verdict) = check(&guide_fix(&records), &[]);
     let keys = |value: &Value| -> Vec<String> {
         let mut keys: Vec<String> = value.as_object().unwrap().keys().cloned().collect();
         keys.sort();
@@ -598,13 +585,13 @@ fn the_json_verdict_has_exactly_the_contract_keys() {
 
 #[test]
 fn records_come_from_standard_input_and_task_selection_is_explicit() {
-    let repo = Repo::new();
+    let repo = feature_repo();
     repo.write("docs/guide.md", "# Guide\n\nHello.\n");
     repo.commit("fix the guide");
     let body = assignment("docs/", "low", "backend-engineer")
         + &review("backend-engineer", "orchestrator", &low_items(), "");
-    let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .current_dir(repo.path())
+    let output = repo
+        .handoff()
         .args([
             "check",
             "--base",
@@ -627,13 +614,8 @@ fn records_come_from_standard_input_and_task_selection_is_explicit() {
     // Two Task Assignments and no --task: exit 2, listing both.
     let two = body.clone() + "\n" + &assignment("docs/", "low", "x").replace("ENG-7", "ENG-8");
     repo.write("pr-body.md", &two);
-    let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .current_dir(repo.path())
-        .args(["check", "--base", "main", "--records", "pr-body.md"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (code, stderr) = check_error(repo.path(), &["--base", "main", "--records", "pr-body.md"]);
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("ENG-7") && stderr.contains("ENG-8"),
         "{stderr}"
@@ -646,21 +628,9 @@ fn a_base_missing_from_a_shallow_clone_exits_2_asking_for_history() {
         + &review("backend-engineer", "orchestrator", &low_items(), "");
     let origin = guide_fix(&records);
     let base = origin.git(&["rev-parse", "main"]);
-    let clone = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", origin.path().display());
-    let status = std::process::Command::new("git")
-        .args(["clone", "-q", "--depth", "1", "--branch", "feature", &url])
-        .arg(clone.path().join("c"))
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .current_dir(clone.path().join("c"))
-        .args(["check", "--base", &base, "--head", "HEAD"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (_dir, clone) = origin.clone_with(&["--depth", "1", "--branch", "feature"]);
+    let (code, stderr) = check_error(&clone, &["--base", &base, "--head", "HEAD"]);
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("fetch-depth: 0"), "{stderr}");
 }
 
@@ -669,13 +639,8 @@ fn human_and_markdown_reports_group_problems_and_end_with_the_verdict() {
     let records = assignment("docs/", "low", "backend-engineer")
         + &review("backend-engineer", "orchestrator", &[FILES], "");
     let repo = guide_fix(&records);
-    let human = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .current_dir(repo.path())
-        .args(["check", "--base", "main"])
-        .output()
-        .unwrap();
-    assert_eq!(human.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&human.stdout);
+    let (code, text) = report(&repo, &[]);
+    assert_eq!(code, Some(1));
     assert!(
         text.contains("Evidence:\n  .handoff/eng-7.md:27: error[evidence-missing]"),
         "{text}"
@@ -683,12 +648,7 @@ fn human_and_markdown_reports_group_problems_and_end_with_the_verdict() {
     assert!(text
         .trim_end()
         .ends_with("reject: task ENG-7 at low risk, 1 error(s), 0 warning(s)"));
-    let markdown = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .current_dir(repo.path())
-        .args(["check", "--base", "main", "--format", "markdown"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&markdown.stdout);
+    let (_, text) = report(&repo, &["--format", "markdown"]);
     assert!(
         text.starts_with("### ❌ handoff check — reject: task ENG-7"),
         "{text}"
@@ -740,10 +700,10 @@ fn the_baseline_sha_is_the_default_base_and_a_placeholder_is_ignored() {
     );
     repo.write(".handoff/eng-7.md", &with_sha);
     repo.commit("pin the baseline");
-    let (code, verdict) = repo.check_json(&["--head", "HEAD"]);
+    let (code, verdict) = check_json(&repo, &["--head", "HEAD"]);
     assert_eq!(code, 0, "{verdict:#}");
     // An explicit --base wins: against main's tip, src/greet.rs differs and is undeclared.
-    let (code, verdict) = repo.check_json(&["--head", "HEAD", "--base", &main]);
+    let (code, verdict) = check_json(&repo, &["--head", "HEAD", "--base", &main]);
     assert_eq!(code, 1);
     assert_eq!(strings(&verdict["scope"]["undeclared"]), ["src/greet.rs"]);
     // A placeholder Baseline SHA falls back to the merge base with the default branch.
@@ -753,13 +713,13 @@ fn the_baseline_sha_is_the_default_base_and_a_placeholder_is_ignored() {
     );
     repo.write(".handoff/eng-7.md", &placeholder);
     repo.commit("placeholder baseline");
-    let (code, verdict) = repo.check_json(&["--head", "HEAD"]);
+    let (code, verdict) = check_json(&repo, &["--head", "HEAD"]);
     assert_eq!(code, 0, "{verdict:#}");
 }
 
 #[test]
 fn the_policy_comes_from_the_base_and_a_change_cannot_weaken_it() {
-    let repo = Repo::new();
+    let repo = feature_repo();
     repo.git(&["checkout", "-q", "main"]);
     repo.write(
         ".handoff.yaml",
@@ -778,7 +738,7 @@ fn the_policy_comes_from_the_base_and_a_change_cannot_weaken_it() {
     repo.write("records/eng-7.md", &records);
     repo.commit("fix the guide");
     // The base policy: records in records/, reality-checker unavailable, an extra label.
-    let (code, verdict) = repo.check(&["--head", "HEAD"]);
+    let (code, verdict) = check(&repo, &["--head", "HEAD"]);
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(verdict["reviewer"]["required"], "security-engineer");
 
@@ -792,10 +752,10 @@ fn the_policy_comes_from_the_base_and_a_change_cannot_weaken_it() {
         + &review("backend-engineer", "frontend-engineer", &items, peer);
     repo.write(
         "records/eng-7.md",
-        &records.replace("`docs/guide.md`", "`docs/guide.md`, `.handoff.yaml`"),
+        records.replace("`docs/guide.md`", "`docs/guide.md`, `.handoff.yaml`"),
     );
     repo.commit("weaken the gate");
-    let (code, verdict) = repo.check(&["--head", "HEAD"]);
+    let (code, verdict) = check(&repo, &["--head", "HEAD"]);
     assert_eq!(code, 1, "{verdict:#}");
     assert_eq!(verdict["reviewer"]["required"], "security-engineer");
     assert!(codes(&verdict).contains(&"wrong-reviewer".to_string()));
@@ -806,14 +766,14 @@ fn a_medium_reviewers_refusal_rejects_and_missing_records_are_named() {
     let refused = "Changes requested: map AC1 to a real test.\nReviewer: qa-engineer";
     let records = assignment("docs/", "medium", "backend-engineer")
         + &review("backend-engineer", "qa-engineer", &medium_items(), refused);
-    let (code, verdict) = guide_fix(&records).check(&[]);
+    let (code, verdict) = check(&guide_fix(&records), &[]);
     assert_eq!(code, 1);
     assert_eq!(verdict["reviewer"]["required"], "qa-engineer");
     assert_eq!(codes(&verdict), ["review-refused"]);
 
     // Only a review, no Task Assignment: nothing is declared, every file is undeclared.
     let records = review("backend-engineer", "orchestrator", &low_items(), "");
-    let (code, verdict) = guide_fix(&records).check(&["--task", "ENG-7"]);
+    let (code, verdict) = check(&guide_fix(&records), &["--task", "ENG-7"]);
     assert_eq!(code, 1);
     assert_eq!(
         codes(&verdict),
@@ -821,7 +781,10 @@ fn a_medium_reviewers_refusal_rejects_and_missing_records_are_named() {
     );
 
     // Only a Task Assignment: no Evidence Bundle at all.
-    let (code, verdict) = guide_fix(&assignment("docs/", "low", "backend-engineer")).check(&[]);
+    let (code, verdict) = check(
+        &guide_fix(&assignment("docs/", "low", "backend-engineer")),
+        &[],
+    );
     assert_eq!(code, 1);
     assert_eq!(codes(&verdict), ["no-evidence-record"]);
     assert_eq!(
@@ -837,7 +800,7 @@ fn a_reviewers_reply_without_a_bundle_does_not_hide_the_authors_bundle() {
     let records = assignment("docs/", "high", "backend-engineer")
         + &review("backend-engineer", "reality-checker", &high_items(), "")
         + &reply;
-    let (code, verdict) = guide_fix(&records).check(&[]);
+    let (code, verdict) = check(&guide_fix(&records), &[]);
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(verdict["reviewer"]["signed_off_by"], "reality-checker");
 }
@@ -849,7 +812,7 @@ fn a_malformed_record_in_the_tasks_files_is_reported() {
             "| To | orchestrator |",
             "| To | orchestrator |\n| From | qa-engineer |",
         );
-    let (code, verdict) = guide_fix(&records).check(&[]);
+    let (code, verdict) = check(&guide_fix(&records), &[]);
     assert_eq!(code, 1, "{verdict:#}");
     assert_eq!(codes(&verdict), ["duplicate-field"]);
     assert_eq!(verdict["problems"][0]["path"], ".handoff/eng-7.md");
@@ -864,13 +827,8 @@ fn a_records_file_whose_name_is_not_utf8_is_reported_not_dropped() {
     let repo = guide_fix(&records);
     let name = std::ffi::OsStr::from_bytes(b"note-\xff.md");
     std::fs::write(repo.path().join(".handoff").join(name), "# note\n").unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .current_dir(repo.path())
-        .args(["check", "--base", "main"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (code, stderr) = check_error(repo.path(), &["--base", "main"]);
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("not UTF-8; rename it"), "{stderr}");
 }
 
@@ -888,14 +846,9 @@ fn long_reports_are_capped_per_code_but_json_lists_everything() {
         repo.write(&format!("notes/n{index:02}.txt"), "x\n");
     }
     repo.commit("notes");
-    let (_, verdict) = repo.check(&[]);
+    let (_, verdict) = check(&repo, &[]);
     assert_eq!(verdict["scope"]["undeclared"].as_array().unwrap().len(), 15);
-    let markdown = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .current_dir(repo.path())
-        .args(["check", "--base", "main", "--format", "markdown"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&markdown.stdout);
+    let (_, text) = report(&repo, &["--format", "markdown"]);
     assert_eq!(text.matches("`undeclared-file`").count(), 10, "{text}");
     assert!(
         text.contains("- … and 5 more (`--format json` lists them all)"),
@@ -920,10 +873,8 @@ fn a_documented_reclassification_is_not_warned_about() {
     ] {
         let records = assignment("docs/, tests/", "low", "backend-engineer")
             + &review("backend-engineer", "qa-engineer", &items, decision);
-        let repo = guide_fix(&records);
-        repo.write("tests/spelling.rs", "#[test] fn spelling() {}\n");
-        repo.commit("add a test");
-        let (code, verdict) = repo.check(&[]);
+        let repo = guide_fix_adding(&records, ADDED_TEST);
+        let (code, verdict) = check(&repo, &[]);
         assert_eq!(code, 0, "{verdict:#}");
         assert_eq!(verdict["risk"]["reclassified"], true);
         assert_eq!(
@@ -931,18 +882,6 @@ fn a_documented_reclassification_is_not_warned_about() {
             warned
         );
     }
-}
-
-/// Runs `handoff check --base main` with `format` and returns standard output.
-fn report(repo: &Repo, format: &str) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .current_dir(repo.path())
-        .args([
-            "check", "--base", "main", "--head", "HEAD", "--format", format,
-        ])
-        .output()
-        .unwrap();
-    String::from_utf8(output.stdout).unwrap()
 }
 
 #[test]
@@ -955,19 +894,16 @@ fn the_reports_read_as_documented() {
     ];
     let records = assignment("docs/", "medium", "backend-engineer")
         + &review("backend-engineer", "reality-checker", &items, "");
-    let repo = guide_fix(&records);
-    repo.write(
-        "migrations/0001_add_users.sql",
-        "CREATE TABLE users (id int);\n",
-    );
-    repo.commit("add a migration");
-    insta::assert_snapshot!("human", report(&repo, "human"));
-    insta::assert_snapshot!("markdown", report(&repo, "markdown"));
+    let repo = guide_fix_adding(&records, ADDED_MIGRATION);
+    for format in ["human", "markdown"] {
+        let (_, text) = report(&repo, &["--head", "HEAD", "--format", format]);
+        insta::assert_snapshot!(format, text);
+    }
 }
 
 #[test]
 fn of_several_tasks_the_one_this_change_brings_decides() {
-    let repo = Repo::new();
+    let repo = feature_repo();
     // An earlier task's records are already on main.
     repo.git(&["checkout", "-q", "main"]);
     let old = assignment("src/", "low", "someone").replace("ENG-7", "ENG-6");
@@ -980,17 +916,12 @@ fn of_several_tasks_the_one_this_change_brings_decides() {
     repo.write("docs/guide.md", "# Guide\n\nHello.\n");
     repo.write(".handoff/eng-7.md", &records);
     repo.commit("fix the guide");
-    let (code, verdict) = repo.check(&["--head", "HEAD"]);
+    let (code, verdict) = check(&repo, &["--head", "HEAD"]);
     assert_eq!(code, 0, "{verdict:#}");
     assert_eq!(verdict["task_id"], "ENG-7");
     // Against a base that already holds both, nothing tells them apart: exit 2.
-    let output = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .current_dir(repo.path())
-        .args(["check", "--base", "HEAD", "--head", "HEAD"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let (code, stderr) = check_error(repo.path(), &["--base", "HEAD", "--head", "HEAD"]);
+    assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("ENG-6") && stderr.contains("ENG-7"),
         "{stderr}"

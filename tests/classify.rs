@@ -4,14 +4,10 @@
 
 mod common;
 
-use common::{git_in, TestRepo};
+use common::{head_commit, shallow_clone_missing_base, TestRepo};
 use handoff::git::{Head, LineSide, Repo};
 use handoff::policy::Policy;
 use handoff::risk::{classify, Classification, ClassifyError, RiskClass};
-
-fn head() -> Head {
-    Head::Rev("HEAD".to_string())
-}
 
 /// Classifies base..head with the policy from the base, as the CLI does.
 fn run(repo: &TestRepo, base: &str, head: &Head, declared: Option<RiskClass>) -> Classification {
@@ -27,7 +23,7 @@ fn change(files: &[(&str, &str)]) -> Classification {
         repo.write(path, content);
     }
     repo.commit("change");
-    run(&repo, &base, &head(), None)
+    run(&repo, &base, &head_commit(), None)
 }
 
 fn rules(result: &Classification) -> Vec<&str> {
@@ -170,16 +166,14 @@ fn content_findings_name_the_line_and_redact_secrets() {
 
 #[test]
 fn a_removed_env_var_fires_and_a_removed_credential_does_not() {
-    let repo = TestRepo::new();
-    repo.write(
+    let (repo, base) = TestRepo::with_files(&[(
         "app/config.py",
         "import os\nPORT = os.getenv('PORT')\nKEY = 'AKIAIOSFODNN7REALKEY'\n",
-    );
-    let base = repo.commit("base");
+    )]);
     repo.write("app/config.py", "import os\n");
     repo.commit("remove");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert_eq!(rules(&result), ["env-var.line.python"]);
     assert_eq!(result.findings[0].line, Some(2));
@@ -195,7 +189,7 @@ fn a_rename_out_of_an_auth_directory_touches_the_auth_path() {
     repo.git_mv("src/auth/helpers.py", "src/common/helpers.py");
     repo.commit("move");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert_eq!(result.files.len(), 1);
     assert_eq!(rules(&result), ["auth.path.auth-dir"]);
@@ -207,13 +201,12 @@ fn a_rename_out_of_an_auth_directory_touches_the_auth_path() {
 
 #[test]
 fn deleting_a_migration_is_a_migration_change() {
-    let repo = TestRepo::new();
-    repo.write("shop/migrations/0001_initial.py", "operations = []\n");
-    let base = repo.commit("base");
+    let (repo, base) =
+        TestRepo::with_files(&[("shop/migrations/0001_initial.py", "operations = []\n")]);
     repo.remove("shop/migrations/0001_initial.py");
     repo.commit("delete");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert_eq!(rules(&result), ["migration.path.migrations-dir"]);
     assert_eq!(result.risk, RiskClass::High);
@@ -228,7 +221,7 @@ fn binary_files_fire_path_rules_but_not_line_rules() {
     repo.write("certs/server.p12", &bytes);
     repo.commit("binary");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert!(result.files.iter().all(|file| file.binary));
     assert_eq!(rules(&result), ["credential.path.key-file"]);
@@ -246,7 +239,7 @@ fn non_utf8_paths_are_classified_and_reported() {
     std::fs::write(dir.join("auth/login.py"), "x = 1\n").unwrap();
     repo.commit("latin-1 directory");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert_eq!(rules(&result), ["auth.path.auth-dir"]);
     let path = result.findings[0].path.as_ref().unwrap();
@@ -256,7 +249,7 @@ fn non_utf8_paths_are_classified_and_reported() {
 }
 
 #[test]
-fn the_policy_comes_from_the_base_not_the_head() {
+fn the_policy_comes_from_the_base_not_the_head_commit() {
     let repo = TestRepo::new();
     repo.write(
         ".handoff.yaml",
@@ -268,7 +261,7 @@ fn the_policy_comes_from_the_base_not_the_head() {
     repo.write("terraform/main.tf", "resource \"x\" \"y\" {}\n");
     repo.commit("try to weaken the gate");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert_eq!(
         triggers(&result),
@@ -294,7 +287,7 @@ fn an_override_policy_can_exclude_and_remove_rules() {
 
     let opened = Repo::open(repo.path()).unwrap();
     let policy = Policy::load(&opened, &base, Some(&file)).unwrap();
-    let result = classify(&opened, &base, &head(), None, &policy).unwrap();
+    let result = classify(&opened, &base, &head_commit(), None, &policy).unwrap();
 
     assert!(result.findings.is_empty(), "{:?}", result.findings);
     assert_eq!(result.files.len(), 2, "excluded files are still listed");
@@ -303,9 +296,7 @@ fn an_override_policy_can_exclude_and_remove_rules() {
 
 #[test]
 fn the_working_tree_includes_untracked_files_but_not_ignored_ones() {
-    let repo = TestRepo::new();
-    repo.write(".gitignore", ".env.local\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[(".gitignore", ".env.local\n")]);
     repo.write(".env.local", "PORT=1\n");
     repo.write("src/routes/users.ts", "export {}\n");
 
@@ -322,27 +313,22 @@ fn the_declared_class_is_a_floor_and_reclassification_is_reported() {
     let (repo, base) = TestRepo::with_base();
     repo.write("docs/x.md", "x\n");
     repo.commit("docs");
-    let result = run(&repo, &base, &head(), Some(RiskClass::High));
+    let result = run(&repo, &base, &head_commit(), Some(RiskClass::High));
     assert_eq!((result.risk, result.reclassified), (RiskClass::High, false));
 
     repo.write("src/auth/x.py", "x\n");
     repo.commit("auth");
-    let result = run(&repo, &base, &head(), Some(RiskClass::Medium));
+    let result = run(&repo, &base, &head_commit(), Some(RiskClass::Medium));
     assert_eq!((result.risk, result.reclassified), (RiskClass::High, true));
     assert_eq!(result.declared, Some(RiskClass::Medium));
 }
 
 #[test]
 fn a_shallow_clone_missing_the_base_is_an_error() {
-    let (origin, base) = TestRepo::with_base();
-    origin.write("src/auth/x.py", "x\n");
-    origin.commit("second");
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", origin.path().display());
-    git_in(dir.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
+    let (_dir, clone, base) = shallow_clone_missing_base("src/auth/x.py");
 
-    let opened = Repo::open(&dir.path().join("clone")).unwrap();
-    let error = classify(&opened, &base, &head(), None, &Policy::default()).unwrap_err();
+    let opened = Repo::open(&clone).unwrap();
+    let error = classify(&opened, &base, &head_commit(), None, &Policy::default()).unwrap_err();
 
     assert!(matches!(error, ClassifyError::Git(_)), "{error:?}");
     assert!(error.to_string().contains("fetch-depth: 0"), "{error}");
@@ -350,16 +336,14 @@ fn a_shallow_clone_missing_the_base_is_an_error() {
 
 #[test]
 fn removing_an_auth_check_is_an_auth_change() {
-    let repo = TestRepo::new();
-    repo.write(
+    let (repo, base) = TestRepo::with_files(&[(
         "shop/admin_views.py",
         "@login_required\ndef dashboard(request):\n    pass\n",
-    );
-    let base = repo.commit("base");
+    )]);
     repo.write("shop/admin_views.py", "def dashboard(request):\n    pass\n");
     repo.commit("drop the check");
 
-    let result = run(&repo, &base, &head(), Some(RiskClass::Low));
+    let result = run(&repo, &base, &head_commit(), Some(RiskClass::Low));
 
     assert_eq!(rules(&result), ["auth.line.python"]);
     assert_eq!(
@@ -371,14 +355,12 @@ fn removing_an_auth_check_is_an_auth_change() {
 
 #[test]
 fn gitattributes_cannot_hide_content_from_the_rules() {
-    let repo = TestRepo::new();
-    repo.write(".gitattributes", "*.txt -diff\n*.cfg binary\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[(".gitattributes", "*.txt -diff\n*.cfg binary\n")]);
     repo.write("notes.txt", "key = 'AKIAIOSFODNN7REALKEY'\n");
     repo.write("app.cfg", "url = 'postgres://app:s3cr3tPass@db/app'\n");
     repo.commit("secrets behind attributes");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     let mut fired = rules(&result);
     fired.sort();
@@ -393,9 +375,7 @@ fn gitattributes_cannot_hide_content_from_the_rules() {
 
 #[test]
 fn unstaged_edits_to_tracked_files_are_read_in_the_working_tree() {
-    let repo = TestRepo::new();
-    repo.write("app/config.py", "DEBUG = False\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[("app/config.py", "DEBUG = False\n")]);
     repo.write(
         "app/config.py",
         "DEBUG = False\nHOST = os.environ['HOST']\n",
@@ -416,7 +396,7 @@ fn a_moved_records_directory_is_left_out_and_the_old_one_counts() {
     repo.write(".handoff/t1.md", "notes\n");
     repo.commit("records");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert!(result.findings.is_empty(), "{:?}", result.findings);
     let paths: Vec<String> = result.files.iter().map(|f| f.path.to_string()).collect();
@@ -425,21 +405,11 @@ fn a_moved_records_directory_is_left_out_and_the_old_one_counts() {
 
 #[test]
 fn a_submodule_under_an_auth_path_is_an_auth_change() {
-    let (sub, _) = TestRepo::with_base();
     let (repo, base) = TestRepo::with_base();
-    let url = format!("file://{}", sub.path().display());
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        &url,
-        "vendor/oauth",
-    ]);
+    repo.add_submodule("vendor/oauth");
     repo.commit("submodule");
 
-    let result = run(&repo, &base, &head(), None);
+    let result = run(&repo, &base, &head_commit(), None);
 
     assert!(
         rules(&result).contains(&"auth.path.auth-dir"),

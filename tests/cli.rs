@@ -1,14 +1,13 @@
 //! The real `handoff` binary: exit codes, standard output and standard error of
 //! `new`, `parse`, `render`, `fmt`, `lint` and `explain`.
 
+mod common;
+
 use assert_cmd::Command;
+use common::handoff;
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::PathBuf;
-
-fn handoff() -> Command {
-    Command::cargo_bin("handoff").unwrap_or_else(|error| panic!("{error}"))
-}
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -174,28 +173,26 @@ fn parse_emits_the_json_and_yaml_contract() {
 
 #[test]
 fn new_validates_values_and_refuses_to_overwrite() {
-    handoff()
-        .args(["new", "review", "--risk", "extreme"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("low, medium, high"));
-    handoff()
-        .args(["new", "handoff", "--transport", "pigeon"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
+    let invalid = [
+        (["review", "--risk", "extreme"], "low, medium, high"),
+        (
+            ["handoff", "--transport", "pigeon"],
             "agent-teams, orchestrator-mediated",
-        ));
-    handoff()
-        .args(["new", "consultation", "--set", "Type=chat"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("consultation, handoff, review"));
-    handoff()
-        .args(["new", "task-assignment", "--from", "x"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--from does not apply"));
+        ),
+        (
+            ["consultation", "--set", "Type=chat"],
+            "consultation, handoff, review",
+        ),
+        (["task-assignment", "--from", "x"], "--from does not apply"),
+    ];
+    for (args, message) in invalid {
+        handoff()
+            .arg("new")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     let out = dir.path().join("rec.md");
     let args = [

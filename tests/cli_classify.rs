@@ -3,13 +3,16 @@
 mod common;
 
 use assert_cmd::Command;
-use common::{git_in, TestRepo};
+use common::{handoff_in, TestRepo};
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn handoff(repo: &TestRepo) -> Command {
-    let mut command = Command::cargo_bin("handoff").unwrap();
-    command.current_dir(repo.path());
+/// `handoff classify --base <base> --head HEAD`, then `extra`, run in the repository.
+fn classify(repo: &TestRepo, base: &str, extra: &[&str]) -> Command {
+    let mut command = repo.handoff();
+    command
+        .args(["classify", "--base", base, "--head", "HEAD"])
+        .args(extra);
     command
 }
 
@@ -29,18 +32,7 @@ fn auth_change() -> (TestRepo, String) {
 #[test]
 fn json_output_follows_the_documented_contract() {
     let (repo, base) = auth_change();
-    let output = handoff(&repo)
-        .args([
-            "classify",
-            "--base",
-            &base,
-            "--head",
-            "HEAD",
-            "--declared",
-            "medium",
-            "--format",
-            "json",
-        ])
+    let output = classify(&repo, &base, &["--declared", "medium", "--format", "json"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
@@ -71,8 +63,7 @@ fn json_output_follows_the_documented_contract() {
 #[test]
 fn human_output_shows_the_class_then_each_trigger_with_its_files() {
     let (repo, base) = auth_change();
-    handoff(&repo)
-        .args(["classify", "--base", &base, "--head", "HEAD"])
+    classify(&repo, &base, &[])
         .assert()
         .success()
         .stdout(predicate::str::starts_with(
@@ -92,7 +83,7 @@ fn the_default_head_is_the_working_tree_and_the_default_base_the_merge_base() {
     let (repo, _base) = TestRepo::with_base();
     repo.git(&["checkout", "-q", "-b", "feature"]);
     repo.write("src/payments/refund.go", "package payments\n");
-    handoff(&repo)
+    repo.handoff()
         .args(["classify", "--format", "json"])
         .assert()
         .success()
@@ -104,16 +95,7 @@ fn a_low_change_says_no_trigger_fired() {
     let (repo, base) = TestRepo::with_base();
     repo.write("docs/intro.md", "Hello.\n");
     repo.commit("docs");
-    handoff(&repo)
-        .args([
-            "classify",
-            "--base",
-            &base,
-            "--head",
-            "HEAD",
-            "--declared",
-            "low",
-        ])
+    classify(&repo, &base, &["--declared", "low"])
         .assert()
         .success()
         .stdout(predicate::str::starts_with(
@@ -125,12 +107,12 @@ fn a_low_change_says_no_trigger_fired() {
 #[test]
 fn bad_arguments_and_missing_history_exit_2_with_a_clear_message() {
     let (repo, base) = TestRepo::with_base();
-    handoff(&repo)
+    repo.handoff()
         .args(["classify", "--base", &base, "--declared", "critical"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("critical"));
-    handoff(&repo)
+    repo.handoff()
         .args(["classify", "--base", "no-such-rev"])
         .assert()
         .code(2)
@@ -138,12 +120,8 @@ fn bad_arguments_and_missing_history_exit_2_with_a_clear_message() {
 
     repo.write("a.txt", "a\n");
     repo.commit("second");
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", repo.path().display());
-    git_in(dir.path(), &["clone", "-q", "--depth", "1", &url, "clone"]);
-    Command::cargo_bin("handoff")
-        .unwrap()
-        .current_dir(dir.path().join("clone"))
+    let (_dir, clone) = repo.clone_with(&["--depth", "1"]);
+    handoff_in(&clone)
         .args(["classify", "--base", &base, "--head", "HEAD"])
         .assert()
         .code(2)
@@ -158,8 +136,7 @@ fn a_broken_policy_in_the_base_names_the_file_and_line() {
         "triggers:\n  auth:\n    add_lines:\n      - '(oops'\n",
     );
     let base = repo.commit("broken policy");
-    handoff(&repo)
-        .args(["classify", "--base", &base, "--head", "HEAD"])
+    classify(&repo, &base, &[])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(".handoff.yaml:4:"))
@@ -174,7 +151,7 @@ fn policy_show_prints_rule_ids_merged_with_the_file() {
         "triggers:\n  auth:\n    remove_paths: [auth.path.session]\n    add_paths: ['src/guards/']\n",
     );
     repo.commit("policy");
-    handoff(&repo)
+    repo.handoff()
         .args(["policy", "show", "--base", "HEAD"])
         .assert()
         .success()
@@ -190,7 +167,8 @@ fn policy_show_prints_rule_ids_merged_with_the_file() {
             "orchestrator: enterprise-orchestrator",
         ));
 
-    let output = handoff(&repo)
+    let output = repo
+        .handoff()
         .args(["policy", "show", "--base", "HEAD", "--format", "json"])
         .output()
         .unwrap();
@@ -204,7 +182,7 @@ fn policy_show_reads_an_override_file_and_reports_its_errors() {
     let repo = TestRepo::new();
     let file = repo.path().join("p.yaml");
     std::fs::write(&file, "records_dir: meta\nreviewers:\n  hgh: [x]\n").unwrap();
-    handoff(&repo)
+    repo.handoff()
         .args(["policy", "show", "--policy", "p.yaml"])
         .assert()
         .code(2)
@@ -217,8 +195,7 @@ fn a_policy_under_the_wrong_name_is_an_error_not_ignored() {
     let repo = TestRepo::new();
     repo.write(".handoff.yml", "exclude: [src/]\n");
     let base = repo.commit("misnamed policy");
-    handoff(&repo)
-        .args(["classify", "--base", &base, "--head", "HEAD"])
+    classify(&repo, &base, &[])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
@@ -241,16 +218,7 @@ fn human_output_snapshot() {
     );
     repo.write(".handoff/ENG-1.md", "a record\n");
     repo.commit("a risky change");
-    let output = handoff(&repo)
-        .args([
-            "classify",
-            "--base",
-            &base,
-            "--head",
-            "HEAD",
-            "--declared",
-            "medium",
-        ])
+    let output = classify(&repo, &base, &["--declared", "medium"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
@@ -264,16 +232,7 @@ fn changing_the_override_policy_file_inside_the_repository_fires_policy() {
     let base = repo.commit("ci policy");
     repo.write("ci/gate-policy.yaml", "exclude: [vendor/, src/]\n");
     repo.commit("widen the exclusions");
-    let output = handoff(&repo)
-        .args([
-            "classify",
-            "--base",
-            &base,
-            "--head",
-            "HEAD",
-            "--policy",
-            "ci/gate-policy.yaml",
-        ])
+    let output = classify(&repo, &base, &["--policy", "ci/gate-policy.yaml"])
         .args(["--format", "json"])
         .output()
         .unwrap();

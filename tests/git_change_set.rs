@@ -3,15 +3,11 @@
 
 mod common;
 
-use common::{git_in, not_a_repository, TestRepo};
+use common::{git_in, head_commit, not_a_repository, shallow_clone_missing_base, TestRepo};
 use handoff::git::{
     ChangeSet, ChangeStatus, ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo,
     RepoPath, WORKTREE,
 };
-
-fn head() -> Head {
-    Head::Rev("HEAD".to_string())
-}
 
 fn summary(change: &ChangeSet) -> Vec<(String, Option<String>, ChangeStatus)> {
     change
@@ -29,6 +25,14 @@ fn summary(change: &ChangeSet) -> Vec<(String, Option<String>, ChangeStatus)> {
         .collect()
 }
 
+/// Opens the repository and reads the change from `base` to `head`.
+fn change_set(repo: &TestRepo, base: &str, head: &Head) -> ChangeSet {
+    Repo::open(repo.path())
+        .unwrap()
+        .change_set(base, head)
+        .unwrap()
+}
+
 fn file<'a>(change: &'a ChangeSet, path: &str) -> &'a ChangedFile {
     change
         .files
@@ -39,18 +43,13 @@ fn file<'a>(change: &'a ChangeSet, path: &str) -> &'a ChangedFile {
 
 #[test]
 fn commits_give_added_modified_and_deleted_files_with_resolved_ids() {
-    let repo = TestRepo::new();
-    repo.write("keep.txt", "one\n").write("gone.txt", "bye\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[("keep.txt", "one\n"), ("gone.txt", "bye\n")]);
     repo.write("keep.txt", "one\ntwo\n")
         .write("new.txt", "hi\n")
         .remove("gone.txt");
     let head_oid = repo.commit("head");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &head())
-        .unwrap();
+    let change = change_set(&repo, &base, &head_commit());
 
     assert_eq!(change.base, base);
     assert_eq!(change.head, head_oid);
@@ -76,10 +75,7 @@ fn a_rename_keeps_both_paths_and_a_copy_names_its_source() {
     repo.write("src/copy.rs", &other);
     repo.commit("rename and copy");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &head())
-        .unwrap();
+    let change = change_set(&repo, &base, &head_commit());
 
     let renamed = file(&change, "lib/new.rs");
     assert_eq!(renamed.status, ChangeStatus::Renamed);
@@ -92,29 +88,14 @@ fn a_rename_keeps_both_paths_and_a_copy_names_its_source() {
 
 #[test]
 fn binary_files_submodules_and_type_changes_are_flagged() {
-    let sub = TestRepo::with_base().0;
-    let repo = TestRepo::new();
-    repo.write("link", "target\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[("link", "target\n")]);
     repo.write("image.png", [0x89, b'P', b'N', b'G', 0, 0, 1, 2]);
     repo.remove("link");
     std::os::unix::fs::symlink("image.png", repo.path().join("link")).unwrap();
-    let url = format!("file://{}", sub.path().display());
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        &url,
-        "vendor/sub",
-    ]);
+    repo.add_submodule("vendor/sub");
     repo.commit("binary, symlink, submodule");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &head())
-        .unwrap();
+    let change = change_set(&repo, &base, &head_commit());
 
     assert!(file(&change, "image.png").binary);
     assert_eq!(file(&change, "link").status, ChangeStatus::TypeChange);
@@ -125,18 +106,8 @@ fn binary_files_submodules_and_type_changes_are_flagged() {
 
 #[test]
 fn a_submodule_pointer_change_is_a_modified_path() {
-    let sub = TestRepo::with_base().0;
     let repo = TestRepo::new();
-    let url = format!("file://{}", sub.path().display());
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        &url,
-        "vendor/sub",
-    ]);
+    repo.add_submodule("vendor/sub");
     let base = repo.commit("add submodule");
     let inner = repo.path().join("vendor/sub");
     std::fs::write(inner.join("more.txt"), "x\n").unwrap();
@@ -156,10 +127,7 @@ fn a_submodule_pointer_change_is_a_modified_path() {
     );
     repo.commit("bump submodule");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &head())
-        .unwrap();
+    let change = change_set(&repo, &base, &head_commit());
 
     assert_eq!(
         summary(&change),
@@ -176,10 +144,7 @@ fn non_utf8_paths_are_reported_not_dropped() {
     std::fs::write(repo.path().join(name), "x\n").unwrap();
     repo.commit("latin-1 name");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &head())
-        .unwrap();
+    let change = change_set(&repo, &base, &head_commit());
 
     assert_eq!(change.files.len(), 1);
     assert_eq!(change.files[0].path.as_bytes(), b"caf\xe9.txt");
@@ -188,20 +153,14 @@ fn non_utf8_paths_are_reported_not_dropped() {
 
 #[test]
 fn the_working_tree_holds_staged_unstaged_and_untracked_but_not_ignored_files() {
-    let repo = TestRepo::new();
-    repo.write(".gitignore", "target/\n")
-        .write("tracked.txt", "a\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[(".gitignore", "target/\n"), ("tracked.txt", "a\n")]);
     repo.write("staged.txt", "s\n");
     repo.git(&["add", "staged.txt"]);
     repo.write("tracked.txt", "a\nb\n");
     repo.write("notes/untracked.md", "u\n");
     repo.write("target/build.o", "ignored\n");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &Head::WorkTree)
-        .unwrap();
+    let change = change_set(&repo, &base, &Head::WorkTree);
 
     assert_eq!(change.head, WORKTREE);
     assert_eq!(
@@ -222,10 +181,7 @@ fn a_staged_move_in_the_working_tree_is_a_rename() {
     let base = repo.commit("base");
     repo.git_mv("src/auth.rs", "src/login.rs");
 
-    let change = Repo::open(repo.path())
-        .unwrap()
-        .change_set(&base, &Head::WorkTree)
-        .unwrap();
+    let change = change_set(&repo, &base, &Head::WorkTree);
 
     assert_eq!(
         summary(&change),
@@ -255,16 +211,16 @@ impl ChangeVisitor for Lines {
 
 #[test]
 fn lines_stream_with_their_numbers_on_each_side() {
-    let repo = TestRepo::new();
-    repo.write("a.txt", "one\ntwo\nthree\n");
-    let base = repo.commit("base");
+    let (repo, base) = TestRepo::with_files(&[("a.txt", "one\ntwo\nthree\n")]);
     repo.write("a.txt", "one\nTWO\nthree\nfour\r\n");
     repo.write("b.txt", "new\n");
     repo.commit("edit");
 
     let mut lines = Lines::default();
     let repo = Repo::open(repo.path()).unwrap();
-    let change = repo.visit_changes(&base, &head(), &mut lines).unwrap();
+    let change = repo
+        .visit_changes(&base, &head_commit(), &mut lines)
+        .unwrap();
 
     assert_eq!(change.files.len(), 2);
     let expected = [
@@ -307,7 +263,7 @@ fn a_branch_name_as_base_means_the_merge_base() {
     repo.git(&["checkout", "-q", "feature"]);
 
     let opened = Repo::open(repo.path()).unwrap();
-    let change = opened.change_set("main", &head()).unwrap();
+    let change = opened.change_set("main", &head_commit()).unwrap();
 
     assert_eq!(change.base, fork);
     assert_eq!(
@@ -337,7 +293,7 @@ fn files_are_read_at_a_revision_and_in_the_working_tree() {
         None
     );
 
-    let committed = opened.files_under(&head(), ".handoff").unwrap();
+    let committed = opened.files_under(&head_commit(), ".handoff").unwrap();
     assert_eq!(committed, vec![RepoPath::from(".handoff/tasks/t1.md")]);
     let working = opened.files_under(&Head::WorkTree, ".handoff/").unwrap();
     assert_eq!(
@@ -351,19 +307,10 @@ fn files_are_read_at_a_revision_and_in_the_working_tree() {
 
 #[test]
 fn a_shallow_clone_without_the_base_asks_for_more_history() {
-    let (origin, base) = TestRepo::with_base();
-    origin.write("a.txt", "a\n");
-    origin.commit("second");
-    let clone_dir = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", origin.path().display());
-    let target = clone_dir.path().join("clone");
-    git_in(
-        clone_dir.path(),
-        &["clone", "-q", "--depth", "1", &url, "clone"],
-    );
+    let (_dir, clone, base) = shallow_clone_missing_base("a.txt");
 
-    let repo = Repo::open(&target).unwrap();
-    let error = repo.change_set(&base, &head()).unwrap_err();
+    let repo = Repo::open(&clone).unwrap();
+    let error = repo.change_set(&base, &head_commit()).unwrap_err();
 
     assert!(
         matches!(error, GitError::ShallowMissingBase { .. }),
@@ -376,7 +323,9 @@ fn a_shallow_clone_without_the_base_asks_for_more_history() {
 fn unknown_revisions_missing_repositories_and_bare_working_trees_are_clear_errors() {
     let (repo, base) = TestRepo::with_base();
     let opened = Repo::open(repo.path()).unwrap();
-    let error = opened.change_set("no-such-branch", &head()).unwrap_err();
+    let error = opened
+        .change_set("no-such-branch", &head_commit())
+        .unwrap_err();
     assert!(
         matches!(error, GitError::UnknownRevision { .. }),
         "{error:?}"
@@ -390,16 +339,11 @@ fn unknown_revisions_missing_repositories_and_bare_working_trees_are_clear_error
         "{error}"
     );
 
-    let bare_dir = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", repo.path().display());
-    git_in(
-        bare_dir.path(),
-        &["clone", "-q", "--bare", &url, "bare.git"],
-    );
-    let bare = Repo::open(&bare_dir.path().join("bare.git")).unwrap();
+    let (_dir, bare_clone) = repo.clone_with(&["--bare"]);
+    let bare = Repo::open(&bare_clone).unwrap();
     let error = bare.change_set(&base, &Head::WorkTree).unwrap_err();
     assert!(matches!(error, GitError::BareWorkTree { .. }), "{error:?}");
-    assert!(bare.change_set(&base, &head()).is_ok());
+    assert!(bare.change_set(&base, &head_commit()).is_ok());
 }
 
 #[test]
@@ -411,7 +355,7 @@ fn symlinks_stream_their_target_as_a_line() {
     let mut lines = Lines::default();
     let change = Repo::open(repo.path())
         .unwrap()
-        .visit_changes(&base, &head(), &mut lines)
+        .visit_changes(&base, &head_commit(), &mut lines)
         .unwrap();
 
     assert_eq!(
@@ -449,23 +393,11 @@ fn a_branch_base_whose_merge_base_is_cut_off_by_a_shallow_clone_asks_for_history
     origin.git(&["checkout", "-q", "main"]);
     origin.write("main.txt", "m\n");
     origin.commit("main moves on");
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("file://{}", origin.path().display());
-    let args = [
-        "clone",
-        "-q",
-        "--depth",
-        "1",
-        "--no-single-branch",
-        "--branch",
-        "feature",
-        &url,
-        "clone",
-    ];
-    git_in(dir.path(), &args);
+    let (_dir, clone) =
+        origin.clone_with(&["--depth", "1", "--no-single-branch", "--branch", "feature"]);
 
-    let repo = Repo::open(&dir.path().join("clone")).unwrap();
-    let error = repo.change_set("origin/main", &head()).unwrap_err();
+    let repo = Repo::open(&clone).unwrap();
+    let error = repo.change_set("origin/main", &head_commit()).unwrap_err();
 
     assert!(
         matches!(error, GitError::ShallowMissingBase { .. }),

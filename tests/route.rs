@@ -1,20 +1,15 @@
 //! `handoff route` end to end: the real binary against the example registry (in all
 //! three layouts) and against registries written into temporary directories.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{example_registry, handoff, stdout_of};
 use predicates::prelude::*;
 use std::fs;
-use std::path::{Path, PathBuf};
-
-fn example(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/registry")
-        .join(path)
-}
+use std::path::Path;
 
 fn route(registry: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
-    let mut command = Command::cargo_bin("handoff").expect("the handoff binary is built");
-    command
+    handoff()
         .arg("route")
         .arg("--registry")
         .arg(registry)
@@ -22,8 +17,9 @@ fn route(registry: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
         .assert()
 }
 
-fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+/// `route` against the example registry.
+fn route_example(args: &[&str]) -> assert_cmd::assert::Assert {
+    route(&example_registry(""), args)
 }
 
 fn field<'a>(record: &'a str, key: &str) -> &'a str {
@@ -37,11 +33,8 @@ fn field<'a>(record: &'a str, key: &str) -> &'a str {
 
 #[test]
 fn qualifier_match_decides_when_one_agent_covers_the_most() {
-    let assert = route(
-        &example(""),
-        &["--capability", "auth: [OAuth 2, pkce]", "--task", "ENG-042"],
-    )
-    .success();
+    let assert =
+        route_example(&["--capability", "auth: [OAuth 2, pkce]", "--task", "ENG-042"]).success();
     let record = stdout_of(&assert);
     assert!(
         record.starts_with("## Routing Decision\n\n| Field | Value |\n|---|---|\n"),
@@ -72,7 +65,7 @@ fn department_affinity_decides_a_qualifier_tie_by_the_requester_department() {
         "--requester",
         "frontend-engineer",
     ];
-    let record = stdout_of(&route(&example(""), &args).success());
+    let record = stdout_of(&route_example(&args).success());
     assert_eq!(field(&record, "Selected"), "fullstack-engineer");
     assert_eq!(
         field(&record, "Tie-break rule applied"),
@@ -98,7 +91,7 @@ fn a_department_from_the_aliases_file_counts() {
         "--requester",
         "data-engineer",
     ];
-    let record = stdout_of(&route(&example(""), &args).success());
+    let record = stdout_of(&route_example(&args).success());
     assert_eq!(field(&record, "Selected"), "data-engineer");
     assert_eq!(
         field(&record, "Tie-break rule applied"),
@@ -108,7 +101,7 @@ fn a_department_from_the_aliases_file_counts() {
 
 #[test]
 fn a_tie_without_pick_lists_the_tied_agents_and_exits_1() {
-    let assert = route(&example(""), &["--capability", "api-design: [rest]"]).code(1);
+    let assert = route_example(&["--capability", "api-design: [rest]"]).code(1);
     let text = stdout_of(&assert);
     assert!(!text.contains("## Routing Decision"), "{text}");
     assert!(
@@ -132,7 +125,7 @@ fn documented_choice_decides_a_tie_with_pick_and_reason() {
         "--reason",
         "owns the UI | half of the endpoint",
     ];
-    let record = stdout_of(&route(&example(""), &args).success());
+    let record = stdout_of(&route_example(&args).success());
     assert_eq!(field(&record, "Selected"), "fullstack-engineer");
     assert_eq!(
         field(&record, "Tie-break rule applied"),
@@ -147,8 +140,7 @@ fn documented_choice_decides_a_tie_with_pick_and_reason() {
 
 #[test]
 fn a_single_candidate_needs_no_rule() {
-    let record =
-        stdout_of(&route(&example(""), &["--capability", "design-system: [tokens]"]).success());
+    let record = stdout_of(&route_example(&["--capability", "design-system: [tokens]"]).success());
     assert_eq!(field(&record, "Selected"), "frontend-engineer");
     assert_eq!(field(&record, "Tie-break rule applied"), "none");
     assert!(field(&record, "Reason").contains("covers none of the 1 requested qualifiers"));
@@ -157,8 +149,7 @@ fn a_single_candidate_needs_no_rule() {
 #[test]
 fn a_pick_must_be_tied_and_its_reason_must_not_be_load_balancing() {
     let tie = ["--capability", "api-design: [rest]"];
-    route(
-        &example(""),
+    route_example(
         &[
             &tie[..],
             &["--pick", "qa-engineer", "--reason", "knows tests"],
@@ -169,8 +160,7 @@ fn a_pick_must_be_tied_and_its_reason_must_not_be_load_balancing() {
     .stderr(predicate::str::contains(
         "not one of the tied agents (backend-engineer, fullstack-engineer)",
     ));
-    route(
-        &example(""),
+    route_example(
         &[
             &tie[..],
             &[
@@ -184,31 +174,24 @@ fn a_pick_must_be_tied_and_its_reason_must_not_be_load_balancing() {
     )
     .code(2)
     .stderr(predicate::str::contains("load-balancing"));
-    route(
-        &example(""),
-        &[
-            "--capability",
-            "auth: [oauth2]",
-            "--pick",
-            "backend-engineer",
-            "--reason",
-            "x",
-        ],
-    )
+    route_example(&[
+        "--capability",
+        "auth: [oauth2]",
+        "--pick",
+        "backend-engineer",
+        "--reason",
+        "x",
+    ])
     .code(2)
     .stderr(predicate::str::contains(
         "no tie to break: qualifier-match selects `security-engineer`",
     ));
-    route(
-        &example(""),
-        &[&tie[..], &["--pick", "backend-engineer"]].concat(),
-    )
-    .code(2);
+    route_example(&[&tie[..], &["--pick", "backend-engineer"]].concat()).code(2);
 }
 
 #[test]
 fn an_unknown_domain_lists_the_valid_ones() {
-    route(&example(""), &["--capability", "payments: [stripe]"])
+    route_example(&["--capability", "payments: [stripe]"])
         .code(2)
         .stderr(predicate::str::contains(
             "unknown capability domain `payments`; valid domains: api-design, auth,",
@@ -217,7 +200,7 @@ fn an_unknown_domain_lists_the_valid_ones() {
 
 #[test]
 fn no_candidates_means_escalate_and_exit_1() {
-    route(&example(""), &["--capability", "ml: [pytorch]"])
+    route_example(&["--capability", "ml: [pytorch]"])
         .code(1)
         .stdout(
             predicate::str::contains("no agent declares the domain `ml`")
@@ -235,14 +218,14 @@ fn the_three_layouts_give_the_same_bytes() {
         "--task",
         "ENG-7",
     ];
-    let from_files = stdout_of(&route(&example(""), &args).success());
-    let from_index = stdout_of(&route(&example("capability-index.yaml"), &args).success());
-    let from_plain = stdout_of(&route(&example("registry.yaml"), &args).success());
+    let from_files = stdout_of(&route_example(&args).success());
+    let from_index = stdout_of(&route(&example_registry("capability-index.yaml"), &args).success());
+    let from_plain = stdout_of(&route(&example_registry("registry.yaml"), &args).success());
     assert_eq!(from_files, from_index);
     assert_eq!(from_files, from_plain);
     assert_eq!(
         from_files,
-        stdout_of(&route(&example("agents"), &args).success()),
+        stdout_of(&route(&example_registry("agents"), &args).success()),
         "same run, same bytes"
     );
     assert_eq!(field(&from_files, "Selected"), "backend-engineer");
@@ -250,11 +233,7 @@ fn the_three_layouts_give_the_same_bytes() {
 
 #[test]
 fn json_has_every_key_even_for_a_tie() {
-    let assert = route(
-        &example(""),
-        &["--capability", "testing", "--format", "json"],
-    )
-    .code(1);
+    let assert = route_example(&["--capability", "testing", "--format", "json"]).code(1);
     let value: serde_json::Value =
         serde_json::from_slice(&assert.get_output().stdout).expect("JSON output");
     assert_eq!(value["outcome"], "tied");
@@ -347,14 +326,11 @@ fn a_registry_that_is_not_text_is_refused_and_an_unknown_requester_is_a_warning(
     route(&registry, &["--capability", "auth"])
         .code(2)
         .stderr(predicate::str::contains("registry.yaml: is not UTF-8 text"));
-    route(
-        &example(""),
-        &["--capability", "auth: [oauth2]", "--requester", "nobody"],
-    )
-    .success()
-    .stderr(predicate::str::contains(
-        "requester `nobody` is not in the registry",
-    ));
+    route_example(&["--capability", "auth: [oauth2]", "--requester", "nobody"])
+        .success()
+        .stderr(predicate::str::contains(
+            "requester `nobody` is not in the registry",
+        ));
 }
 
 #[test]
@@ -380,7 +356,7 @@ fn the_seed_example_renders_byte_for_byte() {
 | Tie-break rule applied | qualifier-match |
 | Requester | backend-engineer |
 ";
-    route(&example(""), &args).success().stdout(expected);
+    route_example(&args).success().stdout(expected);
 }
 
 #[test]
@@ -391,15 +367,12 @@ fn user_templates_that_would_change_the_record_are_refused() {
         "## Routing Decision\n\n| Field | Value |\n|---|---|\n| Selected | someone-else |\n",
     )
     .expect("write template");
-    route(
-        &example(""),
-        &[
-            "--capability",
-            "auth: [oauth2]",
-            "--templates",
-            dir.path().to_str().unwrap_or_default(),
-        ],
-    )
+    route_example(&[
+        "--capability",
+        "auth: [oauth2]",
+        "--templates",
+        dir.path().to_str().unwrap_or_default(),
+    ])
     .code(2)
     .stdout("");
 }

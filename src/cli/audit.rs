@@ -213,7 +213,7 @@ fn summary_tables(report: &AuditReport, md: &mut String) {
         md,
         "Routing decisions",
         &["Status", "Decisions"],
-        rows.map(|(k, v)| vec![k.to_string(), v.to_string()]),
+        label_rows(rows),
     );
     table(
         md,
@@ -238,7 +238,7 @@ fn summary_tables(report: &AuditReport, md: &mut String) {
         md,
         "Tasks by risk class",
         &["Risk class", "Tasks"],
-        risk_rows.map(|(k, v)| vec![k.to_string(), v.to_string()]),
+        label_rows(risk_rows),
     );
     let escalations = report.escalations.iter().map(|e| {
         vec![
@@ -269,7 +269,7 @@ fn summary_tables(report: &AuditReport, md: &mut String) {
         md,
         "Scope expansions",
         &["Decision", "Requests"],
-        scope_rows.map(|(k, v)| vec![k.to_string(), v.to_string()]),
+        label_rows(scope_rows),
     );
     table(
         md,
@@ -329,8 +329,14 @@ fn lint_section(report: &AuditReport, md: &mut String) {
 }
 
 fn count_rows(map: &std::collections::BTreeMap<&'static str, usize>) -> Vec<Vec<String>> {
-    map.iter()
-        .map(|(k, v)| vec![k.to_string(), v.to_string()])
+    label_rows(map.iter().map(|(label, count)| (*label, *count)))
+}
+
+/// Two-column rows: a label and its count.
+fn label_rows<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>) -> Vec<Vec<String>> {
+    counts
+        .into_iter()
+        .map(|(label, count)| vec![label.to_string(), count.to_string()])
         .collect()
 }
 

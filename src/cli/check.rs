@@ -4,12 +4,12 @@
 //! The human report groups problems by kind and ends with the one-line verdict; JSON is
 //! the contract of GATE.md; Markdown is a summary for a pull-request comment.
 
+use super::change_args::{discover_repo, head, ChangeArgs};
 use super::output::write_stdout;
 use super::{Failure, Outcome};
 use handoff::diagnostic::Code;
 use handoff::gate::run::{check, CheckOptions, RecordsInput};
 use handoff::gate::{Kind, Outcome as GateOutcome, Problem, Verdict};
-use handoff::git::{Head, Repo};
 use handoff::record::read_stdin;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -28,25 +28,14 @@ pub enum Format {
 /// Arguments of `handoff check`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The repository (default: the one containing the current directory).
-    #[arg(long, value_name = "DIR")]
-    repo: Option<PathBuf>,
-    /// The base revision (default: the Task Assignment's Baseline SHA, else the merge
-    /// base with the default branch).
-    #[arg(long, value_name = "REV")]
-    base: Option<String>,
-    /// The head revision (default: the working tree, untracked files included).
-    #[arg(long, value_name = "REV")]
-    head: Option<String>,
+    #[command(flatten)]
+    change: ChangeArgs,
     /// The task to check (default: the single Task Assignment found).
     #[arg(long, value_name = "ID")]
     task: Option<String>,
     /// More records: a file, a directory, or `-` for standard input (e.g. a PR body).
     #[arg(long, value_name = "PATH")]
     records: Vec<PathBuf>,
-    /// A policy file that replaces `.handoff.yaml` at the base.
-    #[arg(long, value_name = "FILE")]
-    policy: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -54,10 +43,7 @@ pub struct Args {
 
 /// Runs the gate and prints the verdict.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
-    let repo = match &args.repo {
-        Some(dir) => Repo::discover(dir)?,
-        None => Repo::discover(&std::env::current_dir()?)?,
-    };
+    let repo = discover_repo(args.change.repo.as_deref())?;
     let mut records = Vec::new();
     for path in &args.records {
         if path.as_os_str() == "-" {
@@ -67,11 +53,11 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         }
     }
     let options = CheckOptions {
-        base: args.base,
-        head: args.head.map_or(Head::WorkTree, Head::Rev),
+        base: args.change.base,
+        head: head(args.change.head),
         task: args.task,
         records,
-        policy: args.policy,
+        policy: args.change.policy,
     };
     let verdict = check(&repo, &options)?;
     let text = match args.format {

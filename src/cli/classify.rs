@@ -1,12 +1,13 @@
 //! `handoff classify`: the risk class of a change, and why.
 
+use super::change_args::{self, discover_repo, ChangeArgs};
 use super::output::write_stdout;
 use super::{Failure, Outcome};
 use handoff::git::{Head, Repo};
 use handoff::policy::Policy;
 use handoff::risk::{classify, Classification, Finding, RiskClass};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -25,22 +26,11 @@ pub enum Format {
     Triggers, rules and the policy file: docs/gate.md."
 )]
 pub struct Args {
-    /// The repository (default: the one containing the current directory).
-    #[arg(long, value_name = "DIR")]
-    repo: Option<PathBuf>,
-    /// The base revision; a branch name means its merge base with the head
-    /// (default: the merge base with the default branch).
-    #[arg(long, value_name = "REV")]
-    base: Option<String>,
-    /// The head revision (default: the working tree, untracked files included).
-    #[arg(long, value_name = "REV")]
-    head: Option<String>,
+    #[command(flatten)]
+    change: ChangeArgs,
     /// The class the task declared: low, medium or high.
     #[arg(long, value_name = "CLASS")]
     declared: Option<RiskClass>,
-    /// A policy file to use instead of `.handoff.yaml` from the base revision.
-    #[arg(long, value_name = "FILE")]
-    policy: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -64,11 +54,8 @@ impl Change {
         base: Option<&str>,
         head: Option<&str>,
     ) -> Result<Change, Failure> {
-        let repo = match repo {
-            Some(path) => Repo::discover(path)?,
-            None => Repo::discover(&std::env::current_dir()?)?,
-        };
-        let head = head.map_or(Head::WorkTree, |rev| Head::Rev(rev.to_string()));
+        let repo = discover_repo(repo)?;
+        let head = change_args::head(head.map(str::to_string));
         let base = match base {
             Some(rev) => repo.resolve_base(rev, &head)?,
             None => repo.merge_base_with_default_branch()?,
@@ -80,11 +67,11 @@ impl Change {
 /// Classifies the change and prints the result. Exit 0 whatever the class.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let change = Change::open(
-        args.repo.as_deref(),
-        args.base.as_deref(),
-        args.head.as_deref(),
+        args.change.repo.as_deref(),
+        args.change.base.as_deref(),
+        args.change.head.as_deref(),
     )?;
-    let policy = Policy::load(&change.repo, &change.base, args.policy.as_deref())?;
+    let policy = Policy::load(&change.repo, &change.base, args.change.policy.as_deref())?;
     let result = classify(
         &change.repo,
         &change.base,

@@ -3,6 +3,7 @@
 //! them into the exit codes the README documents.
 
 mod audit;
+mod change_args;
 mod check;
 mod classify;
 mod contract;

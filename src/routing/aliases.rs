@@ -203,25 +203,28 @@ mod tests {
 
     #[test]
     fn malformed_files_name_the_line() {
-        let text = "domains: [auth]\nqualifiers:\n  oauth2: [oauth]\n  oauth2: [oauth-2]\n";
-        let error = Aliases::from_yaml(Path::new("a.yaml"), text)
-            .err()
-            .map(|e| e.to_string());
-        assert!(
-            error
-                .as_deref()
-                .is_some_and(|e| e.starts_with("a.yaml:4:") && e.contains("appears twice")),
-            "{error:?}"
-        );
-        let text = "departments:\n  eng: [a]\n  sales: [a]\n";
-        let error = Aliases::from_yaml(Path::new("a.yaml"), text)
-            .err()
-            .map(|e| e.to_string());
-        assert!(
-            error
-                .as_deref()
-                .is_some_and(|e| e.starts_with("a.yaml:3:") && e.contains("`eng` and `sales`")),
-            "{error:?}"
-        );
+        let cases = [
+            (
+                "domains: [auth]\nqualifiers:\n  oauth2: [oauth]\n  oauth2: [oauth-2]\n",
+                "a.yaml:4:",
+                "appears twice",
+            ),
+            (
+                "departments:\n  eng: [a]\n  sales: [a]\n",
+                "a.yaml:3:",
+                "`eng` and `sales`",
+            ),
+        ];
+        for (text, location, message) in cases {
+            let error = Aliases::from_yaml(Path::new("a.yaml"), text)
+                .err()
+                .map(|e| e.to_string());
+            assert!(
+                error
+                    .as_deref()
+                    .is_some_and(|e| e.starts_with(location) && e.contains(message)),
+                "{error:?}"
+            );
+        }
     }
 }

@@ -1,5 +1,6 @@
-//! Fixture repositories for tests: real git repositories in temporary directories, built
-//! with the `git` command-line tool.
+//! Shared test fixtures: real git repositories in temporary directories, built with the
+//! `git` command-line tool, and the real `handoff` binary run through `assert_cmd`.
+//! Every integration test that builds a repository or runs the binary uses these.
 
 #![allow(dead_code)]
 
@@ -53,6 +54,21 @@ impl TestRepo {
         self
     }
 
+    /// Adds a one-commit repository as a submodule at `path` (staged, not committed).
+    pub fn add_submodule(&self, path: &str) -> &TestRepo {
+        let (submodule, _) = TestRepo::with_base();
+        let url = format!("file://{}", submodule.path().display());
+        let allow_file_urls = ["-c", "protocol.file.allow=always"];
+        self.git(
+            &[
+                &allow_file_urls[..],
+                &["submodule", "add", "-q", &url, path],
+            ]
+            .concat(),
+        );
+        self
+    }
+
     /// Removes a file from the working tree.
     pub fn remove(&self, path: &str) -> &TestRepo {
         std::fs::remove_file(self.path().join(path)).expect("remove a fixture file");
@@ -68,11 +84,61 @@ impl TestRepo {
 
     /// A repository with one commit holding `README.md`; returns it and that commit.
     pub fn with_base() -> (TestRepo, String) {
+        TestRepo::with_files(&[("README.md", "# fixture\n")])
+    }
+
+    /// A repository with one commit, the base, holding `files` (paths and contents);
+    /// returns it and that commit.
+    pub fn with_files(files: &[(&str, &str)]) -> (TestRepo, String) {
         let repo = TestRepo::new();
-        repo.write("README.md", "# fixture\n");
+        for (path, content) in files {
+            repo.write(path, content);
+        }
         let base = repo.commit("base");
         (repo, base)
     }
+
+    /// `git clone -q <options>` of the repository into a fresh temporary directory;
+    /// returns the directory (deleted when dropped) and the clone's path.
+    pub fn clone_with(&self, options: &[&str]) -> (TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("create a temporary directory");
+        let url = format!("file://{}", self.path().display());
+        git_in(
+            dir.path(),
+            &[&["clone", "-q"], options, &[&url, "clone"]].concat(),
+        );
+        let path = dir.path().join("clone");
+        (dir, path)
+    }
+
+    /// The real `handoff` binary, run in the repository.
+    pub fn handoff(&self) -> assert_cmd::Command {
+        handoff_in(self.path())
+    }
+}
+
+/// The real `handoff` binary.
+pub fn handoff() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("handoff").expect("the handoff binary is built")
+}
+
+/// The real `handoff` binary, run in `dir`.
+pub fn handoff_in(dir: &Path) -> assert_cmd::Command {
+    let mut command = handoff();
+    command.current_dir(dir);
+    command
+}
+
+/// A command's standard output as text.
+pub fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&assert.get_output().stdout).into_owned()
+}
+
+/// A path under the example registry, `examples/registry/`.
+pub fn example_registry(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/registry")
+        .join(path)
 }
 
 /// Runs git in `dir` and returns its trimmed standard output; panics on failure.
@@ -91,6 +157,22 @@ pub fn git_in(dir: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+/// A clone holding only the last of two commits, so the first, the base, is missing; the
+/// second commit adds `path`. Returns the clone's directory (deleted when dropped), the
+/// clone's path and the base.
+pub fn shallow_clone_missing_base(path: &str) -> (TempDir, PathBuf, String) {
+    let (origin, base) = TestRepo::with_base();
+    origin.write(path, "x\n");
+    origin.commit("second");
+    let (dir, clone) = origin.clone_with(&["--depth", "1"]);
+    (dir, clone, base)
+}
+
+/// `HEAD` as the head of a change.
+pub fn head_commit() -> handoff::git::Head {
+    handoff::git::Head::Rev("HEAD".to_string())
 }
 
 /// A path inside a fresh temporary directory that is not a repository.

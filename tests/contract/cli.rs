@@ -1,16 +1,12 @@
 //! The real binary: exit codes, the JSON contract, human repair lines, input limits and
 //! the state file.
 
-use assert_cmd::Command;
+use crate::common::handoff;
 use predicates::prelude::*;
 use serde_json::{json, Value};
 use std::fs;
 use std::path::Path;
 use tempfile::TempDir;
-
-fn handoff() -> Command {
-    Command::cargo_bin("handoff").expect("the binary builds")
-}
 
 fn contract(status: &str) -> Value {
     json!({
@@ -246,12 +242,18 @@ fn next_rejects_zero_agents() {
         .code(2);
 }
 
-fn next_with_state(state: &Path, status: &str) -> Value {
-    let assert = handoff()
-        .args(["contract", "next", "--format", "json", "--state"])
+/// `handoff contract next --state <state>`, then `args`, given an output with `status`.
+fn next_with_state_file(state: &Path, status: &str, args: &[&str]) -> assert_cmd::assert::Assert {
+    handoff()
+        .args(["contract", "next", "--state"])
         .arg(state)
+        .args(args)
         .write_stdin(output(&contract(status)))
-        .assert();
+        .assert()
+}
+
+fn next_with_state(state: &Path, status: &str) -> Value {
+    let assert = next_with_state_file(state, status, &["--format", "json"]);
     let code = assert.get_output().status.code();
     let mut value = stdout_json(&assert);
     value["exit"] = json!(code);
@@ -329,22 +331,14 @@ fn a_corrupt_state_file_is_an_error_naming_it() {
     let dir = TempDir::new().expect("tempdir");
     let state = dir.path().join("agents.json");
     fs::write(&state, "{\"a1b2c3d4e5\": {\"state\": \"IN_PROGRESS\",").expect("seed");
-    handoff()
-        .args(["contract", "next", "--state"])
-        .arg(&state)
-        .write_stdin(output(&contract("IN_PROGRESS")))
-        .assert()
+    next_with_state_file(&state, "IN_PROGRESS", &[])
         .code(2)
         .stderr(predicate::str::contains("agents.json is corrupt"))
         .stderr(predicate::str::contains(
             "delete it to start tracking afresh",
         ));
     fs::write(&state, "{\"a1b2c3d4e5\": {\"state\": 3}}").expect("seed");
-    handoff()
-        .args(["contract", "next", "--state"])
-        .arg(&state)
-        .write_stdin(output(&contract("IN_PROGRESS")))
-        .assert()
+    next_with_state_file(&state, "IN_PROGRESS", &[])
         .code(2)
         .stderr(predicate::str::contains(
             "record of agent \"a1b2c3d4e5\" has no string \"state\"",
@@ -355,11 +349,7 @@ fn a_corrupt_state_file_is_an_error_naming_it() {
 fn an_invalid_contract_does_not_touch_the_state_file() {
     let dir = TempDir::new().expect("tempdir");
     let state = dir.path().join("agents.json");
-    handoff()
-        .args(["contract", "next", "--state"])
-        .arg(&state)
-        .write_stdin(output(&contract("FINISHED")))
-        .assert()
+    next_with_state_file(&state, "FINISHED", &[])
         .code(1)
         .stdout(predicate::str::contains("resume_contract_repair"));
     assert!(!state.exists());
