@@ -10,7 +10,8 @@
 #   git diff -M -U0 BASE HEAD > /dev/null
 # (medians of RUNS runs, default 5) and the ratios classify / git. Memory must not grow
 # with the number of changed lines: run with LINES_PER_FILE=20 and 100 to compare peak
-# RSS. KEEP=1 keeps the generated repository. Not part of `cargo test`.
+# RSS. KEEP=1 keeps the generated repository. BASELINE=/path/to/an/older/handoff also
+# measures that binary, in the same run, for before/after figures. Not part of `cargo test`.
 set -euo pipefail
 
 files=${1:-5000}
@@ -91,6 +92,9 @@ median() {
 
 # Warm the page cache once so every measurement sees the same state.
 git diff -U0 --no-renames "$base" "$head" > /dev/null
+if [ -n "${BASELINE:-}" ]; then
+    measure "baseline classify" baseline "$BASELINE" classify --repo "$repo" --base "$base" --head "$head" --format json
+fi
 measure "handoff classify" classify "$handoff" classify --repo "$repo" --base "$base" --head "$head" --format json
 measure "git diff -U0 --no-renames" plain git diff -U0 --no-renames "$base" "$head"
 measure "git diff -M -U0" renames git diff -M -U0 "$base" "$head"
@@ -101,3 +105,9 @@ awk -v c="$classify_wall" -v a="$plain_wall" -v b="$renames_wall" \
     printf "classify / git diff --no-renames: wall %.2fx, cpu %.2fx, memory %.2fx\n", c / a, cc / ac, cr / ar
     printf "classify / git diff -M:           wall %.2fx, cpu %.2fx, memory %.2fx\n", c / b, cc / bc, cr / br
 }'
+if [ -n "${BASELINE:-}" ]; then
+    awk -v c="$classify_wall" -v a="$baseline_wall" -v cc="$classify_cpu" -v ac="$baseline_cpu" \
+        -v cr="$classify_rss" -v ar="$baseline_rss" 'BEGIN {
+        printf "classify / baseline:              wall %.2fx, cpu %.2fx, memory %.2fx\n", c / a, cc / ac, cr / ar
+    }'
+fi

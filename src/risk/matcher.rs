@@ -9,7 +9,7 @@
 //! are filtered to the rules that read removed lines, which costs nothing on lines that
 //! match no rule and saves compiling a second set. (Testing a matched line against each
 //! open rule's own regex instead of the overlapping search was measured: 1.37 G
-//! instructions against 0.99 G on the benchmark, as most rules have no literal to skip
+//! instructions against 0.98 G on the benchmark, as most rules have no literal to skip
 //! ahead with.) Tests hold [`Matcher::open_matches`] to the straightforward answer, every
 //! rule's own regex on every line.
 //!
