@@ -4,18 +4,19 @@
 #
 #   scripts/bench-classify.sh [FILES] [LINES_PER_FILE]     (defaults: 5000 100)
 #
-# Prints wall time (s) and peak RSS (KiB) from /usr/bin/time -v for:
+# Prints wall and CPU time (s) and peak RSS (KiB) for:
 #   handoff classify --base BASE --head HEAD --format json > /dev/null
 #   git diff -U0 --no-renames BASE HEAD > /dev/null
 #   git diff -M -U0 BASE HEAD > /dev/null
-# (medians of RUNS runs, default 5) and the ratios classify / git. Memory must not grow
-# with the number of changed lines: run with LINES_PER_FILE=20 and 100 to compare peak
-# RSS. KEEP=1 keeps the generated repository. Not part of `cargo test`.
+# (medians of RUNS runs, default 11, the commands taking turns) and the ratios classify /
+# git. Memory must not grow with the number of changed lines: run with LINES_PER_FILE=20
+# and 100 to compare peak RSS. KEEP=1 keeps the generated repository. BASELINE=/path/to/an/older/handoff also
+# measures that binary, in the same run, for before/after figures. Not part of `cargo test`.
 set -euo pipefail
 
 files=${1:-5000}
 lines_per_file=${2:-100}
-runs=${RUNS:-5}
+runs=${RUNS:-11}
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
@@ -67,21 +68,26 @@ head=$(git rev-parse HEAD)
 git repack -adq  # packed, as in a clone
 echo "repository: $files files, $((files * lines_per_file)) added lines"
 
-# Runs a command RUNS times under /usr/bin/time -v; reports the median wall and CPU
-# time and the median peak RSS, and sets ${var}_wall, ${var}_cpu, ${var}_rss.
-measure() {
-    local name=$1 var=$2; shift 2
-    local walls=() cpus=() rsss=() run
-    for ((run = 0; run < runs; run++)); do
-        /usr/bin/time -v "$@" > /dev/null 2> "$work/time.txt"
-        walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$work/time.txt" \
-            | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')")
-        cpus+=("$(awk -F': ' '/User time|System time/ {sum += $2} END {print sum}' "$work/time.txt")")
-        rsss+=("$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time.txt")")
-    done
-    local wall cpu rss
+# Each run times every command once, in turn, so that a change in the machine's load
+# touches them all alike. Wall and CPU (user + system) time come from bash's `time`, in
+# milliseconds; peak RSS from /usr/bin/time. Sets ${var}_walls, ${var}_cpus, ${var}_rsss.
+TIMEFORMAT='%3R %3U %3S'
+sample() {
+    local var=$1 times real user sys
+    local -n command="${var}_cmd" walls="${var}_walls" cpus="${var}_cpus" rsss="${var}_rsss"
+    times=$( { time /usr/bin/time -f '%M' -o "$work/rss.txt" "${command[@]}" > /dev/null 2>&1; } 2>&1 )
+    read -r real user sys <<< "$times"
+    walls+=("$real")
+    cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')")
+    rsss+=("$(cat "$work/rss.txt")")
+}
+
+# Reports the medians of a command's runs and sets ${var}_wall, ${var}_cpu, ${var}_rss.
+report() {
+    local name=$1 var=$2 wall cpu rss
+    local -n walls="${var}_walls" cpus="${var}_cpus" rsss="${var}_rsss"
     wall=$(median "${walls[@]}"); cpu=$(median "${cpus[@]}"); rss=$(median "${rsss[@]}")
-    printf '%-28s wall %7.2f s   cpu %7.2f s   peak RSS %8d KiB\n' "$name" "$wall" "$cpu" "$rss"
+    printf '%-28s wall %7.3f s   cpu %7.3f s   peak RSS %8d KiB\n' "$name" "$wall" "$cpu" "$rss"
     eval "${var}_wall=$wall; ${var}_cpu=$cpu; ${var}_rss=$rss"
 }
 
@@ -89,11 +95,29 @@ median() {
     printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+classify_args=(classify --repo "$repo" --base "$base" --head "$head" --format json)
+baseline_cmd=("${BASELINE:-}" "${classify_args[@]}")
+classify_cmd=("$handoff" "${classify_args[@]}")
+plain_cmd=(git diff -U0 --no-renames "$base" "$head")
+renames_cmd=(git diff -M -U0 "$base" "$head")
+commands=(classify plain renames)
+[ -n "${BASELINE:-}" ] && commands=(baseline "${commands[@]}")
+baseline_walls=() baseline_cpus=() baseline_rsss=()
+classify_walls=() classify_cpus=() classify_rsss=()
+plain_walls=() plain_cpus=() plain_rsss=()
+renames_walls=() renames_cpus=() renames_rsss=()
+
 # Warm the page cache once so every measurement sees the same state.
 git diff -U0 --no-renames "$base" "$head" > /dev/null
-measure "handoff classify" classify "$handoff" classify --repo "$repo" --base "$base" --head "$head" --format json
-measure "git diff -U0 --no-renames" plain git diff -U0 --no-renames "$base" "$head"
-measure "git diff -M -U0" renames git diff -M -U0 "$base" "$head"
+for ((run = 0; run < runs; run++)); do
+    for var in "${commands[@]}"; do
+        sample "$var"
+    done
+done
+[ -n "${BASELINE:-}" ] && report "baseline classify" baseline
+report "handoff classify" classify
+report "git diff -U0 --no-renames" plain
+report "git diff -M -U0" renames
 
 awk -v c="$classify_wall" -v a="$plain_wall" -v b="$renames_wall" \
     -v cc="$classify_cpu" -v ac="$plain_cpu" -v bc="$renames_cpu" \
@@ -101,3 +125,9 @@ awk -v c="$classify_wall" -v a="$plain_wall" -v b="$renames_wall" \
     printf "classify / git diff --no-renames: wall %.2fx, cpu %.2fx, memory %.2fx\n", c / a, cc / ac, cr / ar
     printf "classify / git diff -M:           wall %.2fx, cpu %.2fx, memory %.2fx\n", c / b, cc / bc, cr / br
 }'
+if [ -n "${BASELINE:-}" ]; then
+    awk -v c="$classify_wall" -v a="$baseline_wall" -v cc="$classify_cpu" -v ac="$baseline_cpu" \
+        -v cr="$classify_rss" -v ar="$baseline_rss" 'BEGIN {
+        printf "classify / baseline:              wall %.2fx, cpu %.2fx, memory %.2fx\n", c / a, cc / ac, cr / ar
+    }'
+fi

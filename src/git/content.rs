@@ -9,7 +9,7 @@
 //! NUL in the first 8000, as git decides). Symlinks and objects missing from the database
 //! fall back to libgit2's patch, which reports a missing object as an error.
 
-use super::linediff::diff_lines;
+use super::linediff::{diff_lines, lines};
 use super::{ChangeVisitor, ChangedFile, DiffLine, GitError, LineSide, Repo, BINARY_SNIFF_LEN};
 use git2::{Blob, DiffDelta, DiffFile, FileMode};
 use std::ops::Deref;
@@ -151,7 +151,7 @@ impl Repo {
 /// Git's test for binary content: a NUL byte among the first 8000.
 pub(super) fn is_binary(content: &[u8]) -> bool {
     let end = content.len().min(BINARY_SNIFF_LEN as usize);
-    content[..end].contains(&0)
+    memchr::memchr(0, &content[..end]).is_some()
 }
 
 /// Streams every line of a file that exists on one side only.
@@ -161,11 +161,7 @@ fn stream_whole(
     side: LineSide,
     visitor: &mut dyn ChangeVisitor,
 ) {
-    if content.is_empty() {
-        return;
-    }
-    let content = content.strip_suffix(b"\n").unwrap_or(content);
-    for (index, line) in content.split(|&byte| byte == b'\n').enumerate() {
+    for (index, line) in lines(content).enumerate() {
         let content = line.strip_suffix(b"\r").unwrap_or(line);
         visitor.line(
             file,

@@ -21,27 +21,23 @@ const MAX_COST: usize = 4096;
 /// Diffs `old` and `new` line by line and calls `emit` with each removed line (by its
 /// 0-based index in `old`) and each added line (by its index in `new`), in order.
 pub(super) fn diff_lines(old: &[u8], new: &[u8], mut emit: impl FnMut(LineSide, usize, &[u8])) {
-    let old_lines = split_lines(old);
-    let new_lines = split_lines(new);
-    // Only the lines between the common first and last ones need numbering; `a[i]` is
-    // line `skip + i` of `old`.
-    let skip = common_prefix(&old_lines, &new_lines);
-    let tail = common_suffix(&old_lines[skip..], &new_lines[skip..]);
-    let (old_middle, new_middle) = (
-        &old_lines[skip..old_lines.len() - tail],
-        &new_lines[skip..new_lines.len() - tail],
-    );
+    // Only the lines between the common first and last ones need numbering, storing and
+    // searching; line `i` of a middle is line `skip + i` of its content.
+    let (skip, old_rest, new_rest) = strip_common_first_lines(old, new);
+    let (old_middle, new_middle) = strip_common_last_lines(old_rest, new_rest);
     if old_middle.is_empty() || new_middle.is_empty() {
-        // A pure insertion or deletion: nothing to search.
-        for (index, line) in old_middle.iter().enumerate() {
+        // A pure insertion or deletion: nothing to search, nothing to store.
+        for (index, line) in lines(old_middle).enumerate() {
             emit(LineSide::Removed, skip + index, line);
         }
-        for (index, line) in new_middle.iter().enumerate() {
+        for (index, line) in lines(new_middle).enumerate() {
             emit(LineSide::Added, skip + index, line);
         }
         return;
     }
-    let (a, b) = intern(old_middle, new_middle);
+    let old_lines: Vec<&[u8]> = lines(old_middle).collect();
+    let new_lines: Vec<&[u8]> = lines(new_middle).collect();
+    let (a, b) = intern(&old_lines, &new_lines);
     let mut search = Search::new(a.len(), b.len());
     let mut pending = vec![(0..a.len(), 0..b.len())];
     let mut hunk: Option<(Range<usize>, Range<usize>)> = None;
@@ -50,10 +46,10 @@ pub(super) fn diff_lines(old: &[u8], new: &[u8], mut emit: impl FnMut(LineSide, 
             return;
         };
         for index in old_range {
-            emit(LineSide::Removed, skip + index, old_lines[skip + index]);
+            emit(LineSide::Removed, skip + index, old_lines[index]);
         }
         for index in new_range {
-            emit(LineSide::Added, skip + index, new_lines[skip + index]);
+            emit(LineSide::Added, skip + index, new_lines[index]);
         }
     };
     while let Some((old_range, new_range)) = pending.pop() {
@@ -83,13 +79,74 @@ pub(super) fn diff_lines(old: &[u8], new: &[u8], mut emit: impl FnMut(LineSide, 
     flush(hunk);
 }
 
-/// The lines of a content, without their `\n` terminators.
-fn split_lines(content: &[u8]) -> Vec<&[u8]> {
-    if content.is_empty() {
-        return Vec::new();
+/// Drops the lines `old` and `new` start with in common: how many, and what is left of
+/// each.
+fn strip_common_first_lines<'a>(old: &'a [u8], new: &'a [u8]) -> (usize, &'a [u8], &'a [u8]) {
+    let (mut old, mut new, mut count) = (old, new, 0);
+    while let (Some((a, old_rest)), Some((b, new_rest))) = (first_line(old), first_line(new)) {
+        if a != b {
+            break;
+        }
+        (old, new, count) = (old_rest, new_rest, count + 1);
     }
-    let content = content.strip_suffix(b"\n").unwrap_or(content);
-    content.split(|&byte| byte == b'\n').collect()
+    (count, old, new)
+}
+
+/// Drops the lines `old` and `new` end with in common.
+fn strip_common_last_lines<'a>(old: &'a [u8], new: &'a [u8]) -> (&'a [u8], &'a [u8]) {
+    let (mut old, mut new) = (old, new);
+    while let (Some((old_rest, a)), Some((new_rest, b))) = (last_line(old), last_line(new)) {
+        if a != b {
+            break;
+        }
+        (old, new) = (old_rest, new_rest);
+    }
+    (old, new)
+}
+
+/// The first of the [`lines`] of `content` and the content after it, if it has one.
+fn first_line(content: &[u8]) -> Option<(&[u8], &[u8])> {
+    if content.is_empty() {
+        return None;
+    }
+    Some(match memchr::memchr(b'\n', content) {
+        Some(end) => (&content[..end], &content[end + 1..]),
+        None => (content, &[]),
+    })
+}
+
+/// The content before the last of the [`lines`] of `content` (ending with its `\n`), and
+/// that line, if it has one.
+fn last_line(content: &[u8]) -> Option<(&[u8], &[u8])> {
+    if content.is_empty() {
+        return None;
+    }
+    let body = content.strip_suffix(b"\n").unwrap_or(content);
+    Some(match memchr::memrchr(b'\n', body) {
+        Some(end) => (&content[..end + 1], &body[end + 1..]),
+        None => (&[], body),
+    })
+}
+
+/// The lines of a content, without their `\n` terminators: `content.split(|b| b == b'\n')`
+/// without the final empty piece, but found with `memchr`, which reads a word (or a
+/// vector) at a time instead of a byte at a time.
+pub(super) fn lines(content: &[u8]) -> impl Iterator<Item = &[u8]> {
+    // An empty content has no line; "\n" has one, empty.
+    let mut rest = (!content.is_empty()).then(|| content.strip_suffix(b"\n").unwrap_or(content));
+    std::iter::from_fn(move || {
+        let text = rest?;
+        match memchr::memchr(b'\n', text) {
+            Some(end) => {
+                rest = Some(&text[end + 1..]);
+                Some(&text[..end])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    })
 }
 
 fn common_prefix<T: PartialEq>(a: &[T], b: &[T]) -> usize {
@@ -244,6 +301,10 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    fn split_lines(content: &[u8]) -> Vec<&[u8]> {
+        lines(content).collect()
+    }
+
     /// Applies the reported edits to `old` and checks the result is `new`; returns the
     /// number of edits.
     fn check(old: &[u8], new: &[u8]) -> usize {
@@ -341,6 +402,28 @@ mod tests {
             let (old, new) = (render(&old), render(&new));
             let edits = check(old.as_bytes(), new.as_bytes());
             prop_assert_eq!(edits, minimal_edits(old.as_bytes(), new.as_bytes()));
+        }
+
+        #[test]
+        fn empty_lines_and_missing_final_newlines_diff_minimally(
+            old in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b'), Just(b'\n')], 0..30),
+            new in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b'), Just(b'\n')], 0..30),
+        ) {
+            let edits = check(&old, &new);
+            prop_assert_eq!(edits, minimal_edits(&old, &new));
+        }
+
+        #[test]
+        fn lines_split_like_the_standard_library(
+            content in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'\r'), Just(b'\n')], 0..30),
+        ) {
+            let expected: Vec<&[u8]> = if content.is_empty() {
+                Vec::new()
+            } else {
+                let body = content.strip_suffix(b"\n").unwrap_or(&content);
+                body.split(|&byte| byte == b'\n').collect()
+            };
+            prop_assert_eq!(split_lines(&content), expected);
         }
     }
 }

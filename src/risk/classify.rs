@@ -233,14 +233,15 @@ impl ChangeVisitor for Classifier<'_> {
         if self.open_count == 0 {
             return;
         }
-        // Only secrets count in comment lines (see `comments`).
-        let comment = self.comments.is_comment(line.content);
+        // Only secrets count in comment lines (see `comments`); asked only of the few
+        // lines a rule matches.
+        let mut comment = None;
         let mut fired = Vec::new();
         self.matcher
-            .sets()
-            .line_matches(line.side, line.content, |index| {
-                let counts = !comment || self.matcher.is_secret(index);
-                if counts && self.open[index] && self.matcher.confirms(index, line.content) {
+            .open_matches(line.side, line.content, &self.open, |index| {
+                let counts = self.matcher.is_secret(index)
+                    || !*comment.get_or_insert_with(|| self.comments.is_comment(line.content));
+                if counts && self.matcher.confirms(index, line.content) {
                     fired.push(index);
                 }
             });

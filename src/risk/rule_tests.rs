@@ -9,6 +9,7 @@ use super::rules::Trigger;
 use crate::git::LineSide;
 use crate::policy::Policy;
 use std::collections::BTreeSet;
+use std::sync::LazyLock;
 
 /// (rule id, path, added line or "" for a path-only case)
 type Case = (&'static str, &'static str, &'static str);
@@ -494,13 +495,11 @@ fn fired(matcher: &Matcher, path: &str, line: &str) -> BTreeSet<String> {
     if !line.is_empty() {
         let mut open = vec![false; matcher.line_rules.len()];
         matcher.line_rules_for(path, &mut open);
-        matcher
-            .sets()
-            .line_matches(LineSide::Added, line.as_bytes(), |index| {
-                if open[index] && matcher.confirms(index, line.as_bytes()) {
-                    ids.insert(matcher.line_rules[index].id.clone());
-                }
-            });
+        matcher.open_matches(LineSide::Added, line.as_bytes(), &open, |index| {
+            if matcher.confirms(index, line.as_bytes()) {
+                ids.insert(matcher.line_rules[index].id.clone());
+            }
+        });
     }
     ids
 }
@@ -558,12 +557,11 @@ fn removed_lines_count_for_every_trigger_but_credential() {
         "@login_required",
         "key = 'AKIAIOSFODNN7REALKEY'",
     ];
+    let open = vec![true; matcher.line_rules.len()];
     for line in lines {
-        matcher
-            .sets()
-            .line_matches(LineSide::Removed, line.as_bytes(), |index| {
-                removed.insert(matcher.line_rules[index].id.clone());
-            });
+        matcher.open_matches(LineSide::Removed, line.as_bytes(), &open, |index| {
+            removed.insert(matcher.line_rules[index].id.clone());
+        });
     }
     let expected: BTreeSet<String> = [
         "auth.line.python".to_string(),
@@ -583,4 +581,93 @@ fn excerpts_never_hold_a_whole_secret() {
         "{excerpt}"
     );
     assert!(excerpt.starts_with("AWS = 'AKIA…[redacted]'"), "{excerpt}");
+}
+
+/// [`Matcher::open_matches_one_by_one`]: the line rules that match a line, one by one.
+type OneByOne = dyn Fn(LineSide, &[u8], &[bool]) -> Vec<usize> + Send + Sync;
+
+/// The default rules, compiled once for every test case, and the same rules one by one.
+fn shared() -> (&'static Matcher, &'static OneByOne) {
+    static MATCHER: LazyLock<Matcher> = LazyLock::new(matcher);
+    static ONE_BY_ONE: LazyLock<Box<OneByOne>> =
+        LazyLock::new(|| Box::new(MATCHER.open_matches_one_by_one()));
+    (&MATCHER, &**ONE_BY_ONE)
+}
+
+/// The paths and lines of the corpus above, positives and near misses alike.
+fn corpus() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
+    YES.iter().chain(NO.iter())
+}
+
+/// Whether the set-based [`Matcher::open_matches`] reports exactly the rules that their
+/// own regexes, tried one by one, match, on `line` in the file at `path`, on both sides and
+/// with every rule open or only those that read the file.
+fn agrees_with_one_by_one(
+    matcher: &Matcher,
+    one_by_one: &OneByOne,
+    path: &str,
+    line: &[u8],
+) -> Result<(), String> {
+    let mut for_path = vec![false; matcher.line_rules.len()];
+    matcher.line_rules_for(path, &mut for_path);
+    let every = vec![true; matcher.line_rules.len()];
+    for open in [&for_path, &every] {
+        for side in [LineSide::Added, LineSide::Removed] {
+            let mut fast = Vec::new();
+            matcher.open_matches(side, line, open, |index| fast.push(index));
+            let slow = one_by_one(side, line, open);
+            if fast != slow {
+                return Err(format!(
+                    "{path} {:?} ({side:?}): set {fast:?}, one by one {slow:?}",
+                    String::from_utf8_lossy(line)
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_rule_set_agrees_with_each_rule_alone_on_the_corpus() {
+    let (matcher, one_by_one) = shared();
+    let mut disagreements = Vec::new();
+    for (_, path, line) in corpus() {
+        for (_, other_path, _) in corpus().step_by(7) {
+            for path in [path, other_path] {
+                if let Err(message) =
+                    agrees_with_one_by_one(matcher, one_by_one, path, line.as_bytes())
+                {
+                    disagreements.push(message);
+                }
+            }
+        }
+    }
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+}
+
+proptest::proptest! {
+    /// Lines spliced from pieces of the corpus (so that rules come close to firing, fire,
+    /// or fire several at once) and of arbitrary bytes.
+    #[test]
+    fn the_rule_set_agrees_with_each_rule_alone_on_spliced_lines(
+        pieces in proptest::collection::vec(
+            (0..YES.len() + NO.len(), 0usize..200, 0usize..200, proptest::collection::vec(proptest::num::u8::ANY, 0..3)),
+            1..4,
+        ),
+        path_index in 0..YES.len() + NO.len(),
+    ) {
+        let (matcher, one_by_one) = shared();
+        let cases: Vec<_> = corpus().collect();
+        let mut line = Vec::new();
+        for (case, start, len, noise) in pieces {
+            let text = cases[case].2.as_bytes();
+            let start = start.min(text.len());
+            let end = (start + len).min(text.len());
+            line.extend_from_slice(&text[start..end]);
+            line.extend_from_slice(&noise);
+        }
+        let path = cases[path_index].1;
+        let agreed = agrees_with_one_by_one(matcher, one_by_one, path, &line);
+        proptest::prop_assert!(agreed.is_ok(), "{}", agreed.unwrap_err());
+    }
 }
