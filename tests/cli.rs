@@ -589,3 +589,31 @@ fn lint_hints_name_the_allowed_values_and_forms() {
             "  = hint: expected one of: low, medium, high\n",
         ));
 }
+
+#[test]
+fn a_templates_path_that_is_not_a_directory_exits_2_instead_of_falling_back() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let file = dir.path().join("review.md");
+    std::fs::write(&file, "{{ heading }}\n").unwrap_or_default();
+    let missing = dir.path().join("missing");
+    for templates in [&missing, &file] {
+        handoff()
+            .args(["new", "review", "--templates"])
+            .arg(templates)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "{}: not a templates directory",
+                templates.display()
+            )))
+            .stderr(predicate::str::contains("leave out --templates"));
+    }
+    handoff()
+        .args(["fmt", "--check", "--templates"])
+        .arg(&missing)
+        .arg(fixture("template.md"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a templates directory"));
+}

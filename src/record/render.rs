@@ -57,6 +57,14 @@ pub enum RenderError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The `--templates` path is not a directory.
+    #[error("{path}: not a templates directory ({reason}); pass a directory holding templates named as in `templates/` (e.g. review.md), or leave out --templates")]
+    NotADirectory {
+        /// The path given.
+        path: PathBuf,
+        /// Why it is not one.
+        reason: String,
+    },
     /// A template does not compile or fails to render.
     #[error("template error: {0}")]
     Template(String),
@@ -91,7 +99,18 @@ impl Templates {
 
     /// The embedded templates, each replaced by the file of the same name in `dir` when
     /// there is one.
+    /// A `dir` that is missing or not a directory is refused: a mistyped path must not
+    /// silently fall back to the embedded templates.
     pub fn with_overrides(dir: &Path) -> Result<Templates, RenderError> {
+        let not_a_directory = |reason: String| RenderError::NotADirectory {
+            path: dir.to_path_buf(),
+            reason,
+        };
+        match std::fs::metadata(dir) {
+            Ok(metadata) if metadata.is_dir() => {}
+            Ok(_) => return Err(not_a_directory("it is a file".to_string())),
+            Err(error) => return Err(not_a_directory(error.to_string())),
+        }
         let mut sources = Vec::new();
         for (name, embedded) in EMBEDDED {
             let path = dir.join(name);
