@@ -376,3 +376,23 @@ fn user_templates_that_would_change_the_record_are_refused() {
     .code(2)
     .stdout("");
 }
+
+#[test]
+fn an_empty_registry_directory_is_a_bad_registry_not_an_escalation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(dir.path().join("notes.txt"), "not an agent\n").expect("write");
+    route(dir.path(), &["--capability", "auth"])
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("holds no agent files"))
+        .stderr(predicate::str::contains("one Markdown file per agent"));
+    let records = example_registry("records");
+    handoff()
+        .arg("audit")
+        .arg(&records)
+        .arg("--registry")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds no agent files"));
+}
