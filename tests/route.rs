@@ -325,7 +325,10 @@ fn a_registry_that_is_not_text_is_refused_and_an_unknown_requester_is_a_warning(
     fs::write(&registry, b"agents:\n  - name: \xff\xfe\n").expect("write registry");
     route(&registry, &["--capability", "auth"])
         .code(2)
-        .stderr(predicate::str::contains("registry.yaml: is not UTF-8 text"));
+        .stderr(predicate::str::contains(
+            "registry.yaml:2:11: is not UTF-8 text",
+        ))
+        .stderr(predicate::str::contains("save it as UTF-8"));
     route_example(&["--capability", "auth: [oauth2]", "--requester", "nobody"])
         .success()
         .stderr(predicate::str::contains(

@@ -346,10 +346,12 @@ pub(crate) fn read_text(path: &Path) -> Result<String, RegistryError> {
     }
     let bytes = fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        fail(format!(
-            "is not UTF-8 text (invalid byte at offset {at}); registry files are YAML or Markdown"
-        ))
+        let position = crate::record::utf8_error_position(e.as_bytes(), e.utf8_error());
+        RegistryError::new(
+            path,
+            Some(position),
+            "is not UTF-8 text (the first invalid byte is here); registry files are YAML or Markdown: save it as UTF-8",
+        )
     })
 }
 
