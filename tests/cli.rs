@@ -617,3 +617,29 @@ fn a_templates_path_that_is_not_a_directory_exits_2_instead_of_falling_back() {
         .code(2)
         .stderr(predicate::str::contains("not a templates directory"));
 }
+
+#[test]
+fn a_broken_user_template_names_its_directory_template_line_and_fix() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    std::fs::write(dir.path().join("review.md"), "{{ broken").unwrap_or_default();
+    handoff()
+        .args(["new", "review", "--templates"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "{}: template error: Failed to parse 'review.md'",
+            dir.path().display()
+        )))
+        .stderr(predicate::str::contains("1:10"))
+        .stderr(predicate::str::contains("fix that template"));
+    std::fs::write(dir.path().join("review.md"), "{{ nosuch.value }}").unwrap_or_default();
+    handoff()
+        .args(["new", "review", "--templates"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`nosuch.value` not found"))
+        .stderr(predicate::str::contains("templates see heading, kind"));
+}
