@@ -643,3 +643,34 @@ fn a_broken_user_template_names_its_directory_template_line_and_fix() {
         .stderr(predicate::str::contains("`nosuch.value` not found"))
         .stderr(predicate::str::contains("templates see heading, kind"));
 }
+
+#[test]
+fn render_locates_malformed_json_and_yaml_and_names_the_input_it_wants() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let json = dir.path().join("bad.json");
+    let yaml = dir.path().join("bad.yaml");
+    std::fs::write(&json, "{\"records\": [1,\n").unwrap_or_default();
+    std::fs::write(&yaml, "kind: interaction-record\n  bad: [\n").unwrap_or_default();
+    for (file, at) in [(&json, "bad.json:2:1: "), (&yaml, "bad.yaml:2:6: ")] {
+        handoff()
+            .arg("render")
+            .arg(file)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "{at}not a record in JSON or YAML"
+            )))
+            .stderr(predicate::str::contains(
+                "handoff parse FILE.md | handoff render",
+            ));
+    }
+    handoff()
+        .arg("render")
+        .write_stdin("{\"records\": 5}")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "-: not a record in JSON or YAML (a value of the wrong shape)",
+        ));
+}
