@@ -674,3 +674,31 @@ fn render_locates_malformed_json_and_yaml_and_names_the_input_it_wants() {
             "-: not a record in JSON or YAML (a value of the wrong shape)",
         ));
 }
+
+#[test]
+fn new_output_creates_its_directory_and_refuses_a_directory() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    handoff()
+        .current_dir(dir.path())
+        .args([
+            "new",
+            "review",
+            "--task",
+            "ENG-042",
+            "-o",
+            ".handoff/ENG-042-review.md",
+        ])
+        .assert()
+        .code(0)
+        .stdout("");
+    let written = std::fs::read_to_string(dir.path().join(".handoff/ENG-042-review.md"));
+    assert!(written.is_ok_and(|text| text.contains("| Task ID | ENG-042 |")));
+    handoff()
+        .current_dir(dir.path())
+        .args(["new", "review", "--force", "-o", ".handoff"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            ".handoff: is a directory; pass -o the path of the file to create",
+        ));
+}
