@@ -169,7 +169,8 @@ fn invalid_class_problems(task: &TaskRecords) -> Vec<Problem> {
         .filter_map(|record| {
             let field = record.field(FieldKey::RiskClass)?;
             let value = field.value.trim();
-            if value.parse::<RiskClass>().is_ok()
+            if value.is_empty()
+                || value.parse::<RiskClass>().is_ok()
                 || crate::record::fields::is_placeholder_for(FieldKey::RiskClass, value)
             {
                 return None;
