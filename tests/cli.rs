@@ -702,3 +702,21 @@ fn new_output_creates_its_directory_and_refuses_a_directory() {
             ".handoff: is a directory; pass -o the path of the file to create",
         ));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_loop_below_a_directory_lists_each_file_once() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    std::fs::write(dir.path().join("latin1.md"), b"caf\xe9\n").unwrap_or_default();
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).unwrap_or_default();
+    let output = handoff()
+        .arg("lint")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("not UTF-8").count(), 1, "{stderr}");
+    assert!(!stderr.contains("loop"), "{stderr}");
+}
