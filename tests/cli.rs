@@ -720,3 +720,18 @@ fn a_symlink_loop_below_a_directory_lists_each_file_once() {
     assert_eq!(stderr.matches("not UTF-8").count(), 1, "{stderr}");
     assert!(!stderr.contains("loop"), "{stderr}");
 }
+
+#[test]
+fn render_given_a_directory_says_to_pass_a_file() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    handoff()
+        .arg("render")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "{}: cannot read: it is a directory; pass a file, or `-` for standard input",
+            dir.path().display()
+        )));
+}

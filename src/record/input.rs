@@ -71,7 +71,9 @@ pub fn read_input(path: &Path) -> Result<String, InputError> {
     };
     let metadata = std::fs::metadata(path).map_err(unreadable)?;
     if metadata.is_dir() {
-        return Err(unreadable(std::io::Error::other("is a directory")));
+        return Err(unreadable(std::io::Error::other(
+            "it is a directory; pass a file, or `-` for standard input",
+        )));
     }
     if metadata.len() > MAX_INPUT_BYTES {
         return Err(too_large(path, metadata.len()));
