@@ -39,6 +39,13 @@ pub const OVERRIDE_RULE: &str = "policy.path.override";
 /// The default records directory.
 pub const DEFAULT_RECORDS_DIR: &str = ".handoff";
 
+/// The largest policy file read: 1 MiB. A policy is a short hand-written file; a larger
+/// one is refused before it is read in full or quoted back in an error.
+pub const MAX_POLICY_BYTES: u64 = 1024 * 1024;
+
+/// The longest parser message quoted in an error; the rest is elided.
+const MAX_MESSAGE_CHARS: usize = 300;
+
 /// Evidence item ids with the seed's wording and the default aliases (GATE.md).
 pub const EVIDENCE_ITEMS: &[(&str, &str, &[&str])] = &[
     (
@@ -229,7 +236,7 @@ pub enum PolicyError {
         at: Option<String>,
     },
     /// The `--policy` file cannot be read.
-    #[error("cannot read policy file {}: {message}", path.display())]
+    #[error("{}: cannot read the policy file: {message}; pass --policy the path of a YAML policy file, or leave it out to read `.handoff.yaml` from the base revision", path.display())]
     Unreadable {
         /// The file.
         path: PathBuf,
@@ -294,14 +301,7 @@ impl Policy {
         override_path: Option<&Path>,
     ) -> Result<Policy, PolicyError> {
         if let Some(path) = override_path {
-            let bytes = std::fs::read(path).map_err(|error| PolicyError::Unreadable {
-                path: path.to_path_buf(),
-                message: error.to_string(),
-            })?;
-            let source = PolicySource::File {
-                path: path.to_path_buf(),
-            };
-            let mut policy = Policy::parse(&bytes, source)?;
+            let mut policy = Policy::read_file(path)?;
             policy.watch_override(repo, path);
             return Ok(policy);
         }
@@ -330,16 +330,34 @@ impl Policy {
         }
     }
 
+    /// Reads and parses a policy file on disk (`--policy`): a directory, a missing file
+    /// or one over [`MAX_POLICY_BYTES`] is refused before it is read.
+    pub fn read_file(path: &Path) -> Result<Policy, PolicyError> {
+        let unreadable = |message: String| PolicyError::Unreadable {
+            path: path.to_path_buf(),
+            message,
+        };
+        let metadata = std::fs::metadata(path).map_err(|error| unreadable(error.to_string()))?;
+        if metadata.is_dir() {
+            return Err(unreadable("it is a directory".to_string()));
+        }
+        let source = PolicySource::File {
+            path: path.to_path_buf(),
+        };
+        if metadata.len() > MAX_POLICY_BYTES {
+            return Err(too_large(&source, metadata.len()));
+        }
+        let bytes = std::fs::read(path).map_err(|error| unreadable(error.to_string()))?;
+        Policy::parse(&bytes, source)
+    }
+
     /// Parses policy file content over the defaults; `source` names it in errors.
     pub fn parse(bytes: &[u8], source: PolicySource) -> Result<Policy, PolicyError> {
-        let (file, at) = match &source {
-            PolicySource::File { path } => (path.display().to_string(), None),
-            PolicySource::Base { rev } => (POLICY_FILE.to_string(), Some(rev.clone())),
-            PolicySource::Defaults => (POLICY_FILE.to_string(), None),
-        };
-        let context = ErrorContext { file, at };
-        let text = std::str::from_utf8(bytes)
-            .map_err(|error| context.whole(format!("not UTF-8 text: {error}")))?;
+        if bytes.len() as u64 > MAX_POLICY_BYTES {
+            return Err(too_large(&source, bytes.len() as u64));
+        }
+        let context = ErrorContext::of(&source);
+        let text = std::str::from_utf8(bytes).map_err(|error| context.not_utf8(bytes, &error))?;
         let parsed: Option<PolicyFile> =
             yaml_serde::from_str(text).map_err(|error| context.yaml(&error))?;
         let mut policy = Policy {
@@ -578,6 +596,26 @@ fn add_rules(
     }
 }
 
+fn too_large(source: &PolicySource, size: u64) -> PolicyError {
+    ErrorContext::of(source).whole(format!(
+        "too large ({size} bytes); a policy file is at most {MAX_POLICY_BYTES} bytes (1 MiB)"
+    ))
+}
+
+/// `message` cut to about [`MAX_MESSAGE_CHARS`] characters, keeping its start and its
+/// end (where the parser says what it expected): a parser may quote a whole value.
+fn elide(message: String) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    if chars.len() <= MAX_MESSAGE_CHARS {
+        return message;
+    }
+    let head: String = chars[..MAX_MESSAGE_CHARS / 2].iter().collect();
+    let tail: String = chars[chars.len() - MAX_MESSAGE_CHARS / 4..]
+        .iter()
+        .collect();
+    format!("{head}…{tail}")
+}
+
 /// Names the policy file in errors.
 struct ErrorContext {
     file: String,
@@ -585,6 +623,36 @@ struct ErrorContext {
 }
 
 impl ErrorContext {
+    fn of(source: &PolicySource) -> ErrorContext {
+        let (file, at) = match source {
+            PolicySource::File { path } => (path.display().to_string(), None),
+            PolicySource::Base { rev } => (POLICY_FILE.to_string(), Some(rev.clone())),
+            PolicySource::Defaults => (POLICY_FILE.to_string(), None),
+        };
+        ErrorContext { file, at }
+    }
+
+    /// Invalid UTF-8, located at the line and column of the first bad byte.
+    fn not_utf8(&self, bytes: &[u8], error: &std::str::Utf8Error) -> PolicyError {
+        let valid = &bytes[..error.valid_up_to()];
+        let line_start = valid
+            .iter()
+            .rposition(|byte| *byte == b'\n')
+            .map_or(0, |at| at + 1);
+        let column = String::from_utf8_lossy(&valid[line_start..])
+            .chars()
+            .count()
+            + 1;
+        PolicyError::Invalid {
+            file: self.file.clone(),
+            line: valid.iter().filter(|byte| **byte == b'\n').count() + 1,
+            column,
+            message: "not UTF-8 (the first invalid byte is here); save the file as UTF-8"
+                .to_string(),
+            at: self.at.clone(),
+        }
+    }
+
     fn whole(&self, message: String) -> PolicyError {
         PolicyError::InvalidFile {
             file: self.file.clone(),
@@ -594,7 +662,11 @@ impl ErrorContext {
     }
 
     fn yaml(&self, error: &yaml_serde::Error) -> PolicyError {
-        let message = error.to_string();
+        // serde names the Rust type; a user needs the shape of the file.
+        let message = elide(error.to_string()).replace(
+            "struct PolicyFile",
+            "a mapping of policy keys (records_dir:, exclude:, triggers:, …)",
+        );
         let Some(location) = error.location() else {
             return self.whole(message);
         };

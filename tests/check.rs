@@ -927,3 +927,25 @@ fn of_several_tasks_the_one_this_change_brings_decides() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_risk_class_that_is_not_a_class_is_reported_not_silently_dropped() {
+    let records = assignment("docs/", "hgih", "backend-engineer")
+        + &review("backend-engineer", "reality-checker", &low_items(), "");
+    let repo = guide_fix(&records);
+    let (code, verdict) = check(&repo, &[]);
+    assert_eq!(code, 1, "{verdict:#}");
+    assert_eq!(verdict["verdict"], "reject");
+    let problem = verdict["problems"]
+        .as_array()
+        .and_then(|problems| problems.iter().find(|p| p["code"] == "invalid-value"))
+        .unwrap_or_else(|| panic!("no invalid-value problem: {verdict:#}"));
+    assert_eq!(problem["path"], ".handoff/eng-7.md");
+    assert_eq!(problem["line"], 8);
+    let message = problem["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("`hgih` is not a valid Risk Class"),
+        "{message}"
+    );
+    assert!(message.contains("write low, medium or high"), "{message}");
+}

@@ -589,3 +589,149 @@ fn lint_hints_name_the_allowed_values_and_forms() {
             "  = hint: expected one of: low, medium, high\n",
         ));
 }
+
+#[test]
+fn a_templates_path_that_is_not_a_directory_exits_2_instead_of_falling_back() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let file = dir.path().join("review.md");
+    std::fs::write(&file, "{{ heading }}\n").unwrap_or_default();
+    let missing = dir.path().join("missing");
+    for templates in [&missing, &file] {
+        handoff()
+            .args(["new", "review", "--templates"])
+            .arg(templates)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "{}: not a templates directory",
+                templates.display()
+            )))
+            .stderr(predicate::str::contains("leave out --templates"));
+    }
+    handoff()
+        .args(["fmt", "--check", "--templates"])
+        .arg(&missing)
+        .arg(fixture("template.md"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a templates directory"));
+}
+
+#[test]
+fn a_broken_user_template_names_its_directory_template_line_and_fix() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    std::fs::write(dir.path().join("review.md"), "{{ broken").unwrap_or_default();
+    handoff()
+        .args(["new", "review", "--templates"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "{}: template error: Failed to parse 'review.md'",
+            dir.path().display()
+        )))
+        .stderr(predicate::str::contains("1:10"))
+        .stderr(predicate::str::contains("fix that template"));
+    std::fs::write(dir.path().join("review.md"), "{{ nosuch.value }}").unwrap_or_default();
+    handoff()
+        .args(["new", "review", "--templates"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`nosuch.value` not found"))
+        .stderr(predicate::str::contains("templates see heading, kind"));
+}
+
+#[test]
+fn render_locates_malformed_json_and_yaml_and_names_the_input_it_wants() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let json = dir.path().join("bad.json");
+    let yaml = dir.path().join("bad.yaml");
+    std::fs::write(&json, "{\"records\": [1,\n").unwrap_or_default();
+    std::fs::write(&yaml, "kind: interaction-record\n  bad: [\n").unwrap_or_default();
+    for (file, at) in [(&json, "bad.json:2:1: "), (&yaml, "bad.yaml:2:6: ")] {
+        handoff()
+            .arg("render")
+            .arg(file)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "{at}not a record in JSON or YAML"
+            )))
+            .stderr(predicate::str::contains(
+                "handoff parse FILE.md | handoff render",
+            ));
+    }
+    handoff()
+        .arg("render")
+        .write_stdin("{\"records\": 5}")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "-: not a record in JSON or YAML (a value of the wrong shape)",
+        ));
+}
+
+#[test]
+fn new_output_creates_its_directory_and_refuses_a_directory() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    handoff()
+        .current_dir(dir.path())
+        .args([
+            "new",
+            "review",
+            "--task",
+            "ENG-042",
+            "-o",
+            ".handoff/ENG-042-review.md",
+        ])
+        .assert()
+        .code(0)
+        .stdout("");
+    let written = std::fs::read_to_string(dir.path().join(".handoff/ENG-042-review.md"));
+    assert!(written.is_ok_and(|text| text.contains("| Task ID | ENG-042 |")));
+    handoff()
+        .current_dir(dir.path())
+        .args(["new", "review", "--force", "-o", ".handoff"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            ".handoff: is a directory; pass -o the path of the file to create",
+        ));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_loop_below_a_directory_lists_each_file_once() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    std::fs::write(dir.path().join("latin1.md"), b"caf\xe9\n").unwrap_or_default();
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).unwrap_or_default();
+    let output = handoff()
+        .arg("lint")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("not UTF-8").count(), 1, "{stderr}");
+    assert!(!stderr.contains("loop"), "{stderr}");
+}
+
+#[test]
+fn render_given_a_directory_says_to_pass_a_file() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    handoff()
+        .arg("render")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "{}: cannot read: it is a directory; pass a file, or `-` for standard input",
+            dir.path().display()
+        )));
+}

@@ -242,3 +242,55 @@ fn changing_the_override_policy_file_inside_the_repository_fires_policy() {
     assert_eq!(json["findings"][0]["rule"], "policy.path.override");
     assert_eq!(json["findings"][0]["path"], "ci/gate-policy.yaml");
 }
+
+#[test]
+fn hostile_policy_files_exit_2_with_a_short_located_error() {
+    let (repo, _) = TestRepo::with_base();
+    let write = |name: &str, bytes: &[u8]| std::fs::write(repo.path().join(name), bytes).unwrap();
+    write("huge.yaml", &vec![b'a'; 2 * 1024 * 1024]);
+    write("long.yaml", &vec![b'a'; 100_000]);
+    write("latin1.yaml", b"records_dir: meta\nexclude: [caf\xe9]\n");
+    std::fs::create_dir(repo.path().join("dir.yaml")).unwrap();
+    let cases = [
+        ("huge.yaml", "huge.yaml: too large (2097152 bytes)"),
+        ("long.yaml", "expected a mapping of policy keys"),
+        ("latin1.yaml", "latin1.yaml:2:14: not UTF-8"),
+        (
+            "dir.yaml",
+            "dir.yaml: cannot read the policy file: it is a directory",
+        ),
+        ("missing.yaml", "missing.yaml: cannot read the policy file"),
+    ];
+    for (file, message) in cases {
+        for command in [&["policy", "show"][..], &["classify", "--base", "HEAD"]] {
+            let output = repo
+                .handoff()
+                .args(command)
+                .args(["--policy", file])
+                .assert()
+                .code(2)
+                .stdout("")
+                .stderr(predicate::str::contains(message))
+                .get_output()
+                .clone();
+            assert!(
+                output.stderr.len() < 1000,
+                "{file}: {} bytes",
+                output.stderr.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_non_utf8_policy_in_the_base_is_located() {
+    let repo = TestRepo::new();
+    repo.write(".handoff.yaml", b"records_dir: meta\n\xff\n");
+    repo.commit("latin1 policy");
+    repo.handoff()
+        .args(["classify", "--base", "HEAD"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(".handoff.yaml:2:1: not UTF-8"))
+        .stderr(predicate::str::contains("save the file as UTF-8"));
+}

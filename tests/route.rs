@@ -325,7 +325,10 @@ fn a_registry_that_is_not_text_is_refused_and_an_unknown_requester_is_a_warning(
     fs::write(&registry, b"agents:\n  - name: \xff\xfe\n").expect("write registry");
     route(&registry, &["--capability", "auth"])
         .code(2)
-        .stderr(predicate::str::contains("registry.yaml: is not UTF-8 text"));
+        .stderr(predicate::str::contains(
+            "registry.yaml:2:11: is not UTF-8 text",
+        ))
+        .stderr(predicate::str::contains("save it as UTF-8"));
     route_example(&["--capability", "auth: [oauth2]", "--requester", "nobody"])
         .success()
         .stderr(predicate::str::contains(
@@ -375,4 +378,24 @@ fn user_templates_that_would_change_the_record_are_refused() {
     ])
     .code(2)
     .stdout("");
+}
+
+#[test]
+fn an_empty_registry_directory_is_a_bad_registry_not_an_escalation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    fs::write(dir.path().join("notes.txt"), "not an agent\n").expect("write");
+    route(dir.path(), &["--capability", "auth"])
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("holds no agent files"))
+        .stderr(predicate::str::contains("one Markdown file per agent"));
+    let records = example_registry("records");
+    handoff()
+        .arg("audit")
+        .arg(&records)
+        .arg("--registry")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("holds no agent files"));
 }

@@ -172,8 +172,7 @@ fn read_input(file: Option<&Path>) -> Result<(String, String), Failure> {
         ),
         Some(path) => {
             let name = path.display().to_string();
-            let handle = File::open(path)
-                .map_err(|error| Failure(format!("cannot read {name}: {error}")))?;
+            let handle = File::open(path).map_err(|error| unreadable(&name, &error))?;
             let bytes = read_capped(handle, &name)?;
             (name, bytes)
         }
@@ -190,12 +189,19 @@ fn read_input(file: Option<&Path>) -> Result<(String, String), Failure> {
     }
 }
 
+fn unreadable(name: &str, error: &io::Error) -> Failure {
+    Failure(format!(
+        "{name}: cannot read: {error}; pass the file holding the agent's output, or `-` \
+         (or nothing) for standard input"
+    ))
+}
+
 fn read_capped(reader: impl Read, name: &str) -> Result<Vec<u8>, Failure> {
     let mut bytes = Vec::new();
     reader
         .take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|error| Failure(format!("cannot read {name}: {error}")))?;
+        .map_err(|error| unreadable(name, &error))?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(Failure(format!(
             "{name}: larger than the 32 MiB limit for one agent output; pass only the agent's final response"

@@ -1,7 +1,8 @@
 //! Turning the command line's `FILE|-|DIR` arguments into documents.
 //!
 //! A directory stands for every `.md` / `.markdown` file below it, in sorted order, so
-//! `handoff lint examples/` checks a whole folder. `-` (or no argument) is standard input.
+//! `handoff lint examples/` checks a whole folder; symbolic links to directories below it
+//! are not followed (a link back up the tree would list every file over and over). `-` (or no argument) is standard input.
 
 use handoff::record::{read_input, read_stdin, InputError};
 use std::path::{Path, PathBuf};
@@ -61,8 +62,15 @@ fn markdown_files(directory: &Path, files: &mut Vec<PathBuf>) {
     };
     for entry in entries.flatten() {
         let path = entry.path();
-        if path.is_dir() {
+        let Ok(file_type) = entry.file_type() else {
+            files.push(path);
+            continue;
+        };
+        // A symbolic link to a directory is not followed: it may point back up the tree.
+        if file_type.is_dir() {
             markdown_files(&path, files);
+        } else if file_type.is_symlink() && path.is_dir() {
+            continue;
         } else if path.extension().is_some_and(|ext| {
             ext.eq_ignore_ascii_case("md") || ext.eq_ignore_ascii_case("markdown")
         }) {

@@ -74,7 +74,7 @@ pub struct Args {
     /// A section's text, `TITLE=TEXT` (repeatable).
     #[arg(long = "section", value_parser = parse_pair)]
     sections: Vec<(String, String)>,
-    /// Write to this file instead of standard output.
+    /// Write to this file instead of standard output (its directory is created if missing).
     #[arg(short = 'o', long = "output")]
     output: Option<PathBuf>,
     /// Overwrite the output file if it exists.
@@ -333,6 +333,26 @@ fn check_value(record: &Record, key: &str, value: &str) -> Result<(), Failure> {
 
 /// Writes a new file; an existing one only with `--force` (then atomically).
 fn write_new(path: &Path, text: &str, force: bool) -> Result<(), Failure> {
+    if path.is_dir() {
+        return Err(Failure(format!(
+            "{}: is a directory; pass -o the path of the file to create, e.g. {}",
+            path.display(),
+            path.join("ENG-042-review.md").display()
+        )));
+    }
+    // `-o .handoff/x.md` must work in a repository that has no records yet.
+    if let Some(parent) = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(parent).map_err(|error| {
+            Failure(format!(
+                "{}: cannot create the directory for {}: {error}",
+                parent.display(),
+                path.display()
+            ))
+        })?;
+    }
     if force {
         return write_atomic(path, text);
     }

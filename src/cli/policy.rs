@@ -49,14 +49,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
 
 fn show(args: ShowArgs) -> Result<Outcome, Failure> {
     let policy = match &args.policy {
-        Some(path) => {
-            let bytes = std::fs::read(path)
-                .map_err(|error| Failure(format!("cannot read {}: {error}", path.display())))?;
-            Policy::parse(
-                &bytes,
-                handoff::policy::PolicySource::File { path: path.clone() },
-            )?
-        }
+        Some(path) => Policy::read_file(path)?,
         None => {
             let repo = args.repo.as_deref();
             // Without --base, a repository with no default branch shows HEAD's policy.

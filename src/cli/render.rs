@@ -6,7 +6,9 @@
 
 use super::output::write_stdout;
 use super::{Failure, Outcome};
-use handoff::record::{read_input, read_stdin, records_from_json, render, Templates};
+use handoff::record::{
+    read_input, read_stdin, records_from_json, render, JsonInputError, Templates,
+};
 use std::path::PathBuf;
 
 /// Arguments of `handoff render`.
@@ -25,7 +27,12 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         Some(path) if path.as_os_str() != "-" => (path.display().to_string(), read_input(path)?),
         _ => ("-".to_string(), read_stdin()?),
     };
-    let records = records_from_json(&text).map_err(|error| Failure(format!("{name}: {error}")))?;
+    let records = records_from_json(&text).map_err(|error| match error {
+        JsonInputError::Shape { line, column, .. } if line > 0 => {
+            Failure(format!("{name}:{line}:{column}: {error}"))
+        }
+        _ => Failure(format!("{name}: {error}")),
+    })?;
     let templates = match &args.templates {
         Some(dir) => Templates::with_overrides(dir)?,
         None => Templates::embedded(),

@@ -77,6 +77,7 @@ pub fn evaluate(input: GateInput) -> Verdict {
     let class = input.risk.class;
     let mut problems = task_problems(task);
     problems.extend(record_problems(task, input.diagnostics));
+    problems.extend(invalid_class_problems(task));
     if input.risk.reclassified && !reclassification_documented(task) {
         let mut problem = reclassification_problem(&input.risk);
         if let Some((source, line)) = declared_class_at(task) {
@@ -155,6 +156,33 @@ fn record_problems(task: &TaskRecords, diagnostics: &[Diagnostic]) -> Vec<Proble
                 None => d.message.clone(),
             };
             Problem::new(d.code, message).at(&d.source, d.line)
+        })
+        .collect()
+}
+
+/// A `Risk Class` that is not a class (`hgih`) declares nothing: the gate would judge
+/// the change by its computed class alone and drop what the author declared.
+fn invalid_class_problems(task: &TaskRecords) -> Vec<Problem> {
+    task.assignment
+        .into_iter()
+        .chain(task.interactions.iter().copied())
+        .filter_map(|record| {
+            let field = record.field(FieldKey::RiskClass)?;
+            let value = field.value.trim();
+            if value.is_empty()
+                || value.parse::<RiskClass>().is_ok()
+                || crate::record::fields::is_placeholder_for(FieldKey::RiskClass, value)
+            {
+                return None;
+            }
+            let problem = Problem::new(
+                Code::InvalidValue,
+                format!(
+                    "`{value}` is not a valid Risk Class, so the gate cannot tell what was \
+                     declared; write low, medium or high"
+                ),
+            );
+            Some(problem.at(&record.source, field.line))
         })
         .collect()
 }

@@ -71,7 +71,9 @@ pub fn read_input(path: &Path) -> Result<String, InputError> {
     };
     let metadata = std::fs::metadata(path).map_err(unreadable)?;
     if metadata.is_dir() {
-        return Err(unreadable(std::io::Error::other("is a directory")));
+        return Err(unreadable(std::io::Error::other(
+            "it is a directory; pass a file, or `-` for standard input",
+        )));
     }
     if metadata.len() > MAX_INPUT_BYTES {
         return Err(too_large(path, metadata.len()));
@@ -118,16 +120,25 @@ pub fn read_bytes(bytes: Vec<u8>, path: &Path) -> Result<String, InputError> {
         });
     }
     String::from_utf8(bytes).map_err(|error| {
-        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
-        // The prefix is valid UTF-8 by construction.
-        let prefix = String::from_utf8_lossy(valid);
-        let line_start = prefix.rfind('\n').map_or(0, |at| at + 1);
+        let (line, column) = utf8_error_position(error.as_bytes(), error.utf8_error());
         InputError::NotUtf8 {
             path: path.to_path_buf(),
-            line: prefix.matches('\n').count() + 1,
-            column: prefix[line_start..].chars().count() + 1,
+            line,
+            column,
         }
     })
+}
+
+/// The 1-based line and column (in characters) of the first invalid byte of `bytes`.
+pub fn utf8_error_position(bytes: &[u8], error: std::str::Utf8Error) -> (usize, usize) {
+    let valid = bytes.get(..error.valid_up_to()).unwrap_or(bytes);
+    // The prefix is valid UTF-8 by construction.
+    let prefix = String::from_utf8_lossy(valid);
+    let line_start = prefix.rfind('\n').map_or(0, |at| at + 1);
+    (
+        prefix.matches('\n').count() + 1,
+        prefix[line_start..].chars().count() + 1,
+    )
 }
 
 #[cfg(test)]

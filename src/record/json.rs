@@ -218,8 +218,15 @@ enum RenderInput {
 #[derive(Debug, thiserror::Error)]
 pub enum JsonInputError {
     /// Neither JSON nor YAML of a record, an array of records, or `{"records": [...]}`.
-    #[error("not a record in JSON or YAML ({0}); expected parse's output, a record object or an array of them")]
-    Shape(String),
+    #[error("not a record in JSON or YAML ({message}); expected `handoff parse` output (`handoff parse FILE.md | handoff render`), a record object or an array of them")]
+    Shape {
+        /// The 1-based line the parser stopped at (0 when unknown).
+        line: usize,
+        /// The 1-based column the parser stopped at (0 when unknown).
+        column: usize,
+        /// The parser's explanation, without its position.
+        message: String,
+    },
     /// A record's `kind` is unknown.
     #[error("record {index}: unknown kind `{kind}`; expected interaction-record, task-assignment or routing-decision")]
     Kind {
@@ -242,9 +249,8 @@ pub enum JsonInputError {
 pub fn records_from_json(text: &str) -> Result<Vec<Record>, JsonInputError> {
     let input: RenderInput = match serde_json::from_str(text) {
         Ok(input) => input,
-        Err(json_error) => {
-            yaml_serde::from_str(text).map_err(|_| JsonInputError::Shape(json_error.to_string()))?
-        }
+        Err(json_error) => yaml_serde::from_str(text)
+            .map_err(|yaml_error| shape_error(text, &json_error, &yaml_error))?,
     };
     let inputs = match input {
         RenderInput::Document { records } | RenderInput::Many(records) => records,
@@ -255,6 +261,48 @@ pub fn records_from_json(text: &str) -> Result<Vec<Record>, JsonInputError> {
         .enumerate()
         .map(|(index, input)| record_from_input(index + 1, input))
         .collect()
+}
+
+/// The error of the parser the text was meant for: JSON when it opens with `{` or `[`,
+/// YAML otherwise.
+fn shape_error(
+    text: &str,
+    json_error: &serde_json::Error,
+    yaml_error: &yaml_serde::Error,
+) -> JsonInputError {
+    let (message, position) = if text.trim_start().starts_with(['{', '[']) {
+        let position = (json_error.line(), json_error.column().max(1));
+        (json_error.to_string(), Some(position))
+    } else {
+        let position = yaml_error
+            .location()
+            .map(|location| (location.line(), location.column()));
+        (yaml_error.to_string(), position)
+    };
+    let (line, column) = position.unwrap_or((0, 0));
+    JsonInputError::Shape {
+        line,
+        column,
+        message: without_position(&message).replace(
+            "data did not match any variant of untagged enum RenderInput",
+            "a value of the wrong shape",
+        ),
+    }
+}
+
+/// `message` without the " at line L column C" both parsers insert; the position is
+/// reported up front.
+fn without_position(message: &str) -> String {
+    let Some(start) = message.find(" at line ") else {
+        return message.to_string();
+    };
+    let rest = &message[start + " at line ".len()..];
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    let Some(rest) = rest.strip_prefix(" column ") else {
+        return message.to_string();
+    };
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    format!("{}{rest}", &message[..start])
 }
 
 fn record_from_input(index: usize, input: RecordInput) -> Result<Record, JsonInputError> {

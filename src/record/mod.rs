@@ -32,13 +32,16 @@ pub use fields::{
     Transport, Urgency,
 };
 pub use fmt::{format_document, FormattedDocument, SkippedRecord};
-pub use input::{read_bytes, read_input, read_stdin, InputError, MAX_INPUT_BYTES};
+pub use input::{
+    read_bytes, read_input, read_stdin, utf8_error_position, InputError, MAX_INPUT_BYTES,
+};
 pub use json::{records_from_json, JsonInputError, RecordJson};
 pub use lint::{lint, lint_record};
 pub use parse::{parse_document, ParsedDocument};
 pub use render::{render, RenderError, Templates};
 
 use crate::risk::RiskClass;
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// The three kinds of record, named by their heading.
@@ -196,6 +199,9 @@ pub struct Record {
     fields: Vec<Field>,
     extra: Vec<(String, String)>,
     extra_lines: Vec<usize>,
+    /// Each extra key, folded ([`fields::fold_key`]), to its position in `extra`: a
+    /// header of thousands of rows must not cost a scan per row.
+    extra_index: HashMap<String, usize>,
     preamble: Option<String>,
     sections: Vec<Section>,
     span: Range<usize>,
@@ -219,6 +225,7 @@ impl Record {
             fields: Vec::with_capacity(kind.keys().len()),
             extra: Vec::new(),
             extra_lines: Vec::new(),
+            extra_index: HashMap::new(),
             preamble: None,
             sections: Vec::new(),
             span: 0..0,
@@ -263,16 +270,13 @@ impl Record {
         let key = fields::normalize_value(key);
         let value = fields::normalize_value(value);
         let folded = fields::fold_key(&key);
-        match self
-            .extra
-            .iter()
-            .position(|(existing, _)| fields::fold_key(existing) == folded)
-        {
-            Some(at) => {
+        match self.extra_index.get(&folded) {
+            Some(&at) => {
                 self.extra[at].1 = value;
                 self.extra_lines[at] = line;
             }
             None => {
+                self.extra_index.insert(folded, self.extra.len());
                 self.extra.push((key, value));
                 self.extra_lines.push(line);
             }
@@ -286,15 +290,15 @@ impl Record {
             self.fields.retain(|field| field.key != known);
             return before != self.fields.len();
         }
-        let folded = fields::fold_key(key);
-        match self
-            .extra
-            .iter()
-            .position(|(existing, _)| fields::fold_key(existing) == folded)
-        {
+        match self.extra_index.remove(&fields::fold_key(key)) {
             Some(at) => {
                 self.extra.remove(at);
                 self.extra_lines.remove(at);
+                for position in self.extra_index.values_mut() {
+                    if *position > at {
+                        *position -= 1;
+                    }
+                }
                 true
             }
             None => false,

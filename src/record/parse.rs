@@ -19,6 +19,7 @@ use super::fields::{decode_cell, is_delimiter_row, keys_match, split_row_into};
 use super::{normalize_body, normalize_title, FieldKey, Record, RecordKind, Section};
 use crate::diagnostic::{Code, Diagnostic};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use std::collections::HashMap;
 use std::ops::Range;
 
 /// What a document holds: its records, and the problems met while reading them.
@@ -310,7 +311,7 @@ impl RecordReader<'_> {
     ) -> Option<usize> {
         let start = self.lines.start_of(table.range.start);
         let end = self.content_end(table.range.end.max(start));
-        let mut seen: Vec<SeenKey> = Vec::new();
+        let mut seen: HashMap<SeenKey, usize> = HashMap::new();
         let mut cells: Vec<&str> = Vec::new();
         let mut offset = start;
         for (index, raw) in self.text[start..end].split('\n').enumerate() {
@@ -362,26 +363,18 @@ impl RecordReader<'_> {
     fn store_row(
         &self,
         record: &mut Record,
-        seen: &mut Vec<SeenKey>,
+        seen: &mut HashMap<SeenKey, usize>,
         (key, value): (&str, &str),
         (line, column): (usize, usize),
         diagnostics: &mut Vec<Diagnostic>,
     ) {
         let known = record.kind.key_named(key);
-        let duplicate = seen.iter().find(|seen| match (known, seen.known) {
-            (Some(this), Some(that)) => this == that,
-            (None, None) => keys_match(&seen.extra, key),
-            _ => false,
-        });
-        let Some(&SeenKey {
-            line: first_line, ..
-        }) = duplicate
-        else {
-            seen.push(SeenKey {
-                known,
-                extra: known.map_or_else(|| key.to_string(), |_| String::new()),
-                line,
-            });
+        let id = SeenKey {
+            known,
+            extra: known.map_or_else(|| key_identity(key), |_| String::new()),
+        };
+        let Some(&first_line) = seen.get(&id) else {
+            seen.insert(id, line);
             record.set_field_at(known, key, value, (line, column));
             return;
         };
@@ -478,12 +471,25 @@ impl RecordReader<'_> {
     }
 }
 
-/// A header key already read, for finding duplicates: known keys compare by [`FieldKey`]
-/// (resolved once per row), extra keys by their text.
+/// A header key already read, for finding duplicates in one lookup: known keys compare
+/// by [`FieldKey`] (resolved once per row), extra keys by [`key_identity`].
+#[derive(PartialEq, Eq, Hash)]
 struct SeenKey {
     known: Option<FieldKey>,
     extra: String,
-    line: usize,
+}
+
+/// The form two keys share exactly when [`keys_match`] says they match: words split on
+/// white space, ASCII-lower-cased, joined by one space.
+fn key_identity(key: &str) -> String {
+    let mut identity = String::with_capacity(key.len());
+    for word in key.split_whitespace() {
+        if !identity.is_empty() {
+            identity.push(' ');
+        }
+        identity.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+    }
+    identity
 }
 
 /// Whether a line of the header table's block is prose that joined it: not blank, not
@@ -612,6 +618,54 @@ mod tests {
         assert_eq!(record.task_id(), Some("A"));
         assert_eq!(record.rejected().len(), 2);
         assert_eq!(document.records[1].preamble(), Some("prose"));
+    }
+
+    #[test]
+    fn key_identity_agrees_with_keys_match() {
+        let keys = [
+            "Owner",
+            "owner",
+            " OWNER ",
+            "Own er",
+            "own  er",
+            "Ownér",
+            "OWNÉR",
+            "ownér",
+            "a\tb",
+            "A B",
+            "ab",
+            "",
+            " ",
+            "Zé ta",
+            "zé\u{a0}ta",
+        ];
+        for a in keys {
+            for b in keys {
+                assert_eq!(
+                    key_identity(a) == key_identity(b),
+                    keys_match(a, b),
+                    "{a:?} vs {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn duplicate_extra_keys_are_found_among_many_rows() {
+        let mut text = String::from("## Interaction Record\n| Task ID | A |\n");
+        for row in 0..2000 {
+            text.push_str(&format!("| Note {row} | v |\n"));
+        }
+        text.push_str("|  note   1999 | again |\n");
+        let document = parse_document("x", &text);
+        let duplicates: Vec<usize> = document
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::DuplicateField)
+            .map(|d| d.line)
+            .collect();
+        assert_eq!(duplicates, [2003]);
+        assert_eq!(document.records[0].extra().len(), 2000);
     }
 
     #[test]

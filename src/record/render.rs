@@ -57,9 +57,22 @@ pub enum RenderError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The `--templates` path is not a directory.
+    #[error("{path}: not a templates directory ({reason}); pass a directory holding templates named as in `templates/` (e.g. review.md), or leave out --templates")]
+    NotADirectory {
+        /// The path given.
+        path: PathBuf,
+        /// Why it is not one.
+        reason: String,
+    },
     /// A template does not compile or fails to render.
-    #[error("template error: {0}")]
-    Template(String),
+    #[error("{}", template_message(.dir, .message))]
+    Template {
+        /// The `--templates` directory, when the templates came from one.
+        dir: Option<PathBuf>,
+        /// Tera's explanation, with the template name and line.
+        message: String,
+    },
     /// The output does not read back as the record (a broken or hostile template).
     #[error("template `{template}` produced Markdown that does not read back as the record: {difference}")]
     Mismatch {
@@ -70,15 +83,30 @@ pub enum RenderError {
     },
 }
 
+fn template_message(dir: &Option<PathBuf>, message: &str) -> String {
+    match dir {
+        Some(dir) => format!(
+            "{}: template error: {message}\nfix that template (templates see heading, kind, \
+             type, rows, preamble and sections: docs/records.md), or delete it to use the \
+             embedded one",
+            dir.display()
+        ),
+        None => format!("template error: {message}"),
+    }
+}
+
 /// The set of templates records are rendered with.
 pub struct Templates {
     tera: tera::Tera,
+    /// The directory overriding the embedded templates, named in errors.
+    dir: Option<PathBuf>,
 }
 
 impl Templates {
     /// The templates embedded in the binary.
     pub fn embedded() -> Templates {
         Templates::build(
+            None,
             EMBEDDED
                 .iter()
                 .map(|(name, text)| (name.to_string(), text.to_string()))
@@ -86,12 +114,24 @@ impl Templates {
         )
         .unwrap_or_else(|_| Templates {
             tera: tera::Tera::default(),
+            dir: None,
         })
     }
 
     /// The embedded templates, each replaced by the file of the same name in `dir` when
     /// there is one.
+    /// A `dir` that is missing or not a directory is refused: a mistyped path must not
+    /// silently fall back to the embedded templates.
     pub fn with_overrides(dir: &Path) -> Result<Templates, RenderError> {
+        let not_a_directory = |reason: String| RenderError::NotADirectory {
+            path: dir.to_path_buf(),
+            reason,
+        };
+        match std::fs::metadata(dir) {
+            Ok(metadata) if metadata.is_dir() => {}
+            Ok(_) => return Err(not_a_directory("it is a file".to_string())),
+            Err(error) => return Err(not_a_directory(error.to_string())),
+        }
         let mut sources = Vec::new();
         for (name, embedded) in EMBEDDED {
             let path = dir.join(name);
@@ -103,18 +143,22 @@ impl Templates {
             };
             sources.push((name.to_string(), text));
         }
-        Templates::build(sources)
+        Templates::build(Some(dir.to_path_buf()), sources)
     }
 
-    fn build(sources: Vec<(String, String)>) -> Result<Templates, RenderError> {
+    fn build(
+        dir: Option<PathBuf>,
+        sources: Vec<(String, String)>,
+    ) -> Result<Templates, RenderError> {
         let mut tera = tera::Tera::default();
         tera.autoescape_on(Vec::new());
-        tera.add_raw_templates(sources).map_err(template_error)?;
-        Ok(Templates { tera })
+        tera.add_raw_templates(sources)
+            .map_err(|error| template_error(&dir, error))?;
+        Ok(Templates { tera, dir })
     }
 }
 
-fn template_error(error: tera::Error) -> RenderError {
+fn template_error(dir: &Option<PathBuf>, error: tera::Error) -> RenderError {
     let mut message = error.to_string();
     let mut source = std::error::Error::source(&error);
     while let Some(cause) = source {
@@ -122,7 +166,10 @@ fn template_error(error: tera::Error) -> RenderError {
         message.push_str(&cause.to_string());
         source = cause.source();
     }
-    RenderError::Template(message)
+    RenderError::Template {
+        dir: dir.clone(),
+        message,
+    }
 }
 
 /// What a template sees.
@@ -154,11 +201,9 @@ struct SectionContext {
 pub fn render(record: &Record, templates: &Templates) -> Result<String, RenderError> {
     let canonical = record.canonical();
     let name = canonical.template_name();
-    let context = tera::Context::from_serialize(context_of(&canonical)).map_err(template_error)?;
-    let output = templates
-        .tera
-        .render(name, &context)
-        .map_err(template_error)?;
+    let error = |error| template_error(&templates.dir, error);
+    let context = tera::Context::from_serialize(context_of(&canonical)).map_err(error)?;
+    let output = templates.tera.render(name, &context).map_err(error)?;
     let text = format!("{}\n", output.trim_start_matches(['\n', '\r']).trim_end());
     verify(&canonical, &text, name)?;
     Ok(text)
@@ -282,7 +327,7 @@ mod tests {
         let _ = std::fs::write(dir.join("review.md"), "{% if %}");
         assert!(matches!(
             Templates::with_overrides(&dir),
-            Err(RenderError::Template(_))
+            Err(RenderError::Template { .. })
         ));
         let _ = std::fs::remove_dir_all(&dir);
     }

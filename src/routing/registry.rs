@@ -169,6 +169,10 @@ impl Registry {
             return Registry::load_agent_files(&agents);
         }
         let mut files = markdown_files(dir)?;
+        if files.is_empty() {
+            // An empty registry would answer "no agent has the capability: escalate".
+            return Err(RegistryError::new(dir, None, NO_AGENT_FILES));
+        }
         files.sort();
         let mut agents = BTreeMap::new();
         for file in files {
@@ -220,6 +224,7 @@ impl Registry {
 
 const AMBIGUOUS_FILE: &str =
     "has both `by_agent:` and `agents:`; keep one (a capability index or a plain registry)";
+const NO_AGENT_FILES: &str = "holds no agent files: a registry directory holds one Markdown file per agent (`*.md`, front matter with `name:` and `capabilities:`), directly or in `agents/`; or pass a capability index or a plain registry YAML file";
 const NOT_A_REGISTRY: &str = "is not a registry: expected `by_agent:` (a capability index) or `agents:` (a plain registry), or give a directory of agent Markdown files";
 
 #[derive(Debug, Deserialize)]
@@ -341,10 +346,12 @@ pub(crate) fn read_text(path: &Path) -> Result<String, RegistryError> {
     }
     let bytes = fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
     String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        fail(format!(
-            "is not UTF-8 text (invalid byte at offset {at}); registry files are YAML or Markdown"
-        ))
+        let position = crate::record::utf8_error_position(e.as_bytes(), e.utf8_error());
+        RegistryError::new(
+            path,
+            Some(position),
+            "is not UTF-8 text (the first invalid byte is here); registry files are YAML or Markdown: save it as UTF-8",
+        )
     })
 }
 

@@ -348,24 +348,31 @@ pub fn recorded_decision(record: &Record, requester_fallback: Option<&str>) -> R
 /// The lint errors of one document, grouped by the record they fall in.
 fn lint_failures(document: &ParsedDocument) -> Vec<LintFailure> {
     let mut failures: Vec<LintFailure> = Vec::new();
+    // One lookup per diagnostic, not a scan: a file of thousands of records stays linear.
+    let mut index: std::collections::HashMap<(String, usize), usize> = Default::default();
     for diagnostic in lint(document).into_iter().filter(Diagnostic::is_error) {
-        let owner = document
+        // Records are in document order: the owner is the last one starting at or before
+        // the diagnostic.
+        let before = document
             .records
-            .iter()
-            .rfind(|r| r.source == diagnostic.source && r.line <= diagnostic.line);
+            .partition_point(|r| r.line <= diagnostic.line);
+        let owner = document.records[..before]
+            .last()
+            .filter(|r| r.source == diagnostic.source);
         let line = owner.map_or(diagnostic.line, |r| r.line);
-        match failures
-            .iter_mut()
-            .find(|f| f.source == diagnostic.source && f.line == line)
-        {
-            Some(failure) => failure.errors.push(diagnostic),
-            None => failures.push(LintFailure {
-                source: diagnostic.source.clone(),
-                line,
-                kind: owner.map(|r| r.kind.as_str()),
-                task_id: owner.and_then(|r| r.task_id()).map(str::to_string),
-                errors: vec![diagnostic],
-            }),
+        let key = (diagnostic.source.clone(), line);
+        match index.get(&key) {
+            Some(&at) => failures[at].errors.push(diagnostic),
+            None => {
+                index.insert(key, failures.len());
+                failures.push(LintFailure {
+                    source: diagnostic.source.clone(),
+                    line,
+                    kind: owner.map(|r| r.kind.as_str()),
+                    task_id: owner.and_then(|r| r.task_id()).map(str::to_string),
+                    errors: vec![diagnostic],
+                });
+            }
         }
     }
     failures.sort_by(|a, b| (&a.source, a.line).cmp(&(&b.source, b.line)));
@@ -378,6 +385,20 @@ mod tests {
     use crate::record::parse_document;
 
     const RECORDS: &str = "## Interaction Record\n\n| Field | Value |\n|---|---|\n| Task ID | T-1 |\n| Type | capability-request |\n| From | frontend-engineer |\n| To | enterprise-orchestrator |\n\n### Request\n\nCapability needed: backend: [node]\n\n## Routing Decision\n\n| Field | Value |\n|---|---|\n| Task ID | T-1 |\n| Requested capability | Backend: [Node] |\n| Matched agents | a (backend: [nodejs]) |\n| Selected | [agent name] |\n| Rejected | none |\n| Tie-break rule applied | coin flip |\n\n## Routing Decision\n\n| Field | Value |\n|---|---|\n| Task ID | T-2 |\n| Requested capability | auth |\n| Selected | a |\n| Requester | qa-engineer |\n| Tie-break rule applied | none |\n";
+
+    #[test]
+    fn lint_failures_are_grouped_under_the_record_that_holds_them() {
+        let text: String = (0..300)
+            .map(|i| format!("## Interaction Record\n| Task ID | A{i} |\n\n"))
+            .collect();
+        let failures = lint_failures(&parse_document("many.md", &text));
+        assert_eq!(failures.len(), 300);
+        for (i, failure) in failures.iter().enumerate() {
+            assert_eq!(failure.line, 1 + 3 * i);
+            assert_eq!(failure.task_id.as_deref(), Some(format!("A{i}").as_str()));
+            assert!(!failure.errors.is_empty());
+        }
+    }
 
     #[test]
     fn records_read_as_decisions_with_their_requester() {

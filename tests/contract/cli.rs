@@ -173,7 +173,22 @@ fn unreadable_and_oversized_inputs_exit_2() {
         .args(["contract", "check", &missing])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("cannot read").and(predicate::str::contains("absent.md")));
+        .stderr(predicate::str::contains("absent.md: cannot read"))
+        .stderr(predicate::str::contains(
+            "pass the file holding the agent's output",
+        ));
+    let directory = dir.path().display().to_string();
+    handoff()
+        .args(["contract", "next", &directory])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "{directory}: cannot read"
+        )))
+        .stderr(predicate::str::contains(
+            "or `-` (or nothing) for standard input",
+        ));
     let huge = vec![b'x'; 32 * 1024 * 1024 + 1];
     let file = write(&dir, "huge.md", &huge);
     handoff()
