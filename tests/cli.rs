@@ -140,6 +140,28 @@ fn unreadable_binary_and_non_utf8_inputs_exit_2_naming_the_file() {
 }
 
 #[test]
+fn lint_json_names_unreadable_inputs_beside_the_diagnostics_of_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("binary.md");
+    std::fs::write(&binary, b"## Interaction Record\n\0\0").unwrap();
+    let output = handoff()
+        .args(["lint", "--format", "json"])
+        .arg(fixture("template.md"))
+        .arg(&binary)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let diagnostics = report["diagnostics"].as_array().unwrap();
+    assert!(diagnostics
+        .iter()
+        .any(|d| d["code"] == "unfilled-placeholder"));
+    let errors = report["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].as_str().unwrap().contains("binary.md"));
+}
+
+#[test]
 fn parse_emits_the_json_and_yaml_contract() {
     let output = stdout_of(
         handoff()

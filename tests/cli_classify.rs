@@ -204,6 +204,29 @@ fn a_policy_under_the_wrong_name_is_an_error_not_ignored() {
 }
 
 #[test]
+fn a_policy_committed_as_a_directory_is_an_error_not_ignored() {
+    let repo = TestRepo::new();
+    repo.write(".handoff.yaml/rules.yaml", "exclude: [src/]\n");
+    let base = repo.commit("policy as a directory");
+    classify(&repo, &base, &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(".handoff.yaml at "))
+        .stderr(predicate::str::contains("is a directory, not a file"));
+}
+
+#[test]
+fn outside_a_repository_the_error_says_to_pass_repo() {
+    let dir = tempfile::tempdir().unwrap();
+    handoff_in(dir.path())
+        .args(["classify", "--base", "main"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a git repository"))
+        .stderr(predicate::str::contains("pass --repo DIR"));
+}
+
+#[test]
 fn human_output_snapshot() {
     let (repo, base) = TestRepo::with_base();
     repo.write("src/auth/session.ts", "export const ttl = 3600;\n");

@@ -2,7 +2,8 @@
 //!
 //! Human output is one block per diagnostic: `path:line:column: error[code]: message`,
 //! the source line with a caret under the column, and `= hint: …`. JSON is
-//! `{"diagnostics": [{source, line, column, severity, code, message, hint}]}`.
+//! `{"diagnostics": [{source, line, column, severity, code, message, hint}], "errors": [..]}`
+//! where `errors` holds one message per input that could not be read.
 //! Exit 0 without errors (warnings allowed), 1 with errors, 2 when a file cannot be read.
 
 use super::inputs::{expand, Input};
@@ -50,7 +51,10 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     let output = match args.format {
         LintFormat::Human => human + &summary(&diagnostics),
         LintFormat::Json => {
-            serde_json::to_string_pretty(&serde_json::json!({ "diagnostics": diagnostics }))? + "\n"
+            // `errors` names the inputs that could not be read, so a JSON reader never
+            // mistakes a run that exits 2 for a clean one.
+            let report = serde_json::json!({ "diagnostics": diagnostics, "errors": unreadable });
+            serde_json::to_string_pretty(&report)? + "\n"
         }
     };
     write_stdout(&output)?;

@@ -6,7 +6,10 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
     /// The directory is not inside a git repository.
-    #[error("{path}: not a git repository (nor any parent directory): {message}")]
+    #[error(
+        "{path}: not a git repository (nor any parent directory): {message}; run it inside \
+         a repository, or pass --repo DIR"
+    )]
     NotARepository {
         /// The directory that was searched.
         path: PathBuf,
@@ -58,6 +61,16 @@ pub enum GitError {
         path: PathBuf,
         /// The operating system's explanation.
         message: String,
+    },
+    /// A path that should hold a file holds a directory or a submodule at that revision.
+    #[error("{path} at {rev} is a {found}, not a file; a file was expected there")]
+    NotAFile {
+        /// The path inside the repository.
+        path: String,
+        /// The revision it was read at.
+        rev: String,
+        /// What is there instead (`directory`, `submodule`).
+        found: &'static str,
     },
     /// Any other failure inside git, with what was being done.
     #[error("git failed while {doing}: {message}")]

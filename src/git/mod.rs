@@ -363,8 +363,20 @@ impl Repo {
         let Ok(entry) = tree.get_path(Path::new(path)) else {
             return Ok(None);
         };
-        if entry.kind() != Some(git2::ObjectType::Blob) {
-            return Ok(None);
+        // A directory or submodule where a file is asked for is an error, never "absent":
+        // a policy file committed as a directory must not silently become no policy.
+        let found = match entry.kind() {
+            Some(git2::ObjectType::Blob) => None,
+            Some(git2::ObjectType::Tree) => Some("directory"),
+            Some(git2::ObjectType::Commit) => Some("submodule"),
+            _ => Some("non-file object"),
+        };
+        if let Some(found) = found {
+            return Err(GitError::NotAFile {
+                path: path.to_string(),
+                rev: rev.to_string(),
+                found,
+            });
         }
         let blob = self
             .inner
