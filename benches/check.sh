@@ -83,32 +83,7 @@ big=$work/big
 new_repo "$big"
 # Every file exists in the base with a short body; the head inserts 100 realistic lines
 # (a few fire content rules: env vars, routes) into each, so every line is diffed.
-generate() {
-  (cd "$big" && python3 - "$1" <<'PY'
-import os, sys
-per_file = int(sys.argv[1])
-templates = [
-    "    total = compute_total(items, discount={i})",
-    "    log.info('processed %s records', count_{i})",
-    "def handler_{i}(request, context):",
-    "    if user.is_active and value_{i} > threshold:",
-    "        return render(request, 'page_{i}.html', {{'items': items}})",
-    "    port = os.environ.get('PORT_{i}', '8080')",
-    "    result = [x * {i} for x in range(limit) if x % 3]",
-    "    # keep the cache warm for module {i}",
-]
-exts = ["py", "js", "go", "rs", "rb", "java", "ts", "sql"]
-for f in range(5000):
-    d = f"pkg{f % 50:02d}/mod{f % 7}"
-    os.makedirs(d, exist_ok=True)
-    head = [f"# file {f} line {n}" for n in range(10)]
-    tail = [f"# file {f} end {n}" for n in range(10)]
-    body = [templates[(f + n) % len(templates)].format(i=n) for n in range(per_file)]
-    with open(f"{d}/file_{f:05d}.{exts[f % len(exts)]}", "w") as out:
-        out.write("\n".join(head + body + tail) + "\n")
-PY
-  )
-}
+generate() { (cd "$big" && python3 "$root/scripts/bench-files.py" 5000 "$1"); }
 generate 0
 git -C "$big" add -A && git -C "$big" commit -q -m base && git -C "$big" checkout -q -b change
 generate 100

@@ -30,35 +30,9 @@ cd "$repo"
 git config user.email bench@example.com
 git config user.name bench
 git config commit.gpgsign false
-# Realistic source lines; a few per file hit content rules (env vars, routes, tests).
-# The base holds every file with a short body; the head inserts LINES_PER_FILE lines into
-# the middle of each, so every line goes through a real diff (not just new files).
-generate() {
-    python3 - "$files" "$1" <<'PY'
-import os, sys
-files, per_file = int(sys.argv[1]), int(sys.argv[2])
-templates = [
-    "    total = compute_total(items, discount={i})",
-    "    log.info('processed %s records', count_{i})",
-    "def handler_{i}(request, context):",
-    "    if user.is_active and value_{i} > threshold:",
-    "        return render(request, 'page_{i}.html', {{'items': items}})",
-    "    port = os.environ.get('PORT_{i}', '8080')",
-    "    result = [x * {i} for x in range(limit) if x % 3]",
-    "    # keep the cache warm for module {i}",
-]
-exts = ["py", "js", "go", "rs", "rb", "java", "ts", "sql"]
-for f in range(files):
-    d = f"pkg{f % 50:02d}/mod{f % 7}"
-    os.makedirs(d, exist_ok=True)
-    ext = exts[f % len(exts)]
-    head = [f"# file {f} line {n}" for n in range(10)]
-    tail = [f"# file {f} end {n}" for n in range(10)]
-    body = [templates[(f + n) % len(templates)].format(i=n) for n in range(per_file)]
-    with open(f"{d}/file_{f:05d}.{ext}", "w") as out:
-        out.write("\n".join(head + body + tail) + "\n")
-PY
-}
+# Realistic source lines (scripts/bench-files.py); the base holds every file with a short
+# body, the head inserts LINES_PER_FILE lines into the middle of each.
+generate() { python3 "$root/scripts/bench-files.py" "$files" "$1"; }
 generate 0
 git add -A && git commit -q -m base
 base=$(git rev-parse HEAD)
