@@ -949,3 +949,15 @@ fn a_risk_class_that_is_not_a_class_is_reported_not_silently_dropped() {
     );
     assert!(message.contains("write low, medium or high"), "{message}");
 }
+
+#[test]
+fn without_a_task_assignment_the_error_prints_the_command_that_files_one() {
+    let repo = feature_repo();
+    let (code, stderr) = check_error(repo.path(), &["--base", "main", "--head", "HEAD"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("no Task Assignment found"), "{stderr}");
+    assert!(
+        stderr.contains("handoff new task-assignment --task ID --to AGENT --scope"),
+        "{stderr}"
+    );
+}

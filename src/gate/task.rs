@@ -13,7 +13,11 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SelectionError {
     /// No Task Assignment in the records and no `--task`.
-    #[error("no Task Assignment found in the records; add one under .handoff/ or pass --task ID")]
+    #[error(
+        "no Task Assignment found in the records; file the orchestrator's assignment \
+         (`handoff new task-assignment --task ID --to AGENT --scope 'PATTERN,...' -o \
+         .handoff/ID.md`), or pass --task ID and --records with the records that hold it"
+    )]
     NoTask,
     /// Several Task Assignments and no `--task`.
     #[error("several Task Assignments found; pass --task with one of: {}", list_places(.0))]
