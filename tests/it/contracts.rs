@@ -1,0 +1,417 @@
+//! Every documented output, byte for byte: the `--format json` contracts of `parse`,
+//! `lint`, `check`, `classify`, `policy show`, `route`, `audit` and `contract check` /
+//! `next`, and the human, Markdown and HTML reports beside them, produced by the real
+//! binary on real inputs (the examples, and git repositories built in temporary
+//! directories). A change that alters one byte of a contract fails here and shows the
+//! difference; `cargo insta review` accepts a change that is meant.
+
+use crate::common::{handoff_in, TestRepo};
+use std::path::Path;
+
+/// The project's root: examples are passed as relative paths so outputs name them the
+/// same on every machine.
+fn project() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The exit code and standard output of `handoff args…` run in `dir`, with `dir` written
+/// as `[DIR]` wherever the output names it.
+fn run(dir: &Path, args: &[&str], stdin: Option<&str>) -> (i32, String) {
+    let mut command = handoff_in(dir);
+    command.args(args);
+    if let Some(text) = stdin {
+        command.write_stdin(text);
+    }
+    let output = command.output().expect("run handoff");
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8 output");
+    let shown = stdout.replace(&dir.display().to_string(), "[DIR]");
+    (output.status.code().expect("an exit code"), shown)
+}
+
+/// [`run`] in the project's root.
+fn run_in_project(args: &[&str]) -> (i32, String) {
+    run(project(), args, None)
+}
+
+/// Compares `exit N`, the output and an end marker with the snapshot `name` (the marker
+/// keeps the output's trailing new lines, which a snapshot would otherwise trim).
+fn snapshot(name: &str, (code, stdout): (i32, String)) {
+    insta::assert_snapshot!(name, format!("exit {code}\n{stdout}[end of output]"));
+}
+
+#[test]
+fn parse() {
+    snapshot(
+        "parse_json",
+        run_in_project(&["parse", "--format", "json", "examples/"]),
+    );
+    snapshot(
+        "parse_yaml",
+        run_in_project(&["parse", "--format", "yaml", "examples/handoff.md"]),
+    );
+    snapshot(
+        "parse_json_stdin_with_diagnostics",
+        run(
+            project(),
+            &["parse", "--format", "json"],
+            Some(BROKEN_RECORD),
+        ),
+    );
+}
+
+/// A record with a malformed row, a duplicate key, an invalid value and placeholders.
+const BROKEN_RECORD: &str = "# Notes\n\n## Interaction Record\n\n| Field | Value |\n|---|---|\n\
+| Task ID | ENG-9 |\n| Task ID | ENG-10 |\n| Type | chat |\n| From | [sender agent name] |\n\
+| To | reviewer | extra |\n| Risk Class | hgih |\n| Timestamp | yesterday |\n\n\
+### Request\n\nTBD\n\n### Decision\n\nLooks fine to me, mostly.\n";
+
+#[test]
+fn lint() {
+    snapshot(
+        "lint_json",
+        run_in_project(&[
+            "lint",
+            "--format",
+            "json",
+            "examples/",
+            "tests/fixtures/seed/template.md",
+            "tests/fixtures/seed/no-such-file.md",
+        ]),
+    );
+    snapshot(
+        "lint_json_stdin",
+        run(
+            project(),
+            &["lint", "--format", "json", "-"],
+            Some(BROKEN_RECORD),
+        ),
+    );
+    snapshot(
+        "lint_human",
+        run(project(), &["lint", "-"], Some(BROKEN_RECORD)),
+    );
+}
+
+#[test]
+fn explain() {
+    snapshot("explain_list", run_in_project(&["explain"]));
+    snapshot(
+        "explain_code",
+        run_in_project(&["explain", "undeclared-file"]),
+    );
+}
+
+/// A repository on branch `feature` over `main`: a high-risk change (auth, a migration,
+/// a credential, an environment variable, a test) with a file outside the declared scope,
+/// an incomplete Evidence Bundle and no sign-off.
+fn risky_change() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("README.md", "# demo\n")
+        .write("docs/guide.md", "# Guide\n\nHelo.\n")
+        .write(
+            "src/greet.rs",
+            "pub fn greet() -> &'static str { \"hi\" }\n",
+        )
+        .write("src/auth/session.rs", "pub fn open() {}\n");
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("docs/guide.md", "# Guide\n\nHello.\n")
+        .write(
+            "src/auth/session.rs",
+            "pub fn open() {\n    let key = std::env::var(\"SESSION_KEY\");\n}\n",
+        )
+        .write(
+            "src/greet.rs",
+            "pub fn greet() -> &'static str { \"hello\" }\n",
+        )
+        .write(
+            "db/migrate/001_add_users.rb",
+            "class AddUsers < ActiveRecord::Migration[7.0]\nend\n",
+        )
+        .write("config/deploy.yml", "aws_key: AKIAIOSFODNN7EXAMPLF\n")
+        .write("tests/session_test.rs", "#[test]\nfn opens() {}\n")
+        .write(".handoff/eng-7.md", RISKY_RECORDS);
+    repo.commit("feature");
+    repo
+}
+
+const RISKY_RECORDS: &str = "## Task Assignment\n\n| Field | Value |\n|---|---|\n\
+| Task ID | ENG-7 |\n| Assigned to | backend-engineer |\n\
+| Expected file scope | [docs/, src/auth/, db/migrate/, tests/, config/] |\n| Risk Class | medium |\n\n\
+### Acceptance Criteria\n\n- AC1: sessions open with the key from the environment\n- AC2: the guide is spelled right\n\n\
+## Interaction Record\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-7 |\n| Type | review |\n\
+| From | backend-engineer |\n| To | reality-checker |\n| Risk Class | medium |\n\n\
+### Context\n\nSessions read their key from the environment.\n\n### Evidence Bundle\n\n\
+- **Files changed**: `docs/guide.md`, `src/auth/session.rs`, `src/old.rs`\n\
+- **Test mapping**: AC1 → `opens` passes\n\
+- **Before/after**: the key was hard-coded\n\
+- **Migrations**: none\n\
+- **Rollback plan**: TBD\n\n\
+### Decision\n\nChanges requested: add a test for a missing key.\nReviewer: reality-checker\n";
+
+/// A repository whose `feature` branch fixes a typo with a complete low-risk bundle.
+fn passing_change() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("README.md", "# demo\n")
+        .write("docs/guide.md", "# Guide\n\nHelo.\n");
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("docs/guide.md", "# Guide\n\nHello.\n")
+        .write(".handoff/eng-8.md", PASSING_RECORDS);
+    repo.commit("fix the guide");
+    repo
+}
+
+const PASSING_RECORDS: &str = "## Task Assignment\n\n| Field | Value |\n|---|---|\n\
+| Task ID | ENG-8 |\n| Assigned to | docs-writer |\n| Expected file scope | [docs/] |\n| Risk Class | low |\n\n\
+## Interaction Record\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-8 |\n| Type | review |\n\
+| From | docs-writer |\n| To | qa-engineer |\n| Risk Class | low |\n\n\
+### Evidence Bundle\n\n- **Files changed**: `docs/guide.md`\n- **Description**: Fix a typo in the guide.\n";
+
+#[test]
+fn check() {
+    let risky = risky_change();
+    let dir = risky.path();
+    let base = ["check", "--base", "main"];
+    snapshot(
+        "check_reject_json",
+        run(dir, &[&base[..], &["--format", "json"]].concat(), None),
+    );
+    snapshot("check_reject_human", run(dir, &base, None));
+    snapshot(
+        "check_reject_markdown",
+        run(dir, &[&base[..], &["--format", "markdown"]].concat(), None),
+    );
+    let passing = passing_change();
+    let dir = passing.path();
+    snapshot(
+        "check_pass_json",
+        run(dir, &[&base[..], &["--format", "json"]].concat(), None),
+    );
+    snapshot("check_pass_human", run(dir, &base, None));
+    snapshot(
+        "check_pass_markdown",
+        run(dir, &[&base[..], &["--format", "markdown"]].concat(), None),
+    );
+}
+
+#[test]
+fn classify() {
+    let risky = risky_change();
+    let dir = risky.path();
+    snapshot(
+        "classify_json",
+        run(
+            dir,
+            &[
+                "classify",
+                "--base",
+                "main",
+                "--declared",
+                "medium",
+                "--format",
+                "json",
+            ],
+            None,
+        ),
+    );
+    snapshot(
+        "classify_human",
+        run(dir, &["classify", "--base", "main"], None),
+    );
+}
+
+const POLICY: &str = "records_dir: meta/records/\nexclude: [vendor/, '*.lock']\n\
+triggers:\n  auth:\n    add_paths: ['src/guards/**']\n    remove_paths: [auth.path.session]\n    add_lines: ['checkAccess\\(']\n\
+custom_triggers:\n  - name: infra\n    class: high\n    paths: ['terraform/']\n    lines: ['aws_instance']\n\
+evidence:\n  aliases:\n    rollback-plan: [undo plan]\n\
+reviewers:\n  high: [security-engineer]\n  unavailable: [qa-engineer]\n";
+
+#[test]
+fn policy_show() {
+    let (repo, _) = TestRepo::with_files(&[("README.md", "# demo\n"), ("policy.yaml", POLICY)]);
+    let dir = repo.path();
+    snapshot(
+        "policy_show_defaults_json",
+        run(dir, &["policy", "show", "--format", "json"], None),
+    );
+    snapshot(
+        "policy_show_defaults_human",
+        run(dir, &["policy", "show"], None),
+    );
+    snapshot(
+        "policy_show_file_json",
+        run(
+            dir,
+            &[
+                "policy",
+                "show",
+                "--policy",
+                "policy.yaml",
+                "--format",
+                "json",
+            ],
+            None,
+        ),
+    );
+    snapshot(
+        "policy_show_file_human",
+        run(dir, &["policy", "show", "--policy", "policy.yaml"], None),
+    );
+}
+
+#[test]
+fn route() {
+    let registry = ["route", "--registry", "examples/registry"];
+    let route = |args: &[&str]| run_in_project(&[&registry[..], args].concat());
+    snapshot(
+        "route_selected_json",
+        route(&[
+            "--capability",
+            "auth: [OAuth 2, pkce]",
+            "--task",
+            "ENG-042",
+            "--requester",
+            "frontend-engineer",
+            "--format",
+            "json",
+        ]),
+    );
+    snapshot(
+        "route_selected_md",
+        route(&["--capability", "auth: [OAuth 2, pkce]", "--task", "ENG-042"]),
+    );
+    snapshot(
+        "route_tied_json",
+        route(&["--capability", "api-design: [rest]", "--format", "json"]),
+    );
+    snapshot(
+        "route_tied_md",
+        route(&["--capability", "api-design: [rest]"]),
+    );
+    snapshot(
+        "route_documented_choice_json",
+        route(&[
+            "--capability",
+            "api-design: [rest]",
+            "--pick",
+            "fullstack-engineer",
+            "--reason",
+            "owns the UI half of the endpoint",
+            "--format",
+            "json",
+        ]),
+    );
+    snapshot(
+        "route_no_candidates_json",
+        route(&["--capability", "ml: [pytorch]", "--format", "json"]),
+    );
+    snapshot(
+        "route_no_candidates_md",
+        route(&["--capability", "ml: [pytorch]"]),
+    );
+}
+
+#[test]
+fn audit() {
+    let audit = [
+        "audit",
+        "examples/registry/records",
+        "--registry",
+        "examples/registry",
+    ];
+    let audit_as = |format: &str| run_in_project(&[&audit[..], &["--format", format]].concat());
+    snapshot("audit_json", audit_as("json"));
+    snapshot("audit_human", audit_as("human"));
+    snapshot("audit_md", audit_as("md"));
+    snapshot("audit_html", audit_as("html"));
+    snapshot(
+        "audit_without_registry_json",
+        run_in_project(&["audit", "examples/", "--format", "json"]),
+    );
+}
+
+/// An agent's output ending in an `agent_contract_handoff` block.
+fn agent_output(status: &str, agent_id: &str, verification: &str) -> String {
+    format!(
+        "Done with the endpoint.\n\n```agent_contract_handoff\n{{\n  \"agent_status\": {{\"plan_status\": \"{status}\", \"agent_id\": \"{agent_id}\", \"pending_steps\": [], \"next_action\": \"hand over\"}},\n  \"evidence_report\": {{\n    \"patterns_checked\": [], \"files_checked\": [\"src/api.rs\"], \"commands_run\": [\"cargo test\"], \"key_outputs\": [\"12 passed\"],\n    \"verbatim_outputs\": [], \"cross_layer_impacts\": [\"web client\"], \"open_gaps\": [],\n    \"verification\": {{\"result\": \"{verification}\", \"details\": \"cargo test: 12 passed\"}}\n  }}\n}}\n```\n"
+    )
+}
+
+#[test]
+fn contract() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let dir = dir.path();
+    let check = ["contract", "check", "--format", "json"];
+    let valid = agent_output("COMPLETE", "a1b2c3d4e5", "pass");
+    let invalid = agent_output("DONE", "", "maybe");
+    snapshot("contract_check_valid_json", run(dir, &check, Some(&valid)));
+    snapshot(
+        "contract_check_invalid_json",
+        run(
+            dir,
+            &[&check[..], &["--task-agent-id", "f00d"]].concat(),
+            Some(&invalid),
+        ),
+    );
+    snapshot(
+        "contract_check_no_block_json",
+        run(dir, &check, Some("I am done, trust me.\n")),
+    );
+    snapshot(
+        "contract_check_invalid_human",
+        run(dir, &["contract", "check"], Some(&invalid)),
+    );
+    snapshot(
+        "contract_check_no_block_human",
+        run(dir, &["contract", "check"], Some("I am done, trust me.\n")),
+    );
+    let next = [
+        "contract",
+        "next",
+        "--state",
+        "agents.json",
+        "--format",
+        "json",
+    ];
+    let in_progress = agent_output("IN_PROGRESS", "a1b2c3d4e5", "pass");
+    snapshot(
+        "contract_next_in_progress_json",
+        run(dir, &next, Some(&in_progress)),
+    );
+    snapshot("contract_next_complete_json", run(dir, &next, Some(&valid)));
+    snapshot(
+        "contract_next_after_complete_json",
+        run(dir, &next, Some(&in_progress)),
+    );
+    snapshot(
+        "contract_next_invalid_json",
+        run(
+            dir,
+            &["contract", "next", "--agents", "3", "--format", "json"],
+            Some(&invalid),
+        ),
+    );
+    snapshot(
+        "contract_next_human",
+        run(dir, &["contract", "next", "--agents", "2"], Some(&valid)),
+    );
+    let state = std::fs::read_to_string(dir.join("agents.json")).expect("the state file");
+    snapshot("contract_state_file", (0, without_clock(&state)));
+}
+
+/// The state file with each `last_updated` time (seconds since the epoch) written as
+/// `[time]`.
+fn without_clock(state: &str) -> String {
+    let key = "\"last_updated\": ";
+    state
+        .split_inclusive('\n')
+        .map(|line| match line.find(key) {
+            Some(at) => {
+                let end = line[at..].find([',', '\n']).map_or(line.len(), |e| at + e);
+                format!("{}[time]{}", &line[..at + key.len()], &line[end..])
+            }
+            None => line.to_string(),
+        })
+        .collect()
+}
