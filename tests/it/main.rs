@@ -1,6 +1,22 @@
-//! The integration tests: one test binary, one module per area.
+//! The integration tests: one test binary (one link, one run), one module per area.
+//!
+//! Shared fixtures (git repositories in temporary directories, the real binary) are in
+//! [`common`]; a new area adds its module here.
 
-#[path = "../common/mod.rs"]
 mod common;
+#[path = "../support/generate.rs"]
+mod generate;
 
+mod audit;
+mod check;
+mod classify;
+mod cli;
+mod cli_classify;
+mod contract;
 mod contracts;
+mod git_change_set;
+mod policy_schema;
+mod roundtrip;
+mod route;
+mod routing_properties;
+mod seed;

@@ -1,11 +1,8 @@
 //! `handoff audit`: the library over thousands of generated records, and the real binary
 //! over the example records in every format.
 
-mod common;
-#[path = "support/generate.rs"]
-mod generate;
-
-use common::{example_registry, handoff_in};
+use crate::common::{example_registry, handoff_in};
+use crate::generate;
 use handoff::record::parse_document;
 use handoff::routing::audit::{FindingKind, Reference};
 use handoff::routing::summary::{audit_documents, AuditReport};

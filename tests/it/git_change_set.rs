@@ -1,9 +1,7 @@
 //! The change set read from real repositories: statuses, renames, copies, binary files,
 //! submodules, non-UTF-8 paths, the working tree, merge bases and the errors.
 
-mod common;
-
-use common::{git_in, head_commit, not_a_repository, shallow_clone_missing_base, TestRepo};
+use crate::common::{git_in, head_commit, not_a_repository, shallow_clone_missing_base, TestRepo};
 use handoff::git::{
     ChangeSet, ChangeStatus, ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo,
     RepoPath, WORKTREE,

@@ -1,10 +1,8 @@
 //! The real `handoff` binary: exit codes, standard output and standard error of
 //! `new`, `parse`, `render`, `fmt`, `lint` and `explain`.
 
-mod common;
-
+use crate::common::handoff;
 use assert_cmd::Command;
-use common::handoff;
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::PathBuf;

@@ -1,9 +1,7 @@
 //! The `handoff classify` and `handoff policy show` commands, run as a user runs them.
 
-mod common;
-
+use crate::common::{handoff_in, TestRepo};
 use assert_cmd::Command;
-use common::{handoff_in, TestRepo};
 use predicates::prelude::*;
 use serde_json::Value;
 

@@ -1,9 +1,7 @@
 //! `handoff route` end to end: the real binary against the example registry (in all
 //! three layouts) and against registries written into temporary directories.
 
-mod common;
-
-use common::{example_registry, handoff, stdout_of};
+use crate::common::{example_registry, handoff, stdout_of};
 use predicates::prelude::*;
 use std::fs;
 use std::path::Path;

@@ -2,9 +2,7 @@
 //! fired, renames across trigger boundaries, deletions, binary files, non-UTF-8 paths,
 //! the records directory, the policy read from the base, the working tree, shallow clones.
 
-mod common;
-
-use common::{head_commit, shallow_clone_missing_base, TestRepo};
+use crate::common::{head_commit, shallow_clone_missing_base, TestRepo};
 use handoff::git::{Head, LineSide, Repo};
 use handoff::policy::Policy;
 use handoff::risk::{classify, Classification, ClassifyError, RiskClass};

@@ -148,6 +148,6 @@ fn the_rule_tables_in_the_docs_match_the_code() {
     }
     assert!(
         docs[begin..end] == expected,
-        "docs/gate.md's rule tables are stale; run HANDOFF_UPDATE_DOCS=1 cargo test --test policy_schema"
+        "docs/gate.md's rule tables are stale; run HANDOFF_UPDATE_DOCS=1 cargo test --test it policy_schema"
     );
 }

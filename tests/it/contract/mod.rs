@@ -4,9 +4,6 @@
 //! `cases/check.json`, `cases/state.json` and `cases/next.json` hold the ported cases;
 //! each names its source (a gaia test, or the CONTRACT.md rule it pins).
 
-#[path = "../common/mod.rs"]
-mod common;
-
 mod cli;
 mod data;
 mod edge;

@@ -9,7 +9,10 @@ use serde_json::Value;
 use std::collections::HashMap;
 
 fn load(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/contract/cases/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/it/contract/cases/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     match serde_json::from_str(&text) {
         Ok(Value::Array(cases)) => cases,

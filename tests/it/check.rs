@@ -2,9 +2,7 @@
 //! real record files, the real binary. Each test states a situation from issue 4 and
 //! the verdict, exit code and problem codes the gate must give.
 
-mod common;
-
-use common::{handoff_in, TestRepo};
+use crate::common::{handoff_in, TestRepo};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Output;
