@@ -14,6 +14,7 @@ pub mod diagnostic;
 pub mod evidence;
 pub mod gate;
 pub mod git;
+pub mod io;
 pub mod policy;
 pub mod record;
 pub mod risk;

@@ -17,6 +17,7 @@
 mod file;
 
 use crate::git::{GitError, Head, Repo, RepoPath};
+use crate::io::{read_capped, utf8_error_position, InputError};
 use crate::risk::rules::{DefaultMatch, Trigger};
 use crate::risk::RiskClass;
 use file::{PolicyFile, Removal, TriggerEdit};
@@ -333,21 +334,22 @@ impl Policy {
     /// Reads and parses a policy file on disk (`--policy`): a directory, a missing file
     /// or one over [`MAX_POLICY_BYTES`] is refused before it is read.
     pub fn read_file(path: &Path) -> Result<Policy, PolicyError> {
-        let unreadable = |message: String| PolicyError::Unreadable {
-            path: path.to_path_buf(),
-            message,
-        };
-        let metadata = std::fs::metadata(path).map_err(|error| unreadable(error.to_string()))?;
-        if metadata.is_dir() {
-            return Err(unreadable("it is a directory".to_string()));
-        }
         let source = PolicySource::File {
             path: path.to_path_buf(),
         };
-        if metadata.len() > MAX_POLICY_BYTES {
-            return Err(too_large(&source, metadata.len()));
-        }
-        let bytes = std::fs::read(path).map_err(|error| unreadable(error.to_string()))?;
+        let bytes = match read_capped(path, MAX_POLICY_BYTES) {
+            Ok(bytes) => bytes,
+            Err(InputError::TooLarge { size, .. }) => return Err(too_large(&source, size)),
+            Err(error) => {
+                let message = match error {
+                    _ if path.is_dir() => "it is a directory".to_string(),
+                    InputError::Unreadable { source, .. } => source.to_string(),
+                    other => other.to_string(),
+                };
+                let path = path.to_path_buf();
+                return Err(PolicyError::Unreadable { path, message });
+            }
+        };
         Policy::parse(&bytes, source)
     }
 
@@ -634,18 +636,10 @@ impl ErrorContext {
 
     /// Invalid UTF-8, located at the line and column of the first bad byte.
     fn not_utf8(&self, bytes: &[u8], error: &std::str::Utf8Error) -> PolicyError {
-        let valid = &bytes[..error.valid_up_to()];
-        let line_start = valid
-            .iter()
-            .rposition(|byte| *byte == b'\n')
-            .map_or(0, |at| at + 1);
-        let column = String::from_utf8_lossy(&valid[line_start..])
-            .chars()
-            .count()
-            + 1;
+        let (line, column) = utf8_error_position(bytes, *error);
         PolicyError::Invalid {
             file: self.file.clone(),
-            line: valid.iter().filter(|byte| **byte == b'\n').count() + 1,
+            line,
             column,
             message: "not UTF-8 (the first invalid byte is here); save the file as UTF-8"
                 .to_string(),

@@ -55,6 +55,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     };
     let mut documents = Vec::new();
     for input in expand(&args.paths) {
+        let input = input?;
         let text = input.read()?;
         documents.push(parse_document(&input.name(), &text));
     }

@@ -10,7 +10,7 @@ use super::{Failure, Outcome};
 use handoff::diagnostic::Code;
 use handoff::gate::run::{check, CheckOptions, RecordsInput};
 use handoff::gate::{Kind, Outcome as GateOutcome, Problem, Verdict};
-use handoff::record::read_stdin;
+use handoff::io::{read_stdin, STDIN_NAME};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -46,7 +46,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     let repo = discover_repo(args.change.repo.as_deref())?;
     let mut records = Vec::new();
     for path in &args.records {
-        if path.as_os_str() == "-" {
+        if path.as_os_str() == STDIN_NAME {
             records.push(RecordsInput::Text(read_stdin()?));
         } else {
             records.push(RecordsInput::Path(path.clone()));

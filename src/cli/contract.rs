@@ -1,26 +1,23 @@
 //! `handoff contract check|next`: validate an agent's `agent_contract_handoff` block and
 //! decide what the orchestrator does next.
 //!
-//! Both commands read one agent output from a file or standard input, capped at
-//! [`MAX_INPUT_BYTES`] and required to be UTF-8 (the error gives the byte offset of the
-//! first invalid byte). Exit codes: 0 valid (or a normal next action), 1 not valid (or a
+//! Both commands read one agent output from a file or standard input through
+//! [`handoff::io`]: at most 32 MiB of UTF-8 text (the error gives the line and column of
+//! the first invalid byte). Exit codes: 0 valid (or a normal next action), 1 not valid (or a
 //! repair, stall or illegal transition), 2 when the input or the state file cannot be
 //! used.
 
-use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use handoff::contract::check::{check_output, CheckOptions, CheckResult};
 use handoff::contract::next::{decide, Decision};
 use handoff::contract::state::{self, StateFile, Transition};
 use handoff::contract::PlanStatus;
+use handoff::io::{InputError, Source};
 
 use super::output::write_stdout;
 use super::{Failure, Outcome};
-
-/// Largest agent output read, in bytes (32 MiB).
-pub const MAX_INPUT_BYTES: u64 = 32 * 1024 * 1024;
 
 /// Arguments of `handoff contract`.
 #[derive(Debug, clap::Args)]
@@ -163,51 +160,17 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
     Ok(text)
 }
 
-/// Reads the whole input, enforcing the size cap and UTF-8.
+/// Reads the agent's output through [`handoff::io`]: at most 32 MiB of UTF-8 text.
 fn read_input(file: Option<&Path>) -> Result<(String, String), Failure> {
-    let (name, bytes) = match file.filter(|path| path.as_os_str() != "-") {
-        None => (
-            "<stdin>".to_string(),
-            read_capped(io::stdin().lock(), "<stdin>")?,
-        ),
-        Some(path) => {
-            let name = path.display().to_string();
-            let handle = File::open(path).map_err(|error| unreadable(&name, &error))?;
-            let bytes = read_capped(handle, &name)?;
-            (name, bytes)
-        }
-    };
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok((name, text)),
-        Err(error) => {
-            let offset = error.utf8_error().valid_up_to();
-            Err(Failure(format!(
-                "{name}: not UTF-8: invalid byte at offset {offset}; agent output must be UTF-8 text \
-                 (re-encode it, e.g. with `iconv -t UTF-8`)"
-            )))
-        }
+    let input = file.map_or(Source::Stdin, Source::from_argument);
+    match input.read() {
+        Ok(text) => Ok((input.name(), text)),
+        Err(error @ InputError::Unreadable { .. }) => Err(Failure(format!(
+            "{error}; pass the file holding the agent's output, or `-` (or nothing) for \
+             standard input"
+        ))),
+        Err(error) => Err(Failure(error.to_string())),
     }
-}
-
-fn unreadable(name: &str, error: &io::Error) -> Failure {
-    Failure(format!(
-        "{name}: cannot read: {error}; pass the file holding the agent's output, or `-` \
-         (or nothing) for standard input"
-    ))
-}
-
-fn read_capped(reader: impl Read, name: &str) -> Result<Vec<u8>, Failure> {
-    let mut bytes = Vec::new();
-    reader
-        .take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|error| unreadable(name, &error))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(Failure(format!(
-            "{name}: larger than the 32 MiB limit for one agent output; pass only the agent's final response"
-        )));
-    }
-    Ok(bytes)
 }
 
 /// The human verdict: a headline, then one line per code telling what to repair.

@@ -5,9 +5,10 @@
 //! standard error saying why. `--check` writes nothing: it prints a unified diff per file
 //! and exits 1 when anything would change. `-` formats standard input to standard output.
 
-use super::inputs::{expand, Input};
-use super::output::{write_atomic, write_stdout};
+use super::inputs::expand;
+use super::output::write_stdout;
 use super::{Failure, Outcome};
+use handoff::io::{replace_atomically, Source};
 use handoff::record::{format_document, unified_diff, Templates};
 use std::io::Write;
 use std::path::PathBuf;
@@ -34,7 +35,10 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     let mut changed = false;
     let mut unreadable = Vec::new();
     for input in expand(&args.paths) {
-        match format_input(&input, &templates, args.check) {
+        let formatted = input
+            .map_err(|error| Failure(error.to_string()))
+            .and_then(|input| format_input(&input, &templates, args.check));
+        match formatted {
             Ok(input_changed) => changed |= input_changed,
             Err(Failure(message)) => unreadable.push(message),
         }
@@ -50,7 +54,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
 }
 
 /// Formats one input; returns whether it changed (or would).
-fn format_input(input: &Input, templates: &Templates, check: bool) -> Result<bool, Failure> {
+fn format_input(input: &Source, templates: &Templates, check: bool) -> Result<bool, Failure> {
     let name = input.name();
     let text = input.read()?;
     let formatted = format_document(&name, &text, templates);
@@ -65,12 +69,13 @@ fn format_input(input: &Input, templates: &Templates, check: bool) -> Result<boo
     let changed = formatted.text != text;
     match (input, check) {
         (_, true) => write_stdout(&unified_diff(&text, &formatted.text, &name))?,
-        (Input::Stdin, false) => write_stdout(&formatted.text)?,
-        (Input::File(path), false) if changed => {
-            write_atomic(path, &formatted.text)?;
+        (Source::Stdin, false) => write_stdout(&formatted.text)?,
+        (Source::File(path), false) if changed => {
+            replace_atomically(path, formatted.text.as_bytes())
+                .map_err(|error| Failure(format!("{name}: cannot write: {error}")))?;
             let _ = writeln!(stderr, "formatted {name}");
         }
-        (Input::File(_), false) => {}
+        (Source::File(_), false) => {}
     }
     Ok(changed)
 }

@@ -6,10 +6,11 @@
 //! where `errors` holds one message per input that could not be read.
 //! Exit 0 without errors (warnings allowed), 1 with errors, 2 when a file cannot be read.
 
-use super::inputs::{expand, Input};
+use super::inputs::expand;
 use super::output::write_stdout;
 use super::{Failure, Outcome};
 use handoff::diagnostic::Diagnostic;
+use handoff::io::Source;
 use handoff::record::{lint, parse_document};
 use std::path::PathBuf;
 
@@ -38,7 +39,10 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     let mut human = String::new();
     let mut unreadable = Vec::new();
     for input in expand(&args.paths) {
-        match lint_input(&input) {
+        match input
+            .map_err(|error| error.to_string())
+            .and_then(|input| lint_input(&input))
+        {
             Ok((text, found)) => {
                 if args.format == LintFormat::Human {
                     human.push_str(&render_human(&text, &found));
@@ -68,7 +72,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     })
 }
 
-fn lint_input(input: &Input) -> Result<(String, Vec<Diagnostic>), String> {
+fn lint_input(input: &Source) -> Result<(String, Vec<Diagnostic>), String> {
     let text = input.read().map_err(|error| error.to_string())?;
     let found = lint(&parse_document(&input.name(), &text));
     Ok((text, found))

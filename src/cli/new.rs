@@ -4,14 +4,14 @@
 //! names the allowed values). Every field and section not given keeps the seed
 //! template's placeholder, so `handoff lint` points at exactly what is left to fill.
 
-use super::output::{write_atomic, write_stdout};
+use super::output::write_stdout;
 use super::{Failure, Outcome};
+use handoff::io::{create_new, replace_atomically};
 use handoff::record::fields::{format_list, is_valid_timestamp, utc_now_rfc3339};
 use handoff::record::{
     render, FailureType, FieldKey, InteractionType, Record, RecordKind, Templates, Transport,
 };
 use handoff::risk::RiskClass;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// What to create.
@@ -353,20 +353,15 @@ fn write_new(path: &Path, text: &str, force: bool) -> Result<(), Failure> {
             ))
         })?;
     }
-    if force {
-        return write_atomic(path, text);
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|error| match error.kind() {
-            std::io::ErrorKind::AlreadyExists => Failure(format!(
-                "{} already exists; pass --force to overwrite it",
-                path.display()
-            )),
-            _ => Failure(format!("{}: cannot write: {error}", path.display())),
-        })?;
-    file.write_all(text.as_bytes())
-        .map_err(|error| Failure(format!("{}: cannot write: {error}", path.display())))
+    let written = match force {
+        true => replace_atomically(path, text.as_bytes()),
+        false => create_new(path, text.as_bytes()),
+    };
+    written.map_err(|error| match error.kind() {
+        std::io::ErrorKind::AlreadyExists => Failure(format!(
+            "{} already exists; pass --force to overwrite it",
+            path.display()
+        )),
+        _ => Failure(format!("{}: cannot write: {error}", path.display())),
+    })
 }

@@ -41,6 +41,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     let mut records = Vec::new();
     let mut diagnostics = Vec::new();
     for input in expand(&args.paths) {
+        let input = input?;
         let text = input.read()?;
         let document = parse_document(&input.name(), &text);
         records.extend(document.records);

@@ -6,9 +6,8 @@
 
 use super::output::write_stdout;
 use super::{Failure, Outcome};
-use handoff::record::{
-    read_input, read_stdin, records_from_json, render, JsonInputError, Templates,
-};
+use handoff::io::Source;
+use handoff::record::{records_from_json, render, JsonInputError, Templates};
 use std::path::PathBuf;
 
 /// Arguments of `handoff render`.
@@ -23,10 +22,11 @@ pub struct Args {
 
 /// Renders every record of the input.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
-    let (name, text) = match &args.input {
-        Some(path) if path.as_os_str() != "-" => (path.display().to_string(), read_input(path)?),
-        _ => ("-".to_string(), read_stdin()?),
-    };
+    let input = args
+        .input
+        .as_deref()
+        .map_or(Source::Stdin, Source::from_argument);
+    let (name, text) = (input.name(), input.read()?);
     let records = records_from_json(&text).map_err(|error| match error {
         JsonInputError::Shape { line, column, .. } if line > 0 => {
             Failure(format!("{name}:{line}:{column}: {error}"))

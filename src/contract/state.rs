@@ -10,15 +10,17 @@
 //!   third in a row is rejected as a stall, and at the cap the result warns;
 //! - a rejected status leaves the record unchanged.
 //!
-//! Writing replaces the file atomically (a temporary file in the same directory, then a
-//! rename), keeps every other agent's record and every unknown key as it was, and a
+//! Writing replaces the file atomically ([`crate::io::replace_atomically`]: a symbolic link
+//! is followed and the file's permissions are kept), keeps every other agent's record and every unknown key as it was, and a
 //! file that cannot be read as this layout is an error naming the path, never silently
 //! reset the way the reference does.
 
+use crate::io::{
+    read_capped, replace_atomically, utf8_error_position, InputError, MAX_INPUT_BYTES,
+};
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
-use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -215,24 +217,29 @@ pub struct StateFile {
 impl StateFile {
     /// Reads `path`; a missing or blank file is an empty state.
     pub fn load(path: &Path) -> Result<StateFile, StateError> {
-        let text = match fs::read(path) {
+        let corrupt = |reason: String| StateError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let text = match read_capped(path, MAX_INPUT_BYTES) {
             Ok(bytes) => bytes,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Vec::new(),
-            Err(source) => {
+            Err(InputError::Unreadable { source, .. })
+                if source.kind() == io::ErrorKind::NotFound =>
+            {
+                Vec::new()
+            }
+            Err(InputError::Unreadable { source, .. }) => {
                 return Err(StateError::Read {
                     path: path.to_path_buf(),
                     source,
                 })
             }
-        };
-        let corrupt = |reason: String| StateError::Corrupt {
-            path: path.to_path_buf(),
-            reason,
+            Err(error) => return Err(corrupt(error.to_string())),
         };
         let text = String::from_utf8(text).map_err(|error| {
+            let (line, column) = utf8_error_position(error.as_bytes(), error.utf8_error());
             corrupt(format!(
-                "not UTF-8 (invalid byte at offset {})",
-                error.utf8_error().valid_up_to()
+                "not UTF-8 (the first invalid byte is at line {line}, column {column})"
             ))
         })?;
         if text.trim().is_empty() {
@@ -299,11 +306,12 @@ impl StateFile {
         }
     }
 
-    /// Writes the whole state atomically: a temporary file next to it, then a rename.
+    /// Writes the whole state atomically ([`replace_atomically`]: a symbolic link is
+    /// followed, the file's permissions are kept).
     pub fn save(&self) -> Result<(), StateError> {
         let mut text = serde_json::to_string_pretty(&self.agents).unwrap_or_default();
         text.push('\n');
-        write_atomically(&self.path, text.as_bytes()).map_err(|source| StateError::Write {
+        replace_atomically(&self.path, text.as_bytes()).map_err(|source| StateError::Write {
             path: self.path.clone(),
             source,
         })
@@ -316,38 +324,6 @@ fn now_epoch_seconds() -> Value {
         .map(|d| d.as_secs_f64())
         .unwrap_or(0.0);
     Number::from_f64(seconds).map_or(Value::Null, Value::Number)
-}
-
-/// Replaces `path` with `bytes` so that a reader sees the old file or the new one,
-/// never a half-written one.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let temporary = directory.join(format!(".{name}.{}.{nanos}.tmp", std::process::id()));
-    let result = write_new(&temporary, bytes).and_then(|()| fs::rename(&temporary, path));
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    result
-}
-
-fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)?;
-    file.write_all(bytes)?;
-    file.sync_all()
 }
 
 #[cfg(test)]

@@ -22,8 +22,12 @@ use super::{evaluate, ChangedPath, GateInput, RiskReport, Verdict};
 use crate::diagnostic::Diagnostic;
 use crate::evidence::EvidenceItemId;
 use crate::git::{ChangeStatus, ChangedFile, GitError, Head, Repo};
+use crate::io::{
+    decode_text, is_markdown_file, markdown_files, read_text, Depth, InputError, WalkError,
+    STDIN_NAME,
+};
 use crate::policy::{Policy, PolicyError};
-use crate::record::{parse_document, read_bytes, read_input, InputError, Record};
+use crate::record::{parse_document, Record};
 use crate::risk::{classify, Classification, ClassifyError, RiskClass};
 use crate::scope::Touch;
 use std::cell::OnceCell;
@@ -79,13 +83,8 @@ pub enum CheckError {
         path: String,
     },
     /// A `--records` directory cannot be searched.
-    #[error("{path}: cannot search for records: {message}")]
-    Search {
-        /// The directory.
-        path: PathBuf,
-        /// Why.
-        message: String,
-    },
+    #[error(transparent)]
+    Search(#[from] WalkError),
 }
 
 /// Runs the gate on `repo`.
@@ -214,21 +213,21 @@ fn load_records(
                 path: path.to_string_lossy().into_owned(),
             });
         };
-        if !name.ends_with(".md") {
+        if !is_markdown_file(Path::new(name)) {
             continue;
         }
         let Some(bytes) = repo.read_file_at(&options.head, name)? else {
             continue;
         };
-        let text = read_bytes(bytes, Path::new(name))?;
+        let text = decode_text(bytes, Path::new(name))?;
         documents.push(parse_document(name, &text));
     }
     for input in &options.records {
         match input {
-            RecordsInput::Text(text) => documents.push(parse_document("-", text)),
+            RecordsInput::Text(text) => documents.push(parse_document(STDIN_NAME, text)),
             RecordsInput::Path(path) => {
-                for file in markdown_files(path)? {
-                    let text = read_input(&file)?;
+                for file in records_files(path)? {
+                    let text = read_text(&file)?;
                     documents.push(parse_document(&file.display().to_string(), &text));
                 }
             }
@@ -243,23 +242,12 @@ fn load_records(
     Ok((records, diagnostics))
 }
 
-/// `path` itself, or every `*.md` below it when it is a directory, sorted.
-fn markdown_files(path: &Path) -> Result<Vec<PathBuf>, CheckError> {
+/// `path` itself, or every Markdown file below it when it is a directory, sorted.
+fn records_files(path: &Path) -> Result<Vec<PathBuf>, CheckError> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
-    let search_error = |message: String| CheckError::Search {
-        path: path.to_path_buf(),
-        message,
-    };
-    let escaped = glob::Pattern::escape(&path.display().to_string());
-    let walk = glob::glob(&format!("{escaped}/**/*.md"))
-        .map_err(|error| search_error(error.to_string()))?;
-    let mut files = walk
-        .collect::<Result<Vec<PathBuf>, _>>()
-        .map_err(|error| search_error(error.to_string()))?;
-    files.sort();
-    Ok(files)
+    Ok(markdown_files(path, Depth::All)?)
 }
 
 /// A changed file as the gate sees it.

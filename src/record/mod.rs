@@ -17,7 +17,6 @@ mod derived;
 mod diff;
 pub mod fields;
 mod fmt;
-mod input;
 mod json;
 mod lint;
 mod parse;
@@ -32,9 +31,6 @@ pub use fields::{
     Transport, Urgency,
 };
 pub use fmt::{format_document, FormattedDocument, SkippedRecord};
-pub use input::{
-    read_bytes, read_input, read_stdin, utf8_error_position, InputError, MAX_INPUT_BYTES,
-};
 pub use json::{records_from_json, JsonInputError, RecordJson};
 pub use lint::{lint, lint_record};
 pub use parse::{parse_document, ParsedDocument};

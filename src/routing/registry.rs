@@ -16,10 +16,10 @@
 
 use super::normalise::Capability;
 use super::yaml::{self, AgentEntry, AgentList, Capabilities, Departments, Term, UniqueMap};
+use crate::io::{markdown_files, read_capped, utf8_error_position, Depth, InputError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Registry files larger than this are refused rather than read into memory.
@@ -168,12 +168,17 @@ impl Registry {
         if agents.is_dir() {
             return Registry::load_agent_files(&agents);
         }
-        let mut files = markdown_files(dir)?;
+        let files = markdown_files(dir, Depth::Top).map_err(|error| {
+            RegistryError::new(
+                dir,
+                None,
+                format!("cannot read directory: {}", error.source),
+            )
+        })?;
         if files.is_empty() {
             // An empty registry would answer "no agent has the capability: escalate".
             return Err(RegistryError::new(dir, None, NO_AGENT_FILES));
         }
-        files.sort();
         let mut agents = BTreeMap::new();
         for file in files {
             let (agent, name_line) = read_agent_file(&file)?;
@@ -283,25 +288,6 @@ fn agent_from_entry(entry: AgentEntry) -> Agent {
     )
 }
 
-fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, RegistryError> {
-    let entries = fs::read_dir(dir)
-        .map_err(|e| RegistryError::new(dir, None, format!("cannot read directory: {e}")))?;
-    let mut files = Vec::new();
-    for entry in entries {
-        let path = entry
-            .map_err(|e| RegistryError::new(dir, None, format!("cannot read directory: {e}")))?
-            .path();
-        if path.is_file()
-            && path
-                .extension()
-                .is_some_and(|ext| ext.eq_ignore_ascii_case("md"))
-        {
-            files.push(path);
-        }
-    }
-    Ok(files)
-}
-
 /// Reads one agent file; also returns the line of its `name:` key, for errors.
 fn read_agent_file(path: &Path) -> Result<(Agent, usize), RegistryError> {
     let text = read_text(path)?;
@@ -335,18 +321,18 @@ fn front_matter(text: &str) -> Result<&str, &'static str> {
 
 /// Reads a registry or aliases file as UTF-8 text, refusing huge or binary files.
 pub(crate) fn read_text(path: &Path) -> Result<String, RegistryError> {
-    let fail = |message: String| RegistryError::new(path, None, message);
-    let size = fs::metadata(path)
-        .map_err(|e| fail(format!("cannot read: {e}")))?
-        .len();
-    if size > MAX_FILE_BYTES {
-        return Err(fail(format!(
-            "is {size} bytes; registry files over {MAX_FILE_BYTES} bytes are refused"
-        )));
-    }
-    let bytes = fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let bytes = read_capped(path, MAX_FILE_BYTES).map_err(|error| {
+        let message = match error {
+            InputError::TooLarge { size, .. } => {
+                format!("is {size} bytes; registry files over {MAX_FILE_BYTES} bytes are refused")
+            }
+            InputError::Unreadable { source, .. } => format!("cannot read: {source}"),
+            other => other.to_string(),
+        };
+        RegistryError::new(path, None, message)
+    })?;
     String::from_utf8(bytes).map_err(|e| {
-        let position = crate::record::utf8_error_position(e.as_bytes(), e.utf8_error());
+        let position = utf8_error_position(e.as_bytes(), e.utf8_error());
         RegistryError::new(
             path,
             Some(position),

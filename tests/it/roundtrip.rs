@@ -4,9 +4,7 @@
 //! (comrak); and arbitrary bytes never panic the parser.
 
 use comrak::nodes::NodeValue;
-use handoff::record::{
-    format_document, parse_document, read_bytes, render, Record, RecordKind, Templates,
-};
+use handoff::record::{format_document, parse_document, render, Record, RecordKind, Templates};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -201,7 +199,7 @@ proptest! {
             let _ = render(record, &Templates::embedded());
         }
         let _ = format_document("lossy", &lossy, &Templates::embedded());
-        if let Ok(text) = read_bytes(bytes, Path::new("bytes")) {
+        if let Ok(text) = handoff::io::decode_text(bytes, Path::new("bytes")) {
             let _ = handoff::record::lint(&parse_document("bytes", &text));
         }
     }

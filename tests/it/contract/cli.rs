@@ -148,7 +148,7 @@ fn consolidation_flag_requires_the_report() {
 }
 
 #[test]
-fn non_utf8_input_is_an_error_with_the_byte_offset() {
+fn non_utf8_input_is_an_error_with_the_line_and_column() {
     let dir = TempDir::new().expect("tempdir");
     let file = write(
         &dir,
@@ -161,7 +161,7 @@ fn non_utf8_input_is_an_error_with_the_byte_offset() {
         .code(2)
         .stdout(predicate::str::is_empty())
         .stderr(predicate::str::contains(
-            "latin1.md: not UTF-8: invalid byte at offset 3",
+            "latin1.md:1:4: not UTF-8 (the first invalid byte is here)",
         ));
 }
 
@@ -402,4 +402,32 @@ fn human_reports_are_stable() {
         "next_human",
         String::from_utf8_lossy(&next.get_output().stdout)
     );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_state_file_is_replaced_through_its_link_with_its_permissions() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let dir = TempDir::new().expect("tempdir");
+    let target = dir.path().join("agents.json");
+    fs::write(&target, "{}\n").expect("write the state file");
+    fs::set_permissions(&target, fs::Permissions::from_mode(0o600)).expect("chmod");
+    let link = dir.path().join("state-link.json");
+    symlink(&target, &link).expect("symlink");
+    let input = write(&dir, "out.md", output(&contract("IN_PROGRESS")).as_bytes());
+    handoff()
+        .args(["contract", "next", "--state"])
+        .arg(&link)
+        .arg(&input)
+        .assert()
+        .code(0);
+    let link_type = fs::symlink_metadata(&link).expect("the link").file_type();
+    assert!(link_type.is_symlink(), "the link stays a link");
+    let mode = fs::metadata(&target)
+        .expect("the state file")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "the permissions are kept");
+    let state = fs::read_to_string(&target).expect("the state file");
+    assert!(state.contains("\"IN_PROGRESS\""), "{state}");
 }

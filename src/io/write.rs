@@ -1,0 +1,116 @@
+//! Writing files: an atomic replace, and an exclusive create.
+//!
+//! A command that rewrites a file must leave either the old file or the new one, never a
+//! half-written one, and must not change what it does not own: the file's permissions,
+//! or a symbolic link (the file it points at is rewritten, the link stays a link).
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// Replaces `path` with `bytes` atomically: a temporary file in the same directory,
+/// flushed to disk, given the original's permissions, then renamed over it. A symbolic
+/// link is followed, so the file it points at is the one replaced. A file that does not
+/// exist yet is created.
+pub fn replace_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let directory = match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let permissions = std::fs::metadata(&target)
+        .ok()
+        .map(|meta| meta.permissions());
+    let (temporary, mut file) = create_temporary(&directory, &name)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .and_then(|()| match permissions {
+            Some(permissions) => std::fs::set_permissions(&temporary, permissions),
+            None => Ok(()),
+        })
+        .and_then(|()| std::fs::rename(&temporary, &target));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
+/// A new temporary file next to the target, named after it, never an existing one.
+fn create_temporary(directory: &Path, name: &str) -> io::Result<(PathBuf, std::fs::File)> {
+    let mut attempt = 0u32;
+    loop {
+        let path = directory.join(format!(
+            ".{name}.handoff-{}-{attempt}.tmp",
+            std::process::id()
+        ));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(file) => return Ok((path, file)),
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => {
+                attempt += 1
+            }
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+/// Writes `bytes` to a file that must not exist yet (`AlreadyExists` otherwise).
+pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replace_keeps_permissions_and_follows_links() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let file = dir.path().join("a.md");
+        std::fs::write(&file, "old").expect("write");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{symlink, PermissionsExt};
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+            let link = dir.path().join("link.md");
+            symlink(&file, &link).expect("symlink");
+            replace_atomically(&link, b"new").expect("replace");
+            assert!(std::fs::symlink_metadata(&link)
+                .expect("the link")
+                .file_type()
+                .is_symlink());
+            let mode = std::fs::metadata(&file)
+                .expect("the file")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o640);
+        }
+        #[cfg(not(unix))]
+        replace_atomically(&file, b"new").expect("replace");
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), "new");
+        let entries = std::fs::read_dir(dir.path()).expect("list").count();
+        assert!(entries <= 2, "no temporary file is left behind");
+    }
+
+    #[test]
+    fn create_new_refuses_an_existing_file() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let file = dir.path().join("a.md");
+        create_new(&file, b"one").expect("create");
+        let error = create_new(&file, b"two").err().map(|e| e.kind());
+        assert_eq!(error, Some(io::ErrorKind::AlreadyExists));
+        assert_eq!(std::fs::read_to_string(&file).expect("read"), "one");
+    }
+}
