@@ -20,3 +20,4 @@ pub mod record;
 pub mod risk;
 pub mod routing;
 pub mod scope;
+mod spelled;

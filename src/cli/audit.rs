@@ -10,9 +10,9 @@ use super::inputs::expand;
 use super::output::write_stdout;
 use super::route::load;
 use super::{Failure, Outcome};
-use handoff::diagnostic::Severity;
+use handoff::diagnostic::{RoutingCode, Severity};
 use handoff::record::parse_document;
-use handoff::routing::audit::{FindingKind, Reference};
+use handoff::routing::audit::Reference;
 use handoff::routing::summary::{audit_documents, AuditReport};
 use handoff::routing::Registry;
 use std::fmt::Write as _;
@@ -108,17 +108,16 @@ fn human(report: &AuditReport, context: &Context<'_>) -> String {
         let task = f.task_id.as_deref().unwrap_or("-");
         let _ = writeln!(
             text,
-            "{}:{}: {}[{}] {task}: {}",
-            f.source, f.line, f.finding.severity, f.finding.kind, f.finding.message
+            "{}: {}[{}] {task}: {}",
+            f.finding.location(),
+            f.finding.severity,
+            f.finding.code,
+            f.finding.message
         );
     }
     for failure in &report.lint_failures {
         for d in &failure.errors {
-            let _ = writeln!(
-                text,
-                "{}:{}:{}: error[{}]: {}",
-                d.source, d.line, d.column, d.code, d.message
-            );
+            let _ = writeln!(text, "{}: error[{}]: {}", d.location(), d.code, d.message);
         }
     }
     if !text.is_empty() {
@@ -292,9 +291,9 @@ fn findings_section(report: &AuditReport, md: &mut String) {
                 Severity::Error => "**error**".to_string(),
                 Severity::Warning => "warning".to_string(),
             },
-            format!("`{}`", f.finding.kind),
+            format!("`{}`", f.finding.code),
             f.task_id.clone().unwrap_or_default(),
-            format!("{}:{}", f.source, f.line),
+            f.finding.location(),
             f.finding.message.clone(),
         ]
     });
@@ -303,7 +302,7 @@ fn findings_section(report: &AuditReport, md: &mut String) {
         &["Severity", "Finding", "Task", "Where", "Detail"],
         rows,
     );
-    let legend: Vec<String> = FindingKind::ALL.iter().map(|k| format!("`{k}`")).collect();
+    let legend: Vec<String> = RoutingCode::ALL.iter().map(|k| format!("`{k}`")).collect();
     let _ = writeln!(md, "Finding kinds: {}.\n", legend.join(", "));
 }
 
@@ -317,7 +316,10 @@ fn lint_section(report: &AuditReport, md: &mut String) {
         let errors: Vec<String> = f
             .errors
             .iter()
-            .map(|d| format!("line {}: `{}` {}", d.line, d.code, d.message))
+            .map(|d| {
+                let line = d.line.unwrap_or_default();
+                format!("line {line}: `{}` {}", d.code, d.message)
+            })
             .collect();
         vec![
             format!("{}:{}", f.source, f.line),

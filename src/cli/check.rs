@@ -7,9 +7,9 @@
 use super::change_args::{discover_repo, head, ChangeArgs};
 use super::output::write_stdout;
 use super::{Failure, Outcome};
-use handoff::diagnostic::Code;
+use handoff::diagnostic::{Code, Diagnostic};
 use handoff::gate::run::{check, CheckOptions, RecordsInput};
-use handoff::gate::{Kind, Outcome as GateOutcome, Problem, Verdict};
+use handoff::gate::{Kind, Outcome as GateOutcome, Verdict};
 use handoff::io::{read_stdin, STDIN_NAME};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -73,19 +73,10 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
 }
 
 /// `path:line: ` (or just `path: `) for a problem's location.
-fn location(problem: &Problem) -> String {
-    match (&problem.path, problem.line) {
-        (Some(path), Some(line)) => format!("{path}:{line}: "),
-        (Some(path), None) => format!("{path}: "),
-        _ => String::new(),
-    }
-}
-
-fn severity(problem: &Problem) -> &'static str {
-    if problem.is_error() {
-        "error"
-    } else {
-        "warning"
+fn location(problem: &Diagnostic) -> String {
+    match problem.location() {
+        at if at.is_empty() => at,
+        at => format!("{at}: "),
     }
 }
 
@@ -104,7 +95,7 @@ fn human(verdict: &Verdict) -> String {
             out.push_str(&format!(
                 "  {}{}[{}]: {}\n",
                 location(problem),
-                severity(problem),
+                problem.severity,
                 problem.code,
                 problem.message
             ));
@@ -126,14 +117,14 @@ const MARKDOWN_PER_CODE: usize = 10;
 
 /// The problems of each kind that has any, at most `per_code` of each code, and how
 /// many were left out.
-fn grouped(verdict: &Verdict, per_code: usize) -> Vec<(Kind, Vec<&Problem>, usize)> {
+fn grouped(verdict: &Verdict, per_code: usize) -> Vec<(Kind, Vec<&Diagnostic>, usize)> {
     Kind::ALL
         .into_iter()
         .filter_map(|kind| {
             let mut seen: HashMap<Code, usize> = HashMap::new();
             let mut shown = Vec::new();
             let mut omitted = 0;
-            for problem in verdict.problems.iter().filter(|p| p.kind() == kind) {
+            for problem in verdict.problems.iter().filter(|p| Kind::of(p.code) == kind) {
                 let count = seen.entry(problem.code).or_default();
                 *count += 1;
                 if *count <= per_code {
@@ -278,7 +269,7 @@ fn markdown(verdict: &Verdict) -> String {
             };
             out.push_str(&format!(
                 "- **{}** `{}`{at}: {}\n",
-                severity(problem),
+                problem.severity,
                 problem.code,
                 escape(&problem.message)
             ));

@@ -182,7 +182,7 @@ fn human_check(name: &str, result: &CheckResult) -> String {
             result.plan_status, result.agent_id
         ));
     } else {
-        let count = result.missing.len() + result.invalid.len();
+        let count = result.missing().len() + result.invalid().len();
         out.push_str(&format!(
             "{name}: contract not valid: {count} to repair (recommended action: {})\n",
             result.recommended_action

@@ -15,11 +15,13 @@ pub struct Args {
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let Some(name) = args.code else {
         let mut text = String::new();
-        for code in Code::ALL {
-            let info = code.info();
+        for code in Code::all() {
+            let info = code.explanation();
             text.push_str(&format!(
                 "{:<28} {:<7} {}\n",
-                info.name, info.severity, info.summary
+                code.name(),
+                info.severity,
+                info.summary
             ));
         }
         write_stdout(&text)?;
@@ -30,13 +32,13 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
             "unknown code `{name}`; run `handoff explain` to list every code"
         )));
     };
-    let info = code.info();
+    let info = code.explanation();
     write_stdout(&format!(
         "{name} ({severity})\n\n{summary}\n\nExample:\n\n{example}\nFix: {fix}\n",
-        name = info.name,
+        name = code.name(),
         severity = info.severity,
         summary = info.summary,
-        example = indent(info.example),
+        example = indent(&info.example),
         fix = info.fix,
     ))?;
     Ok(Outcome::Ok)

@@ -84,22 +84,17 @@ pub fn render_human(text: &str, diagnostics: &[Diagnostic]) -> String {
     let mut out = String::new();
     for diagnostic in diagnostics {
         out.push_str(&format!(
-            "{}:{}:{}: {}[{}]: {}\n",
-            diagnostic.source,
-            diagnostic.line,
-            diagnostic.column,
+            "{}: {}[{}]: {}\n",
+            diagnostic.location(),
             diagnostic.severity,
             diagnostic.code,
             diagnostic.message
         ));
-        if let Some(line) = diagnostic
-            .line
-            .checked_sub(1)
-            .and_then(|index| lines.get(index))
-        {
-            let number = diagnostic.line.to_string();
+        let number = diagnostic.line.unwrap_or_default();
+        if let Some(line) = number.checked_sub(1).and_then(|index| lines.get(index)) {
+            let number = number.to_string();
             let pad = " ".repeat(number.len());
-            let caret = " ".repeat(diagnostic.column.saturating_sub(1));
+            let caret = " ".repeat(diagnostic.column.unwrap_or(1).saturating_sub(1));
             out.push_str(&format!("{pad} |\n{number} | {line}\n{pad} | {caret}^\n"));
         }
         if let Some(hint) = &diagnostic.hint {

@@ -11,14 +11,15 @@ use serde_json::{Map, Value};
 use super::block::{self, NoBlock};
 use super::python::{is_truthy, string_repr, to_float, to_int, to_str};
 use super::{PlanStatus, EVIDENCE_FIELDS};
+use crate::diagnostic::{ContractCode, Diagnostic};
 
-/// The consolidation list fields, in rule order.
-const CONSOLIDATION_FIELDS: [&str; 5] = [
-    "CONFIRMED_FINDINGS",
-    "SUSPECTED_FINDINGS",
-    "CONFLICTS",
-    "OPEN_GAPS",
-    "NEXT_BEST_AGENT",
+/// The consolidation list fields, in rule order (the JSON keys are their lower-case forms).
+const CONSOLIDATION_FIELDS: [ContractCode; 5] = [
+    ContractCode::ConfirmedFindings,
+    ContractCode::SuspectedFindings,
+    ContractCode::Conflicts,
+    ContractCode::OpenGaps,
+    ContractCode::NextBestAgent,
 ];
 
 /// Allowed values of `consolidation_report.ownership_assessment`.
@@ -32,12 +33,12 @@ const APPROVAL_ADVISORY_FIELDS: [&str; 4] = ["operation", "exact_content", "scop
 const RISK_LEVELS: [&str; 4] = ["LOW", "MEDIUM", "HIGH", "CRITICAL"];
 
 /// The codes reported when there is no usable block.
-const NO_BLOCK_MISSING: [&str; 5] = [
-    "AGENT_STATUS",
-    "PLAN_STATUS",
-    "PENDING_STEPS",
-    "NEXT_ACTION",
-    "AGENT_ID",
+const NO_BLOCK_MISSING: [ContractCode; 5] = [
+    ContractCode::AgentStatus,
+    ContractCode::PlanStatus,
+    ContractCode::PendingSteps,
+    ContractCode::NextAction,
+    ContractCode::AgentId,
 ];
 
 /// `recommended_action` when the contract is valid.
@@ -56,20 +57,59 @@ pub struct CheckOptions {
     pub task_agent_id: String,
 }
 
+/// The list of the JSON contract a finding is reported in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed {
+    /// `missing`: an absent or empty required field (invalidates).
+    Missing,
+    /// `invalid`: a value outside its enumeration (invalidates).
+    Invalid,
+    /// `warnings`: a non-blocking `APPROVAL_REQUEST_*` finding.
+    Warning,
+}
+
+/// One finding: its code, the value it is about, and the line that tells the agent what
+/// to repair and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContractFinding {
+    /// The list it is reported in.
+    pub listed: Listed,
+    /// The code.
+    pub code: ContractCode,
+    /// What follows the code after a `:` in the list (`DONE` in `PLAN_STATUS:DONE`).
+    pub detail: Option<String>,
+    /// What to add or set, e.g. `add "agent_status.agent_id": …`.
+    pub repair: String,
+}
+
+impl ContractFinding {
+    /// The finding as the contract's lists spell it: `CODE` or `CODE:detail`.
+    pub fn listed_as(&self) -> String {
+        match &self.detail {
+            Some(detail) => format!("{}:{detail}", self.code),
+            None => self.code.to_string(),
+        }
+    }
+
+    /// The finding as a [`Diagnostic`]: the listed text as the message, the repair as
+    /// the hint.
+    pub fn diagnostic(&self) -> Diagnostic {
+        Diagnostic::new(self.code, self.listed_as()).with_hint(&self.repair)
+    }
+}
+
 /// The verdict on one agent output. Serializes to the JSON contract, fields in the
-/// order CONTRACT.md lists them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// order CONTRACT.md lists them: `valid`, `severity`, `missing`, `invalid`, `warnings`,
+/// `evidence_required`, `consolidation_required`, `recommended_action`, `plan_status`,
+/// `agent_id`, `advisories`.
+#[derive(Debug, Clone, PartialEq)]
 pub struct CheckResult {
     /// Nothing missing and nothing invalid.
     pub valid: bool,
     /// `"none"` when valid, `"hard"` otherwise.
     pub severity: &'static str,
-    /// Codes of absent or empty required fields, in rule order (duplicates kept).
-    pub missing: Vec<String>,
-    /// `CODE:value` for fields present with a value outside their enum.
-    pub invalid: Vec<String>,
-    /// The non-blocking `APPROVAL_REQUEST_*` codes.
-    pub warnings: Vec<String>,
+    /// Every finding, in rule order.
+    pub findings: Vec<ContractFinding>,
     /// The status is canonical, so the evidence report is required.
     pub evidence_required: bool,
     /// Echo of [`CheckOptions::consolidation_required`].
@@ -82,29 +122,87 @@ pub struct CheckResult {
     pub agent_id: String,
     /// Messages about malformed advisory fields; never affect validity.
     pub advisories: Vec<String>,
-    /// One repair line per code in `missing`, `invalid` and `warnings`, in that order.
-    #[serde(skip)]
-    pub repairs: Vec<String>,
     /// Why there is no usable block, when there is none.
-    #[serde(skip)]
     pub no_block: Option<NoBlock>,
     /// The id a repair routes to: the block's `agent_id`, else `--task-agent-id`, when
     /// it matches `^a[0-9a-f]{5,}$`; "" when neither does.
-    #[serde(skip)]
     pub repair_agent_id: String,
 }
 
 impl CheckResult {
-    /// One line per code, `missing`, then `invalid`, then `warnings`:
+    /// The findings reported in `list`, in rule order.
+    pub fn listed(&self, list: Listed) -> impl Iterator<Item = &ContractFinding> {
+        self.findings.iter().filter(move |f| f.listed == list)
+    }
+
+    /// `missing`: codes of absent or empty required fields (duplicates kept).
+    pub fn missing(&self) -> Vec<String> {
+        self.listed(Listed::Missing)
+            .map(ContractFinding::listed_as)
+            .collect()
+    }
+
+    /// `invalid`: `CODE:value` for values outside their enumeration.
+    pub fn invalid(&self) -> Vec<String> {
+        self.listed(Listed::Invalid)
+            .map(ContractFinding::listed_as)
+            .collect()
+    }
+
+    /// `warnings`: the non-blocking codes.
+    pub fn warnings(&self) -> Vec<String> {
+        self.listed(Listed::Warning)
+            .map(ContractFinding::listed_as)
+            .collect()
+    }
+
+    /// One line per finding, `missing`, then `invalid`, then `warnings`:
     /// `missing AGENT_ID: add "agent_status.agent_id": …`.
     pub fn repair_lines(&self) -> Vec<String> {
-        let kinds = self.missing.iter().map(|code| ("missing", code));
-        let kinds = kinds.chain(self.invalid.iter().map(|code| ("invalid", code)));
-        let kinds = kinds.chain(self.warnings.iter().map(|code| ("warning", code)));
-        kinds
-            .zip(&self.repairs)
-            .map(|((kind, code), repair)| format!("{kind} {code}: {repair}"))
-            .collect()
+        [
+            (Listed::Missing, "missing"),
+            (Listed::Invalid, "invalid"),
+            (Listed::Warning, "warning"),
+        ]
+        .into_iter()
+        .flat_map(|(list, word)| {
+            self.listed(list)
+                .map(move |f| format!("{word} {}: {}", f.listed_as(), f.repair))
+        })
+        .collect()
+    }
+}
+
+impl Serialize for CheckResult {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Contract<'a> {
+            valid: bool,
+            severity: &'static str,
+            missing: Vec<String>,
+            invalid: Vec<String>,
+            warnings: Vec<String>,
+            evidence_required: bool,
+            consolidation_required: bool,
+            recommended_action: &'static str,
+            plan_status: &'a str,
+            agent_id: &'a str,
+            advisories: &'a [String],
+        }
+        Contract {
+            valid: self.valid,
+            severity: self.severity,
+            missing: self.missing(),
+            invalid: self.invalid(),
+            warnings: self.warnings(),
+            evidence_required: self.evidence_required,
+            consolidation_required: self.consolidation_required,
+            recommended_action: self.recommended_action,
+            plan_status: &self.plan_status,
+            agent_id: &self.agent_id,
+            advisories: &self.advisories,
+        }
+        .serialize(serializer)
     }
 }
 
@@ -123,7 +221,7 @@ pub fn check_output(
 fn no_block(reason: NoBlock, options: &CheckOptions) -> CheckResult {
     let mut findings = Findings::default();
     for code in NO_BLOCK_MISSING {
-        findings.missing(code.to_string(), missing_status_hint(code));
+        findings.missing(code, missing_status_hint(code));
     }
     let mut result = findings.into_result(options, "", "", false);
     result.no_block = Some(reason);
@@ -157,31 +255,30 @@ pub fn check_contract(contract: &Map<String, Value>, options: &CheckOptions) -> 
     result
 }
 
-/// Codes and repair lines, collected in rule order.
+/// The findings, collected in rule order.
 #[derive(Default)]
-struct Findings {
-    missing: Vec<String>,
-    missing_repairs: Vec<String>,
-    invalid: Vec<String>,
-    invalid_repairs: Vec<String>,
-    warnings: Vec<String>,
-    warning_repairs: Vec<String>,
-}
+struct Findings(Vec<ContractFinding>);
 
 impl Findings {
-    fn missing(&mut self, code: String, repair: String) {
-        self.missing.push(code);
-        self.missing_repairs.push(repair);
+    fn push(&mut self, listed: Listed, code: ContractCode, detail: Option<String>, repair: String) {
+        self.0.push(ContractFinding {
+            listed,
+            code,
+            detail,
+            repair,
+        });
     }
 
-    fn invalid(&mut self, code: String, repair: String) {
-        self.invalid.push(code);
-        self.invalid_repairs.push(repair);
+    fn missing(&mut self, code: ContractCode, repair: String) {
+        self.push(Listed::Missing, code, None, repair);
     }
 
-    fn warning(&mut self, code: String, repair: String) {
-        self.warnings.push(code);
-        self.warning_repairs.push(repair);
+    fn invalid(&mut self, code: ContractCode, value: &str, repair: String) {
+        self.push(Listed::Invalid, code, Some(value.to_string()), repair);
+    }
+
+    fn warning(&mut self, code: ContractCode, detail: &str, repair: String) {
+        self.push(Listed::Warning, code, Some(detail.to_string()), repair);
     }
 
     fn into_result(
@@ -191,17 +288,12 @@ impl Findings {
         agent_id: &str,
         evidence_required: bool,
     ) -> CheckResult {
-        let valid = self.missing.is_empty() && self.invalid.is_empty();
+        let valid = self.0.iter().all(|f| f.listed == Listed::Warning);
         let repair_agent_id = repair_agent_id(agent_id, &options.task_agent_id);
-        let mut repairs = self.missing_repairs;
-        repairs.extend(self.invalid_repairs);
-        repairs.extend(self.warning_repairs);
         CheckResult {
             valid,
             severity: if valid { "none" } else { "hard" },
-            missing: self.missing,
-            invalid: self.invalid,
-            warnings: self.warnings,
+            findings: self.0,
             evidence_required,
             consolidation_required: options.consolidation_required,
             recommended_action: if valid {
@@ -214,7 +306,6 @@ impl Findings {
             plan_status: plan_status.to_string(),
             agent_id: agent_id.to_string(),
             advisories: Vec::new(),
-            repairs,
             no_block: None,
             repair_agent_id,
         }
@@ -304,13 +395,16 @@ fn non_empty_object(value: Option<&Value>) -> Option<&Map<String, Value>> {
 /// Rules 1–3: the status block and its four fields.
 fn check_agent_status(status: &AgentStatus, findings: &mut Findings) {
     if !status.present {
-        findings.missing("AGENT_STATUS".into(), missing_status_hint("AGENT_STATUS"));
+        let code = ContractCode::AgentStatus;
+        findings.missing(code, missing_status_hint(code));
     }
     if status.plan_status.is_empty() {
-        findings.missing("PLAN_STATUS".into(), missing_status_hint("PLAN_STATUS"));
+        let code = ContractCode::PlanStatus;
+        findings.missing(code, missing_status_hint(code));
     } else if PlanStatus::parse(&status.plan_status).is_none() {
         findings.invalid(
-            format!("PLAN_STATUS:{}", status.plan_status),
+            ContractCode::PlanStatus,
+            &status.plan_status,
             format!(
                 "set \"agent_status.plan_status\" to one of {} (found {})",
                 PlanStatus::NAMES.join(", "),
@@ -319,22 +413,22 @@ fn check_agent_status(status: &AgentStatus, findings: &mut Findings) {
         );
     }
     for (code, value) in [
-        ("PENDING_STEPS", &status.pending_steps),
-        ("NEXT_ACTION", &status.next_action),
-        ("AGENT_ID", &status.agent_id),
+        (ContractCode::PendingSteps, &status.pending_steps),
+        (ContractCode::NextAction, &status.next_action),
+        (ContractCode::AgentId, &status.agent_id),
     ] {
         if value.is_empty() {
-            findings.missing(code.into(), missing_status_hint(code));
+            findings.missing(code, missing_status_hint(code));
         }
     }
 }
 
-fn missing_status_hint(code: &str) -> String {
+fn missing_status_hint(code: ContractCode) -> String {
     match code {
-        "AGENT_STATUS" => "add \"agent_status\": an object with plan_status, agent_id, pending_steps and next_action".into(),
-        "PLAN_STATUS" => format!("add \"agent_status.plan_status\": one of {}", PlanStatus::NAMES.join(", ")),
-        "PENDING_STEPS" => "add \"agent_status.pending_steps\": the steps still to do, a list ([] when none)".into(),
-        "NEXT_ACTION" => "add \"agent_status.next_action\": a non-empty string saying what happens next".into(),
+        ContractCode::AgentStatus => "add \"agent_status\": an object with plan_status, agent_id, pending_steps and next_action".into(),
+        ContractCode::PlanStatus => format!("add \"agent_status.plan_status\": one of {}", PlanStatus::NAMES.join(", ")),
+        ContractCode::PendingSteps => "add \"agent_status.pending_steps\": the steps still to do, a list ([] when none)".into(),
+        ContractCode::NextAction => "add \"agent_status.next_action\": a non-empty string saying what happens next".into(),
         _ => "add \"agent_status.agent_id\": your agent id (like a1b2c3d4e5, matching ^a[0-9a-f]{5,}$)".into(),
     }
 }
@@ -343,17 +437,18 @@ fn missing_status_hint(code: &str) -> String {
 fn check_evidence(contract: &Map<String, Value>, findings: &mut Findings) {
     let Some(evidence) = non_empty_object(contract.get("evidence_report")) else {
         findings.missing(
-            "EVIDENCE_REPORT".into(),
+            ContractCode::EvidenceReport,
             "add \"evidence_report\": an object with the seven evidence keys below".into(),
         );
         for field in EVIDENCE_FIELDS {
-            findings.missing(field.into(), evidence_hint(field));
+            findings.missing(field, evidence_hint(field));
         }
         return;
     };
     for field in EVIDENCE_FIELDS {
-        if !has_key(evidence, &field.to_lowercase()) && !has_key(evidence, field) {
-            findings.missing(field.into(), evidence_hint(field));
+        let key = field.as_str();
+        if !has_key(evidence, &key.to_lowercase()) && !has_key(evidence, key) {
+            findings.missing(field, evidence_hint(field));
         }
     }
 }
@@ -367,10 +462,10 @@ fn has_key(map: &Map<String, Value>, key: &str) -> bool {
     }
 }
 
-fn evidence_hint(field: &str) -> String {
+fn evidence_hint(field: ContractCode) -> String {
     format!(
         "add \"evidence_report.{}\": a list ([] when there is nothing to report)",
-        field.to_lowercase()
+        field.as_str().to_lowercase()
     )
 }
 
@@ -379,7 +474,7 @@ fn check_consolidation(contract: &Map<String, Value>, findings: &mut Findings) {
     let report = non_empty_object(contract.get("consolidation_report"));
     if report.is_none() {
         findings.missing(
-            "CONSOLIDATION_REPORT".into(),
+            ContractCode::ConsolidationReport,
             "add \"consolidation_report\": an object with ownership_assessment and the five finding lists below".into(),
         );
     }
@@ -389,12 +484,13 @@ fn check_consolidation(contract: &Map<String, Value>, findings: &mut Findings) {
     let allowed = OWNERSHIP_ASSESSMENTS.join(", ");
     if ownership.is_empty() {
         findings.missing(
-            "OWNERSHIP_ASSESSMENT".into(),
+            ContractCode::OwnershipAssessment,
             format!("add \"consolidation_report.ownership_assessment\": one of {allowed}"),
         );
     } else if !OWNERSHIP_ASSESSMENTS.contains(&ownership.as_str()) {
         findings.invalid(
-            format!("OWNERSHIP_ASSESSMENT:{ownership}"),
+            ContractCode::OwnershipAssessment,
+            &ownership,
             format!(
                 "set \"consolidation_report.ownership_assessment\" to one of {allowed} (found {})",
                 string_repr(&ownership)
@@ -402,12 +498,13 @@ fn check_consolidation(contract: &Map<String, Value>, findings: &mut Findings) {
         );
     }
     for field in CONSOLIDATION_FIELDS {
-        let lower = field.to_lowercase();
+        let key = field.as_str();
+        let lower = key.to_lowercase();
         let filled =
-            report.get(&lower).is_some_and(is_truthy) || report.get(field).is_some_and(is_truthy);
+            report.get(&lower).is_some_and(is_truthy) || report.get(key).is_some_and(is_truthy);
         if !filled {
             findings.missing(
-                field.into(),
+                field,
                 format!("add \"consolidation_report.{lower}\": a non-empty list"),
             );
         }
@@ -423,13 +520,13 @@ fn check_approval_request(contract: &Map<String, Value>, findings: &mut Findings
     let filled = |key: &str| request.get(key).is_some_and(is_truthy);
     if !filled("rollback") {
         findings.missing(
-            "APPROVAL_REQUEST_ROLLBACK".into(),
+            ContractCode::ApprovalRequestRollback,
             "add \"approval_request.rollback\": how to undo the operation (non-empty)".into(),
         );
     }
     if !filled("verification") {
         findings.missing(
-            "APPROVAL_REQUEST_VERIFICATION".into(),
+            ContractCode::ApprovalRequestVerification,
             "add \"approval_request.verification\": how success will be confirmed (non-empty)"
                 .into(),
         );
@@ -437,7 +534,8 @@ fn check_approval_request(contract: &Map<String, Value>, findings: &mut Findings
     for field in APPROVAL_ADVISORY_FIELDS {
         if !filled(field) {
             findings.warning(
-                format!("APPROVAL_REQUEST_FIELD_MISSING:{field}"),
+                ContractCode::ApprovalRequestFieldMissing,
+                field,
                 format!(
                     "add \"approval_request.{field}\": {}",
                     approval_field_meaning(field)
@@ -453,7 +551,8 @@ fn check_approval_request(contract: &Map<String, Value>, findings: &mut Findings
         .to_uppercase();
     if !risk.is_empty() && !RISK_LEVELS.contains(&risk.as_str()) {
         findings.warning(
-            format!("APPROVAL_REQUEST_INVALID_RISK_LEVEL:{risk}"),
+            ContractCode::ApprovalRequestInvalidRiskLevel,
+            &risk,
             format!(
                 "set \"approval_request.risk_level\" to one of {} (found {})",
                 RISK_LEVELS.join(", "),
@@ -479,7 +578,7 @@ fn check_verification(contract: &Map<String, Value>, findings: &mut Findings) {
     let Some(verification) = nested.or_else(|| non_empty_object(contract.get("verification")))
     else {
         findings.missing(
-            "VERIFICATION_RESULT_REQUIRED_FOR_COMPLETE".into(),
+            ContractCode::VerificationResultRequiredForComplete,
             "add \"evidence_report.verification\": an object with \"result\": \"pass\" and \"details\" \
              (COMPLETE requires proof the work landed)"
                 .into(),
@@ -489,7 +588,7 @@ fn check_verification(contract: &Map<String, Value>, findings: &mut Findings) {
     let result = verification.get("result").map(to_str).unwrap_or_default();
     if result.to_lowercase().trim() != "pass" {
         findings.missing(
-            "VERIFICATION_RESULT_MUST_BE_PASS".into(),
+            ContractCode::VerificationResultMustBePass,
             format!(
                 "set \"evidence_report.verification.result\" to \"pass\" (found {}), \
                  or report IN_PROGRESS or BLOCKED while verification fails",
@@ -515,8 +614,10 @@ fn check_loop_state(contract: &Map<String, Value>, findings: &mut Findings) {
     if iteration < max && metric < threshold {
         let metric = super::python::float_repr(metric);
         let threshold = super::python::float_repr(threshold);
-        findings.missing(
-            format!("LOOP_STATE_INCOMPLETE:iteration={iteration}<max={max},metric={metric}<threshold={threshold}"),
+        findings.push(
+            Listed::Missing,
+            ContractCode::LoopStateIncomplete,
+            Some(format!("iteration={iteration}<max={max},metric={metric}<threshold={threshold}")),
             format!(
                 "the loop is unfinished (iteration {iteration} of {max}, metric {metric} below threshold {threshold}): \
                  keep iterating and report IN_PROGRESS, or reach the threshold before reporting COMPLETE"

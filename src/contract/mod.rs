@@ -25,17 +25,19 @@ pub mod next;
 pub mod python;
 pub mod state;
 
-pub use check::{check_output, CheckOptions, CheckResult};
+pub use check::{check_output, CheckOptions, CheckResult, ContractFinding, Listed};
+
+use crate::diagnostic::ContractCode;
 
 /// The seven evidence keys, as codes (the JSON keys are their lower-case forms).
-pub const EVIDENCE_FIELDS: [&str; 7] = [
-    "PATTERNS_CHECKED",
-    "FILES_CHECKED",
-    "COMMANDS_RUN",
-    "KEY_OUTPUTS",
-    "VERBATIM_OUTPUTS",
-    "CROSS_LAYER_IMPACTS",
-    "OPEN_GAPS",
+pub const EVIDENCE_FIELDS: [ContractCode; 7] = [
+    ContractCode::PatternsChecked,
+    ContractCode::FilesChecked,
+    ContractCode::CommandsRun,
+    ContractCode::KeyOutputs,
+    ContractCode::VerbatimOutputs,
+    ContractCode::CrossLayerImpacts,
+    ContractCode::OpenGaps,
 ];
 
 /// The five canonical values of `agent_status.plan_status`.

@@ -9,10 +9,11 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::check::{CheckResult, ACTION_RESUME_REPAIR};
+use super::check::{CheckResult, Listed, ACTION_RESUME_REPAIR};
 use super::python::{is_truthy, to_str};
 use super::state::Transition;
 use super::PlanStatus;
+use crate::diagnostic::ContractCode;
 
 /// Most `key_outputs` relayed as bullets when summarising a COMPLETE.
 const MAX_BULLETS: usize = 5;
@@ -162,18 +163,17 @@ fn agent_label(decision: &Decision) -> String {
 
 fn decide_invalid(decision: &mut Decision) {
     let agent = agent_label(decision);
-    let loop_only = !decision.check.missing.is_empty()
-        && decision.check.invalid.is_empty()
-        && decision
-            .check
-            .missing
-            .iter()
-            .all(|code| code.starts_with("LOOP_STATE_INCOMPLETE:"));
+    let check = &decision.check;
+    let loop_only = check.listed(Listed::Missing).next().is_some()
+        && check.listed(Listed::Invalid).next().is_none()
+        && check
+            .listed(Listed::Missing)
+            .all(|finding| finding.code == ContractCode::LoopStateIncomplete);
     if loop_only {
         decision.action = Action::ResumeLoop;
         decision.instructions.push(format!(
             "Hold the COMPLETE: its loop_state is unfinished ({}). SendMessage to resume {agent} for another iteration; do not report success.",
-            decision.check.missing.join(", ")
+            decision.check.missing().join(", ")
         ));
         return;
     }

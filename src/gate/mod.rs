@@ -26,12 +26,12 @@ pub mod task;
 mod verdict;
 
 pub use verdict::{
-    EvidenceReport, ItemProblem, Kind, Outcome, Problem, ReviewerSummary, RiskReport, ScopeSummary,
-    Verdict,
+    EvidenceReport, ItemProblem, Kind, Outcome, ReviewerSummary, RiskReport, ScopeSummary, Verdict,
 };
 
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Diagnostic, GateCode, RecordCode};
 use crate::evidence::EvidenceItemId;
+use crate::io::STDIN_NAME;
 use crate::record::{DecisionStatus, FieldKey, InteractionType, Record};
 use crate::risk::RiskClass;
 use crate::scope::{
@@ -81,7 +81,7 @@ pub fn evaluate(input: GateInput) -> Verdict {
     if input.risk.reclassified && !reclassification_documented(task) {
         let mut problem = reclassification_problem(&input.risk);
         if let Some((source, line)) = declared_class_at(task) {
-            problem = problem.at(source, line);
+            problem = problem.at_line(source, line);
         }
         problems.push(problem);
     }
@@ -99,9 +99,9 @@ pub fn evaluate(input: GateInput) -> Verdict {
     problems.extend(evidence.problems);
     let scope = check_scope(task, input.files, input.roles, input.records_dir);
     problems.extend(scope_problems(&scope));
-    problems.sort_by_key(Problem::kind);
+    problems.sort_by_key(|problem| Kind::of(problem.code));
     Verdict {
-        verdict: if problems.iter().any(Problem::is_error) {
+        verdict: if problems.iter().any(Diagnostic::is_error) {
             Outcome::Reject
         } else {
             Outcome::Pass
@@ -124,12 +124,12 @@ pub fn evaluate(input: GateInput) -> Verdict {
     }
 }
 
-fn task_problems(task: &TaskRecords) -> Vec<Problem> {
+fn task_problems(task: &TaskRecords) -> Vec<Diagnostic> {
     if task.assignment.is_some() {
         return Vec::new();
     }
-    vec![Problem::new(
-        Code::MissingTaskAssignment,
+    vec![Diagnostic::new(
+        GateCode::MissingTaskAssignment,
         format!(
             "task {} has no Task Assignment, so no file scope is declared and every changed \
              file is undeclared; add the orchestrator's `## Task Assignment` for it",
@@ -140,7 +140,7 @@ fn task_problems(task: &TaskRecords) -> Vec<Problem> {
 
 /// The structural diagnostics of the files that hold the task's records (or came from
 /// standard input): a malformed record there may be the evidence the gate cannot see.
-fn record_problems(task: &TaskRecords, diagnostics: &[Diagnostic]) -> Vec<Problem> {
+fn record_problems(task: &TaskRecords, diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
     let sources: Vec<&str> = task
         .assignment
         .into_iter()
@@ -149,20 +149,26 @@ fn record_problems(task: &TaskRecords, diagnostics: &[Diagnostic]) -> Vec<Proble
         .collect();
     diagnostics
         .iter()
-        .filter(|d| d.source == "-" || sources.contains(&d.source.as_str()))
+        .filter(|d| {
+            let source = d.source.as_deref().unwrap_or_default();
+            source == STDIN_NAME || sources.contains(&source)
+        })
         .map(|d| {
             let message = match &d.hint {
                 Some(hint) => format!("{} ({hint})", d.message),
                 None => d.message.clone(),
             };
-            Problem::new(d.code, message).at(&d.source, d.line)
+            let mut problem = Diagnostic::new(d.code, message);
+            problem.source = d.source.clone();
+            problem.line = d.line;
+            problem
         })
         .collect()
 }
 
 /// A `Risk Class` that is not a class (`hgih`) declares nothing: the gate would judge
 /// the change by its computed class alone and drop what the author declared.
-fn invalid_class_problems(task: &TaskRecords) -> Vec<Problem> {
+fn invalid_class_problems(task: &TaskRecords) -> Vec<Diagnostic> {
     task.assignment
         .into_iter()
         .chain(task.interactions.iter().copied())
@@ -175,14 +181,14 @@ fn invalid_class_problems(task: &TaskRecords) -> Vec<Problem> {
             {
                 return None;
             }
-            let problem = Problem::new(
-                Code::InvalidValue,
+            let problem = Diagnostic::new(
+                RecordCode::InvalidValue,
                 format!(
                     "`{value}` is not a valid Risk Class, so the gate cannot tell what was \
                      declared; write low, medium or high"
                 ),
             );
-            Some(problem.at(&record.source, field.line))
+            Some(problem.at_line(&record.source, field.line))
         })
         .collect()
 }
@@ -205,7 +211,7 @@ fn declared_class_at<'a>(task: &TaskRecords<'a>) -> Option<(&'a str, usize)> {
     Some((assignment.source.as_str(), field.line))
 }
 
-fn reclassification_problem(risk: &RiskReport) -> Problem {
+fn reclassification_problem(risk: &RiskReport) -> Diagnostic {
     let declared = risk.declared.map_or("none".to_string(), |c| c.to_string());
     let mut triggers: Vec<String> = Vec::new();
     let raising = risk
@@ -221,8 +227,8 @@ fn reclassification_problem(risk: &RiskReport) -> Problem {
             triggers.push(trigger);
         }
     }
-    Problem::new(
-        Code::RiskReclassified,
+    Diagnostic::new(
+        GateCode::RiskReclassified,
         format!(
             "risk reclassified from {declared} to {}: {}; the {} evidence applies; document \
              the reclassification in the Decision section",
@@ -291,69 +297,69 @@ fn reviewer_problems(
     task: &TaskRecords,
     class: RiskClass,
     waiver: Option<&Record>,
-) -> Vec<Problem> {
+) -> Vec<Diagnostic> {
     let author = task.author().unwrap_or("the author");
     let evidence = task.evidence_record();
-    let mut problems: Vec<Problem> = report
+    let mut problems: Vec<Diagnostic> = report
         .problems
         .iter()
         .map(|problem| {
             let problem = sign_off_problem(problem, author, class);
             match evidence {
                 // A sign-off that is missing altogether belongs with the work submitted.
-                Some(record) if problem.path.is_none() => {
+                Some(record) if problem.source.is_none() => {
                     let line = record.decision().line;
-                    problem.at(&record.source, line)
+                    problem.at_line(&record.source, line)
                 }
                 _ => problem,
             }
         })
         .collect();
     if report.waived {
-        let mut problem = Problem::new(
-            Code::ReviewWaived,
+        let mut problem = Diagnostic::new(
+            GateCode::ReviewWaived,
             format!("{class}-risk review waived by an explicit user instruction (\"ship it without review\")"),
         );
         if let Some(record) = waiver {
-            problem = problem.at(&record.source, record.line);
+            problem = problem.at_line(&record.source, record.line);
         }
         problems.push(problem);
     }
     problems
 }
 
-fn sign_off_problem(problem: &SignOffProblem, author: &str, class: RiskClass) -> Problem {
+fn sign_off_problem(problem: &SignOffProblem, author: &str, class: RiskClass) -> Diagnostic {
     match problem {
-        SignOffProblem::Missing { required } => Problem::new(
-            Code::MissingSignOff,
+        SignOffProblem::Missing { required } => Diagnostic::new(
+            GateCode::MissingSignOff,
             format!(
                 "{class}-risk work needs sign-off by {required}: a `review` record for the task \
                  whose Decision is `approved` (Reviewer: {required})"
             ),
         ),
-        SignOffProblem::SelfSignOff { review } => Problem::new(
-            Code::SelfSignOff,
+        SignOffProblem::SelfSignOff { review } => Diagnostic::new(
+            GateCode::SelfSignOff,
             format!(
                 "approved by {}, who authored the work; nobody signs off their own work",
                 review.decided_by
             ),
         )
-        .at(&review.source, review.line),
-        SignOffProblem::WrongReviewer { review, required } => Problem::new(
-            Code::WrongReviewer,
+        .at_line(&review.source, review.line),
+        SignOffProblem::WrongReviewer { review, required } => Diagnostic::new(
+            GateCode::WrongReviewer,
             format!(
                 "approved by {}, but {class}-risk work by {author} needs sign-off by {required}",
                 review.decided_by
             ),
         )
-        .at(&review.source, review.line),
-        SignOffProblem::Refused { review } => Problem::new(
-            Code::ReviewRefused,
+        .at_line(&review.source, review.line),
+        SignOffProblem::Refused { review } => Diagnostic::new(
+            GateCode::ReviewRefused,
             format!("{} decided `{}`", review.decided_by, review.status),
         )
-        .at(&review.source, review.line),
-        SignOffProblem::NoneAvailable => Problem::new(
-            Code::NoReviewerAvailable,
+        .at_line(&review.source, review.line),
+        SignOffProblem::NoneAvailable => Diagnostic::new(
+            GateCode::NoReviewerAvailable,
             format!(
                 "no {class}-risk reviewer is available who did not author the work ({author}); \
                  the task blocks until one is, or the user waives review"
@@ -435,10 +441,10 @@ fn check_scope(
     .run(&touched_paths(files))
 }
 
-fn scope_problems(scope: &ScopeReport) -> Vec<Problem> {
+fn scope_problems(scope: &ScopeReport) -> Vec<Diagnostic> {
     let patterns = scope.pattern_errors.iter().map(|error| {
-        Problem::new(
-            Code::InvalidScopePattern,
+        Diagnostic::new(
+            GateCode::InvalidScopePattern,
             format!(
                 "scope pattern `{}` is not a valid glob: {}",
                 error.pattern, error.message
@@ -453,17 +459,14 @@ fn scope_problems(scope: &ScopeReport) -> Vec<Problem> {
                 format!("; the expansion at {source}:{line} does not count: {standing}")
             })
             .collect();
-        let mut problem = Problem::new(
-            Code::UndeclaredFile,
-            format!(
-                "{} ({}) is outside the declared file scope{why}; revert it, or file a \
-                 scope expansion and have the orchestrator approve it",
-                file.path, file.touch
-            ),
+        let message = format!(
+            "{} ({}) is outside the declared file scope{why}; revert it, or file a scope \
+             expansion and have the orchestrator approve it",
+            file.path, file.touch
         );
-        problem.path = Some(file.path.clone());
-        problem.fix = Some(file.fix.clone());
-        problem
+        Diagnostic::new(GateCode::UndeclaredFile, message)
+            .in_file(&file.path)
+            .with_fix(&file.fix)
     });
     patterns.chain(undeclared).collect()
 }

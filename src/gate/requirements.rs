@@ -10,8 +10,8 @@
 
 use super::bundle::{self, MappingProblem, MigrationProblem};
 use super::task::TaskRecords;
-use super::{ChangedPath, EvidenceReport, ItemProblem, Problem};
-use crate::diagnostic::Code;
+use super::{ChangedPath, EvidenceReport, ItemProblem};
+use crate::diagnostic::{Diagnostic, GateCode};
 use crate::evidence::{match_label, EvidenceItem, EvidenceItemId};
 use crate::record::{fields, Record};
 use crate::risk::RiskClass;
@@ -54,12 +54,12 @@ pub struct BundleJudgement {
     /// The report.
     pub report: EvidenceReport,
     /// The problems, with codes, files and lines.
-    pub problems: Vec<Problem>,
+    pub problems: Vec<Diagnostic>,
 }
 
 /// A problem with one item, before it is placed in both lists.
 struct Flaw {
-    code: Code,
+    code: GateCode,
     item: EvidenceItemId,
     message: String,
     line: Option<usize>,
@@ -101,12 +101,10 @@ pub fn judge(input: &BundleInput) -> BundleJudgement {
     }
     let problems = flaws
         .iter()
-        .map(|flaw| Problem {
-            code: flaw.code,
-            message: flaw.message.clone(),
-            path: Some(record.source.clone()),
-            line: flaw.line,
-            fix: None,
+        .map(|flaw| {
+            let mut problem = Diagnostic::new(flaw.code, &flaw.message).in_file(&record.source);
+            problem.line = flaw.line;
+            problem
         })
         .collect();
     BundleJudgement {
@@ -142,7 +140,7 @@ fn no_evidence_record(input: &BundleInput, required: Vec<EvidenceItemId>) -> Bun
             required,
             problems: Vec::new(),
         },
-        problems: vec![Problem::new(Code::NoEvidenceRecord, message)],
+        problems: vec![Diagnostic::new(GateCode::NoEvidenceRecord, message)],
     }
 }
 
@@ -182,7 +180,7 @@ fn absent(
 ) -> Flaw {
     match found {
         Some(item) => Flaw {
-            code: Code::EvidencePlaceholder,
+            code: GateCode::EvidencePlaceholder,
             item: id,
             message: format!(
                 "`{}` ({id}) is empty or a placeholder; write the real {}",
@@ -192,7 +190,7 @@ fn absent(
             line: Some(item.line),
         },
         None => Flaw {
-            code: Code::EvidenceMissing,
+            code: GateCode::EvidenceMissing,
             item: id,
             message: format!(
                 "{class}-risk evidence needs {id} ({}): add `- **{}**: …` to the Evidence Bundle",
@@ -224,7 +222,7 @@ fn suggested_label(id: EvidenceItemId) -> &'static str {
 
 /// The check of substance for one present item.
 fn check_item(input: &BundleInput, id: EvidenceItemId, item: &EvidenceItem) -> Vec<Flaw> {
-    let flaw = |code: Code, message: String| Flaw {
+    let flaw = |code: GateCode, message: String| Flaw {
         code,
         item: id,
         message,
@@ -241,7 +239,7 @@ fn check_item(input: &BundleInput, id: EvidenceItemId, item: &EvidenceItem) -> V
                 .then(|| {
                     let message =
                         format!("the description has {sentences} sentences; at most 3 are allowed");
-                    flaw(Code::DescriptionTooLong, message)
+                    flaw(GateCode::DescriptionTooLong, message)
                 })
                 .into_iter()
                 .collect()
@@ -256,13 +254,13 @@ fn check_item(input: &BundleInput, id: EvidenceItemId, item: &EvidenceItem) -> V
         EvidenceItemId::BeforeAfter if !bundle::says_before_and_after(&item.text) => {
             let message = "the before/after item must say both what happened before and what \
                            happens after (`Before: … After: …`)";
-            vec![flaw(Code::BeforeAfterIncomplete, message.to_string())]
+            vec![flaw(GateCode::BeforeAfterIncomplete, message.to_string())]
         }
         EvidenceItemId::MigrationNotes => {
             match bundle::migration_notes(&item.text, input.migrations) {
                 Ok(()) => Vec::new(),
                 Err(problem) => vec![flaw(
-                    Code::MigrationNotesIncomplete,
+                    GateCode::MigrationNotesIncomplete,
                     migration_message(problem),
                 )],
             }
@@ -270,13 +268,13 @@ fn check_item(input: &BundleInput, id: EvidenceItemId, item: &EvidenceItem) -> V
         EvidenceItemId::RollbackPlan if !bundle::has_exact_rollback(&item.text) => {
             let message = "the rollback plan needs exact commands in a code span or block \
                            (`git revert <sha>`) or numbered steps";
-            vec![flaw(Code::RollbackNotExact, message.to_string())]
+            vec![flaw(GateCode::RollbackNotExact, message.to_string())]
         }
         _ => Vec::new(),
     }
 }
 
-fn check_files(input: &BundleInput, item: &EvidenceItem) -> Vec<(Code, String)> {
+fn check_files(input: &BundleInput, item: &EvidenceItem) -> Vec<(GateCode, String)> {
     let changed: Vec<(String, Option<String>)> = input
         .files
         .iter()
@@ -286,7 +284,7 @@ fn check_files(input: &BundleInput, item: &EvidenceItem) -> Vec<(Code, String)> 
     let mut problems = Vec::new();
     if !coverage.omitted.is_empty() {
         problems.push((
-            Code::FilesNotListed,
+            GateCode::FilesNotListed,
             format!(
                 "`{}` omits changed files: {}",
                 item.label,
@@ -296,7 +294,7 @@ fn check_files(input: &BundleInput, item: &EvidenceItem) -> Vec<(Code, String)> 
     }
     for path in coverage.unchanged {
         problems.push((
-            Code::FileListedUnchanged,
+            GateCode::FileListedUnchanged,
             format!(
                 "`{}` lists {path}, which the change does not touch",
                 item.label
@@ -306,16 +304,16 @@ fn check_files(input: &BundleInput, item: &EvidenceItem) -> Vec<(Code, String)> 
     problems
 }
 
-fn mapping_flaw(problem: MappingProblem, flaw: &dyn Fn(Code, String) -> Flaw) -> Flaw {
+fn mapping_flaw(problem: MappingProblem, flaw: &dyn Fn(GateCode, String) -> Flaw) -> Flaw {
     match problem {
         MappingProblem::NoMapping => flaw(
-            Code::TestsNotMapped,
+            GateCode::TestsNotMapped,
             "the test output is not mapped to acceptance criteria; write which test verifies \
              which criterion (`AC1 → test_login`, a table, or `- AC1: test_login`)"
                 .to_string(),
         ),
         MappingProblem::Unmapped(criteria) => flaw(
-            Code::CriterionUnmapped,
+            GateCode::CriterionUnmapped,
             format!(
                 "acceptance criteria mapped to no test: {}",
                 criteria.join("; ")

@@ -1,11 +1,12 @@
 //! The verdict: what `handoff check` decided and why, in the shape of GATE.md's JSON
-//! contract. Every problem carries a stable [`Code`] (documented by `handoff explain`),
-//! the file and line it is about, and, when one command fixes it, that command.
+//! contract. Every problem is a [`Diagnostic`]: a stable [`Code`] (documented by `handoff
+//! explain`), the file and line it is about, and, when one command fixes it, that command.
 
-use crate::diagnostic::{Code, Severity};
+use crate::diagnostic::{Code, Diagnostic, GateCode};
 use crate::evidence::EvidenceItemId;
 use crate::risk::{Finding, RiskClass};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// `pass` or `reject`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -17,71 +18,36 @@ pub enum Outcome {
     Reject,
 }
 
-/// One problem the gate found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    /// The stable code (`handoff explain CODE`).
-    pub code: Code,
-    /// What is wrong and how to fix it.
-    pub message: String,
-    /// The record file, or the changed file, it is about.
-    pub path: Option<String>,
-    /// The 1-based line in `path`, when it is a record file.
-    pub line: Option<usize>,
-    /// A command that fixes it, when there is one (reports print it on its own line;
-    /// JSON appends it to the message, keeping the contract's four keys).
-    pub fix: Option<String>,
+/// The gate contract's shape of a problem: `{code, message, path, line}`, a fix appended
+/// to the message (reports print it on its own line).
+#[derive(Serialize)]
+struct ContractProblem<'a> {
+    code: Code,
+    message: Cow<'a, str>,
+    path: &'a Option<String>,
+    line: Option<usize>,
 }
 
-impl Serialize for Problem {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Contract<'a> {
-            code: Code,
-            message: String,
-            path: &'a Option<String>,
-            line: Option<usize>,
-        }
-        let message = match &self.fix {
-            Some(fix) => format!("{}: {fix}", self.message),
-            None => self.message.clone(),
+impl<'a> From<&'a Diagnostic> for ContractProblem<'a> {
+    fn from(problem: &'a Diagnostic) -> ContractProblem<'a> {
+        let message = match &problem.fix {
+            Some(fix) => Cow::Owned(format!("{}: {fix}", problem.message)),
+            None => Cow::Borrowed(problem.message.as_str()),
         };
-        Contract {
-            code: self.code,
+        ContractProblem {
+            code: problem.code,
             message,
-            path: &self.path,
-            line: self.line,
+            path: &problem.source,
+            line: problem.line,
         }
-        .serialize(serializer)
     }
 }
 
-impl Problem {
-    pub(super) fn new(code: Code, message: impl Into<String>) -> Problem {
-        Problem {
-            code,
-            message: message.into(),
-            path: None,
-            line: None,
-            fix: None,
-        }
-    }
-
-    pub(super) fn at(mut self, path: &str, line: usize) -> Problem {
-        self.path = Some(path.to_string());
-        self.line = Some(line);
-        self
-    }
-
-    /// Whether this problem rejects the change.
-    pub fn is_error(&self) -> bool {
-        self.code.info().severity == Severity::Error
-    }
-
-    /// The part of the verdict the problem belongs to.
-    pub fn kind(&self) -> Kind {
-        Kind::of(self.code)
-    }
+fn serialize_problems<S: serde::Serializer>(
+    problems: &[Diagnostic],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(problems.iter().map(ContractProblem::from))
 }
 
 /// The parts of a verdict, in the order reports show them.
@@ -109,29 +75,36 @@ impl Kind {
         Kind::Reviewer,
     ];
 
-    /// The kind a code belongs to.
+    /// The part of the verdict a problem with `code` belongs to.
     pub fn of(code: Code) -> Kind {
         match code {
-            Code::RiskReclassified => Kind::Risk,
-            Code::UndeclaredFile | Code::InvalidScopePattern => Kind::Scope,
-            Code::MissingSignOff
-            | Code::SelfSignOff
-            | Code::WrongReviewer
-            | Code::NoReviewerAvailable
-            | Code::ReviewRefused
-            | Code::ReviewWaived => Kind::Reviewer,
-            Code::NoEvidenceRecord
-            | Code::EvidenceMissing
-            | Code::EvidencePlaceholder
-            | Code::FilesNotListed
-            | Code::FileListedUnchanged
-            | Code::DescriptionTooLong
-            | Code::TestsNotMapped
-            | Code::CriterionUnmapped
-            | Code::BeforeAfterIncomplete
-            | Code::MigrationNotesIncomplete
-            | Code::RollbackNotExact => Kind::Evidence,
-            _ => Kind::Task,
+            Code::Gate(code) => Kind::of_gate(code),
+            Code::Record(_) | Code::Routing(_) | Code::Contract(_) => Kind::Task,
+        }
+    }
+
+    fn of_gate(code: GateCode) -> Kind {
+        match code {
+            GateCode::MissingTaskAssignment => Kind::Task,
+            GateCode::RiskReclassified => Kind::Risk,
+            GateCode::UndeclaredFile | GateCode::InvalidScopePattern => Kind::Scope,
+            GateCode::MissingSignOff
+            | GateCode::SelfSignOff
+            | GateCode::WrongReviewer
+            | GateCode::NoReviewerAvailable
+            | GateCode::ReviewRefused
+            | GateCode::ReviewWaived => Kind::Reviewer,
+            GateCode::NoEvidenceRecord
+            | GateCode::EvidenceMissing
+            | GateCode::EvidencePlaceholder
+            | GateCode::FilesNotListed
+            | GateCode::FileListedUnchanged
+            | GateCode::DescriptionTooLong
+            | GateCode::TestsNotMapped
+            | GateCode::CriterionUnmapped
+            | GateCode::BeforeAfterIncomplete
+            | GateCode::MigrationNotesIncomplete
+            | GateCode::RollbackNotExact => Kind::Evidence,
         }
     }
 
@@ -225,6 +198,7 @@ pub struct Verdict {
     pub scope: ScopeSummary,
     /// Reviewer.
     pub reviewer: ReviewerSummary,
-    /// Every problem, grouped by kind.
-    pub problems: Vec<Problem>,
+    /// Every problem, grouped by kind ([`Kind::of`] their code).
+    #[serde(serialize_with = "serialize_problems")]
+    pub problems: Vec<Diagnostic>,
 }

@@ -8,55 +8,10 @@
 //! `parse(render(r)) == r` hold for every record.
 
 use crate::risk::RiskClass;
+use crate::spelled::spelled_enum;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::fmt;
-
-/// Declares a closed enumeration with canonical lower-case spellings.
-macro_rules! spelled_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum $name {
-            $($(#[$vmeta])* $variant),+
-        }
-
-        impl $name {
-            /// Every value, in the seed's order.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The canonical lower-case spelling.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text),+
-                }
-            }
-
-            /// Matches a spelling case-insensitively, ignoring surrounding white space.
-            pub fn parse(text: &str) -> Option<Self> {
-                let wanted = text.trim();
-                Self::ALL.iter().copied().find(|value| value.as_str().eq_ignore_ascii_case(wanted))
-            }
-
-            /// The allowed spellings, comma-separated, for hints.
-            pub fn allowed() -> String {
-                Self::ALL.iter().map(|value| value.as_str()).collect::<Vec<_>>().join(", ")
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-    };
-}
 
 spelled_enum! {
     /// The interaction types of an Interaction Record.

@@ -91,13 +91,15 @@ fn replacement(
 ) -> Result<String, String> {
     let span = record.span();
     let last_line = record.line + text[span.clone()].matches('\n').count();
-    if let Some(problem) = diagnostics
-        .iter()
-        .find(|d| d.is_error() && (record.line..=last_line).contains(&d.line))
-    {
+    if let Some(problem) = diagnostics.iter().find(|d| {
+        d.is_error()
+            && d.line
+                .is_some_and(|at| (record.line..=last_line).contains(&at))
+    }) {
         return Err(format!(
             "line {}: {} (fix it, then run fmt again)",
-            problem.line, problem.message
+            problem.line.unwrap_or(record.line),
+            problem.message
         ));
     }
     for section in record.sections() {

@@ -13,7 +13,7 @@ use super::{
     derived, DecisionStatus, FailureType, FieldKey, InteractionType, ParsedDocument, Record,
     RecordKind, TieBreak, Transport, Urgency, SEED_SECTIONS,
 };
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Diagnostic, RecordCode};
 use crate::risk::RiskClass;
 
 /// Every diagnostic of a parsed document: the parser's, then the protocol checks,
@@ -39,8 +39,14 @@ pub fn lint_record(record: &Record) -> Vec<Diagnostic> {
     out
 }
 
-fn at(record: &Record, code: Code, line: usize, column: usize, message: String) -> Diagnostic {
-    Diagnostic::new(code, record.source.clone(), line, column.max(1), message)
+fn at(
+    record: &Record,
+    code: RecordCode,
+    line: usize,
+    column: usize,
+    message: String,
+) -> Diagnostic {
+    Diagnostic::new(code, message).at(record.source.clone(), line, column.max(1))
 }
 
 fn check_required(record: &Record, out: &mut Vec<Diagnostic>) {
@@ -48,7 +54,7 @@ fn check_required(record: &Record, out: &mut Vec<Diagnostic>) {
         if record.value(*key).is_none() {
             let message = format!("{} without `{}`", record.kind.heading(), key.label());
             out.push(
-                at(record, Code::MissingField, record.line, 1, message).with_hint(format!(
+                at(record, RecordCode::MissingField, record.line, 1, message).with_hint(format!(
                     "add a `| {} | … |` row to the header table",
                     key.label()
                 )),
@@ -66,8 +72,14 @@ fn check_values(record: &Record, out: &mut Vec<Diagnostic>) {
                 field.key.label()
             );
             out.push(
-                at(record, Code::UnfilledPlaceholder, line, column, message)
-                    .with_hint(placeholder_hint(field.key)),
+                at(
+                    record,
+                    RecordCode::UnfilledPlaceholder,
+                    line,
+                    column,
+                    message,
+                )
+                .with_hint(placeholder_hint(field.key)),
             );
             continue;
         }
@@ -80,7 +92,7 @@ fn check_values(record: &Record, out: &mut Vec<Diagnostic>) {
         if is_placeholder(value) {
             let message = format!("`{key}` still holds the placeholder `{value}`");
             out.push(
-                at(record, Code::UnfilledPlaceholder, *line, 1, message)
+                at(record, RecordCode::UnfilledPlaceholder, *line, 1, message)
                     .with_hint(format!("replace it with the real {key}")),
             );
         }
@@ -88,22 +100,24 @@ fn check_values(record: &Record, out: &mut Vec<Diagnostic>) {
 }
 
 /// The code and hint for a value outside its allowed values or form.
-fn value_problem(key: FieldKey, value: &str) -> Option<(Code, String)> {
+fn value_problem(key: FieldKey, value: &str) -> Option<(RecordCode, String)> {
     let code = match key {
-        FieldKey::Type if InteractionType::parse(value).is_none() => Code::InvalidValue,
-        FieldKey::Transport if Transport::parse(value).is_none() => Code::InvalidValue,
-        FieldKey::RiskClass if value.parse::<RiskClass>().is_err() => Code::InvalidValue,
-        FieldKey::Timestamp if !is_valid_timestamp(value) => Code::InvalidTimestamp,
-        FieldKey::ExpectedFileScope if parse_list(value).is_none() => Code::InvalidValue,
+        FieldKey::Type if InteractionType::parse(value).is_none() => RecordCode::InvalidValue,
+        FieldKey::Transport if Transport::parse(value).is_none() => RecordCode::InvalidValue,
+        FieldKey::RiskClass if value.parse::<RiskClass>().is_err() => RecordCode::InvalidValue,
+        FieldKey::Timestamp if !is_valid_timestamp(value) => RecordCode::InvalidTimestamp,
+        FieldKey::ExpectedFileScope if parse_list(value).is_none() => RecordCode::InvalidValue,
         FieldKey::RequestedCapability | FieldKey::CapabilityRouted
             if Capability::parse(value).is_none() =>
         {
-            Code::InvalidValue
+            RecordCode::InvalidValue
         }
-        FieldKey::MatchedAgents if parse_matched_agents(value).is_none() => Code::InvalidValue,
-        FieldKey::Rejected if parse_rejected(value).is_none() => Code::InvalidValue,
+        FieldKey::MatchedAgents if parse_matched_agents(value).is_none() => {
+            RecordCode::InvalidValue
+        }
+        FieldKey::Rejected if parse_rejected(value).is_none() => RecordCode::InvalidValue,
         FieldKey::TieBreakRule if TieBreak::from_rule(value).is_none() => {
-            Code::UnrecognizedTieBreak
+            RecordCode::UnrecognizedTieBreak
         }
         _ => return None,
     };
@@ -163,7 +177,7 @@ fn check_sections(record: &Record, out: &mut Vec<Diagnostic>) {
         let message = format!("the text under the header table is a placeholder: `{preamble}`");
         out.push(at(
             record,
-            Code::UnfilledPlaceholder,
+            RecordCode::UnfilledPlaceholder,
             record.line,
             1,
             message,
@@ -176,16 +190,16 @@ fn check_sections(record: &Record, out: &mut Vec<Diagnostic>) {
         if !known {
             let message = format!("`{}` is not one of the seed's sections", section.title);
             out.push(
-                at(record, Code::UnknownSection, section.line, 1, message)
+                at(record, RecordCode::UnknownSection, section.line, 1, message)
                     .with_hint(format!("the seed's sections: {}", SEED_SECTIONS.join(", "))),
             );
         }
         if !section.body.is_empty() && is_placeholder(&section.body) {
             let decision = section.title.eq_ignore_ascii_case("Decision");
             let code = if decision {
-                Code::UnfilledDecision
+                RecordCode::UnfilledDecision
             } else {
-                Code::UnfilledPlaceholder
+                RecordCode::UnfilledPlaceholder
             };
             let message = format!("section `{}` still holds its placeholder", section.title);
             let hint = if decision {
@@ -205,7 +219,7 @@ fn check_sections(record: &Record, out: &mut Vec<Diagnostic>) {
         out.push(
             at(
                 record,
-                Code::UnrecognizedDecision,
+                RecordCode::UnrecognizedDecision,
                 line,
                 1,
                 "the Decision's first line is not a recognised decision; it counts as pending"
@@ -228,7 +242,7 @@ fn check_by_type(record: &Record, out: &mut Vec<Diagnostic>) {
             out.push(
                 at(
                     record,
-                    Code::MissingScopePaths,
+                    RecordCode::MissingScopePaths,
                     expansion.line,
                     1,
                     "the scope expansion names no file".to_string(),
@@ -243,7 +257,7 @@ fn check_by_type(record: &Record, out: &mut Vec<Diagnostic>) {
             );
             out.push(at(
                 record,
-                Code::UnfilledPlaceholder,
+                RecordCode::UnfilledPlaceholder,
                 expansion.line,
                 1,
                 message,
@@ -258,7 +272,7 @@ fn check_failure_type(record: &Record, out: &mut Vec<Diagnostic>) {
         out.push(
             at(
                 record,
-                Code::MissingFailureType,
+                RecordCode::MissingFailureType,
                 line,
                 1,
                 "an escalation without a `Failure Type:` line in Request".to_string(),
@@ -273,7 +287,7 @@ fn check_failure_type(record: &Record, out: &mut Vec<Diagnostic>) {
     if is_placeholder(&value) {
         let message = format!("`Failure Type` still holds the placeholder `{value}`");
         out.push(
-            at(record, Code::UnfilledPlaceholder, line, 1, message).with_hint(format!(
+            at(record, RecordCode::UnfilledPlaceholder, line, 1, message).with_hint(format!(
                 "replace it with the real Failure Type; expected one of: {}",
                 FailureType::allowed()
             )),
@@ -282,7 +296,7 @@ fn check_failure_type(record: &Record, out: &mut Vec<Diagnostic>) {
         out.push(
             at(
                 record,
-                Code::InvalidFailureType,
+                RecordCode::InvalidFailureType,
                 line,
                 1,
                 format!("`{value}` is not a failure type"),
@@ -300,7 +314,7 @@ fn check_evidence(record: &Record, out: &mut Vec<Diagnostic>) {
         out.push(
             at(
                 record,
-                Code::MissingEvidenceBundle,
+                RecordCode::MissingEvidenceBundle,
                 record.line,
                 1,
                 "a review without an Evidence Bundle".to_string(),
@@ -315,7 +329,7 @@ fn check_capability(record: &Record, out: &mut Vec<Diagnostic>) {
         Some((value, line)) if is_placeholder(&value) => {
             let message = format!("`Capability needed` still holds the placeholder `{value}`");
             out.push(
-                at(record, Code::UnfilledPlaceholder, line, 1, message).with_hint(
+                at(record, RecordCode::UnfilledPlaceholder, line, 1, message).with_hint(
                     "replace it with the real capability; expected the form `design-system + [tokens, dark-theme]`",
                 ),
             );
@@ -326,7 +340,7 @@ fn check_capability(record: &Record, out: &mut Vec<Diagnostic>) {
             out.push(
                 at(
                     record,
-                    Code::MissingCapability,
+                    RecordCode::MissingCapability,
                     line,
                     1,
                     "no readable `Capability needed:` line in Request".to_string(),
@@ -338,9 +352,9 @@ fn check_capability(record: &Record, out: &mut Vec<Diagnostic>) {
     if let Some((value, line)) = derived::labelled_line(record, "Request", "Urgency") {
         if Urgency::parse(&value).is_none() {
             let code = if is_placeholder(&value) {
-                Code::UnfilledPlaceholder
+                RecordCode::UnfilledPlaceholder
             } else {
-                Code::InvalidUrgency
+                RecordCode::InvalidUrgency
             };
             out.push(
                 at(
@@ -364,7 +378,10 @@ mod tests {
     fn codes(text: &str) -> Vec<(String, usize, usize)> {
         lint(&parse_document("x.md", text))
             .into_iter()
-            .map(|d| (d.code.name().to_string(), d.line, d.column))
+            .map(|d| {
+                let (line, column) = (d.line.unwrap_or_default(), d.column.unwrap_or_default());
+                (d.code.name().to_string(), line, column)
+            })
             .collect()
     }
 
@@ -385,7 +402,7 @@ mod tests {
     fn hints(text: &str) -> Vec<(usize, String)> {
         lint(&parse_document("x.md", text))
             .into_iter()
-            .map(|d| (d.line, d.hint.unwrap_or_default()))
+            .map(|d| (d.line.unwrap_or_default(), d.hint.unwrap_or_default()))
             .collect()
     }
 

@@ -17,7 +17,7 @@
 
 use super::fields::{decode_cell, is_delimiter_row, keys_match, split_row_into};
 use super::{normalize_body, normalize_title, FieldKey, Record, RecordKind, Section};
-use crate::diagnostic::{Code, Diagnostic};
+use crate::diagnostic::{Diagnostic, RecordCode};
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -288,17 +288,13 @@ impl RecordReader<'_> {
     }
 
     fn missing_table(&self, record: &Record) -> Diagnostic {
-        Diagnostic::new(
-            Code::MissingHeaderTable,
-            self.source,
-            record.line,
-            1,
-            format!(
-                "`{}` is not followed by its header table",
-                record.kind.heading()
-            ),
-        )
-        .with_hint("put `| Task ID | ENG-042 |` rows directly under the heading")
+        let message = format!(
+            "`{}` is not followed by its header table",
+            record.kind.heading()
+        );
+        Diagnostic::new(RecordCode::MissingHeaderTable, message)
+            .at(self.source, record.line, 1)
+            .with_hint("put `| Task ID | ENG-042 |` rows directly under the heading")
     }
 
     /// Reads the rows of the header table into `record`. Returns where the prose that
@@ -348,16 +344,11 @@ impl RecordReader<'_> {
     }
 
     fn prose_joins_table(&self, line: usize) -> Diagnostic {
-        Diagnostic::new(
-            Code::ProseJoinsTable,
-            self.source,
-            line,
-            1,
-            "prose right under the header table joins its paragraph; the table ends here and \
-             the rest is read as the text under it"
-                .to_string(),
-        )
-        .with_hint("put a blank line after the table (`handoff fmt` does it)")
+        let message = "prose right under the header table joins its paragraph; the table ends \
+                       here and the rest is read as the text under it";
+        Diagnostic::new(RecordCode::ProseJoinsTable, message)
+            .at(self.source, line, 1)
+            .with_hint("put a blank line after the table (`handoff fmt` does it)")
     }
 
     fn store_row(
@@ -391,15 +382,13 @@ impl RecordReader<'_> {
         }
         diagnostics.push(
             Diagnostic::new(
-                Code::DuplicateField,
-                self.source,
-                line,
-                1,
+                RecordCode::DuplicateField,
                 format!(
                     "`{}` appears twice; the value on line {first_line} is used",
                     key.trim()
                 ),
             )
+            .at(self.source, line, 1)
             .with_hint("keep one row per key (only `Rejected` may repeat)"),
         );
     }
@@ -410,7 +399,8 @@ impl RecordReader<'_> {
         } else {
             format!("a header row needs exactly two cells (key and value), this one has {cells}")
         };
-        Diagnostic::new(Code::MalformedRow, self.source, line, 1, message)
+        Diagnostic::new(RecordCode::MalformedRow, message)
+            .at(self.source, line, 1)
             .with_hint("write `| Key | Value |`, escaping a literal pipe in a value as `\\|`")
     }
 
@@ -514,6 +504,14 @@ fn value_column(raw: &str, cell: &str) -> usize {
 mod tests {
     use super::super::{DecisionStatus, FieldKey, InteractionType, Transport};
     use super::*;
+    use crate::diagnostic::Code;
+
+    fn record_code(code: Code) -> RecordCode {
+        match code {
+            Code::Record(code) => code,
+            other => panic!("not a record code: {other}"),
+        }
+    }
 
     const SEED_SHAPE: &str = "# Notes\n\n## Interaction Record\n| Task ID | ENG-042 |\n| Type | consultation |\n| From | backend-engineer |\n| To | security-engineer |\n| Transport | agent-teams |\n### Context\nImplementing OAuth2.\n### Request\nIs 43 enough?\n### My Proposal\n43 chars.\n\nTrailing prose.\n";
 
@@ -601,17 +599,17 @@ mod tests {
     fn malformed_and_duplicate_rows_are_diagnosed() {
         let text = "## Routing Decision\n| Task ID | A |\n| Task ID | B |\n| Rejected | x — a |\n| Rejected | y — b |\n| Selected | s | extra |\n\n## Interaction Record\nprose\n";
         let document = parse_document("x", text);
-        let codes: Vec<(Code, usize)> = document
+        let codes: Vec<(RecordCode, usize)> = document
             .diagnostics
             .iter()
-            .map(|d| (d.code, d.line))
+            .map(|d| (record_code(d.code), d.line.unwrap_or_default()))
             .collect();
         assert_eq!(
             codes,
             [
-                (Code::DuplicateField, 3),
-                (Code::MalformedRow, 6),
-                (Code::MissingHeaderTable, 8)
+                (RecordCode::DuplicateField, 3),
+                (RecordCode::MalformedRow, 6),
+                (RecordCode::MissingHeaderTable, 8)
             ]
         );
         let record = &document.records[0];
@@ -661,8 +659,8 @@ mod tests {
         let duplicates: Vec<usize> = document
             .diagnostics
             .iter()
-            .filter(|d| d.code == Code::DuplicateField)
-            .map(|d| d.line)
+            .filter(|d| d.code == RecordCode::DuplicateField.into())
+            .filter_map(|d| d.line)
             .collect();
         assert_eq!(duplicates, [2003]);
         assert_eq!(document.records[0].extra().len(), 2000);
@@ -674,12 +672,22 @@ mod tests {
         let gfm_shape = "## Task Assignment\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-042 |\n| Risk Class | medium |\nRules:\n- The agent MAY modify files\n| not | a row |\n\nMore.\n### Context\nx\n";
         for (text, line) in [(seed_shape, 4), (gfm_shape, 7)] {
             let document = parse_document("x", text);
-            let found: Vec<(Code, usize, bool)> = document
+            let found: Vec<(RecordCode, usize, bool)> = document
                 .diagnostics
                 .iter()
-                .map(|d| (d.code, d.line, d.is_error()))
+                .map(|d| {
+                    (
+                        record_code(d.code),
+                        d.line.unwrap_or_default(),
+                        d.is_error(),
+                    )
+                })
                 .collect();
-            assert_eq!(found, [(Code::ProseJoinsTable, line, false)], "{text}");
+            assert_eq!(
+                found,
+                [(RecordCode::ProseJoinsTable, line, false)],
+                "{text}"
+            );
             assert_eq!(
                 document.diagnostics[0].hint.as_deref(),
                 Some("put a blank line after the table (`handoff fmt` does it)")
@@ -703,12 +711,15 @@ mod tests {
     fn a_row_with_a_pipe_but_the_wrong_cells_stays_an_error() {
         let text = "## Task Assignment\n| Task ID | ENG-042 |\n| Risk Class |\n| a | b | c |\nkey | value\n";
         let document = parse_document("x", text);
-        let found: Vec<(Code, usize)> = document
+        let found: Vec<(RecordCode, usize)> = document
             .diagnostics
             .iter()
-            .map(|d| (d.code, d.line))
+            .map(|d| (record_code(d.code), d.line.unwrap_or_default()))
             .collect();
-        assert_eq!(found, [(Code::MalformedRow, 3), (Code::MalformedRow, 4)]);
+        assert_eq!(
+            found,
+            [(RecordCode::MalformedRow, 3), (RecordCode::MalformedRow, 4)]
+        );
         assert_eq!(document.records[0].extra()[0].0, "key");
         assert_eq!(document.records[0].preamble(), None);
     }

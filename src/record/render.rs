@@ -259,8 +259,9 @@ fn verify(canonical: &Record, text: &str, template: &str) -> Result<(), RenderEr
     let document = parse_document("rendered", text);
     if let Some(diagnostic) = document.diagnostics.first() {
         return Err(mismatch(format!(
-            "line {}: {}",
-            diagnostic.line, diagnostic.message
+            "{}: {}",
+            diagnostic.location(),
+            diagnostic.message
         )));
     }
     match document.records.as_slice() {

@@ -2,17 +2,18 @@
 //!
 //! A `## Routing Decision` record states what was asked, who matched, who was selected,
 //! why, and which rule decided. [`check_decision`] re-derives the decision with the same
-//! [`candidates`] and [`derive`] that `handoff route` uses and reports five findings:
+//! [`candidates`] and [`derive`] that `handoff route` uses and reports five findings,
+//! each a [`Diagnostic`] with its [`RoutingCode`]:
 //!
-//! - [`FindingKind::SelectedLacksDomain`] (error): the selected agent does not declare
+//! - [`RoutingCode::SelectedLacksDomain`] (error): the selected agent does not declare
 //!   the requested domain;
-//! - [`FindingKind::BetterCandidate`] (error): another candidate covers more requested
+//! - [`RoutingCode::BetterCandidate`] (error): another candidate covers more requested
 //!   qualifiers than the selected one;
-//! - [`FindingKind::WrongTieBreak`] (error): the recorded rule is not the rule that
+//! - [`RoutingCode::WrongTieBreak`] (error): the recorded rule is not the rule that
 //!   actually decided;
-//! - [`FindingKind::LoadBalancingReason`] (error): the reason or rule relies on
+//! - [`RoutingCode::LoadBalancingReason`] (error): the reason or rule relies on
 //!   assignments, load, availability or round-robin, which the protocol excludes;
-//! - [`FindingKind::CandidatesDiffer`] (warning): the matched or rejected agents in the
+//! - [`RoutingCode::CandidatesDiffer`] (warning): the matched or rejected agents in the
 //!   record are not the registry's candidates (the registry changed since, or the record
 //!   is incomplete).
 //!
@@ -26,90 +27,8 @@ use super::aliases::Aliases;
 use super::normalise::{normalise_term, Capability};
 use super::registry::Registry;
 use super::route::{candidates, derive, load_balancing_term, Candidate, Derivation, Rule, Stage};
-use crate::diagnostic::{Code, Severity};
-use serde::{Serialize, Serializer};
+use crate::diagnostic::{Diagnostic, RoutingCode};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
-
-/// The five things an audit can find wrong with a routing decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum FindingKind {
-    /// The selected agent does not declare the requested domain.
-    SelectedLacksDomain,
-    /// Another candidate covers more requested qualifiers than the selected one.
-    BetterCandidate,
-    /// The recorded tie-break rule is not the rule that decided.
-    WrongTieBreak,
-    /// The decision relies on load-balancing, which the protocol excludes.
-    LoadBalancingReason,
-    /// The recorded matched or rejected agents differ from the registry's candidates.
-    CandidatesDiffer,
-}
-
-impl FindingKind {
-    /// Every kind, in report order.
-    pub const ALL: [FindingKind; 5] = [
-        FindingKind::SelectedLacksDomain,
-        FindingKind::BetterCandidate,
-        FindingKind::WrongTieBreak,
-        FindingKind::LoadBalancingReason,
-        FindingKind::CandidatesDiffer,
-    ];
-
-    /// The diagnostic code of this kind (`handoff explain` documents it).
-    pub fn code(self) -> Code {
-        match self {
-            FindingKind::SelectedLacksDomain => Code::SelectedLacksDomain,
-            FindingKind::BetterCandidate => Code::BetterCandidate,
-            FindingKind::WrongTieBreak => Code::WrongTieBreak,
-            FindingKind::LoadBalancingReason => Code::LoadBalancingReason,
-            FindingKind::CandidatesDiffer => Code::CandidatesDiffer,
-        }
-    }
-
-    /// The stable name scripts match on.
-    pub fn as_str(self) -> &'static str {
-        self.code().name()
-    }
-
-    /// Errors break the protocol; the differing-candidates warning may be history.
-    pub fn severity(self) -> Severity {
-        self.code().info().severity
-    }
-}
-
-impl fmt::Display for FindingKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for FindingKind {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-/// One problem with one recorded decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// What kind of problem.
-    pub kind: FindingKind,
-    /// Error or warning (from the kind).
-    pub severity: Severity,
-    /// What exactly, naming agents and qualifiers.
-    pub message: String,
-}
-
-impl Finding {
-    fn new(kind: FindingKind, message: String) -> Finding {
-        Finding {
-            kind,
-            severity: kind.severity(),
-            message,
-        }
-    }
-}
 
 /// An agent a record lists as matched, with the qualifiers it shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,11 +93,11 @@ pub struct Reference<'a> {
 }
 
 /// Checks one recorded decision; without a reference only load-balancing is checked.
-/// Findings come in [`FindingKind`] order.
+/// Findings come in [`RoutingCode`] order.
 pub fn check_decision(
     decision: &RecordedDecision,
     reference: Option<Reference<'_>>,
-) -> Vec<Finding> {
+) -> Vec<Diagnostic> {
     let mut findings = Vec::new();
     if let (Some(reference), Some(capability), Some(selected)) = (
         reference,
@@ -193,7 +112,7 @@ pub fn check_decision(
         ));
     }
     findings.extend(load_balancing(decision));
-    findings.sort_by_key(|finding| finding.kind);
+    findings.sort_by_key(|finding| finding.code);
     findings
 }
 
@@ -202,13 +121,13 @@ fn rederive(
     reference: Reference<'_>,
     asked: &Capability,
     selected: &str,
-) -> Vec<Finding> {
+) -> Vec<Diagnostic> {
     let capability = reference.aliases.canonical(asked);
     let all = candidates(reference.registry, reference.aliases, &capability);
     let mut findings = Vec::new();
     match all.iter().find(|c| c.agent == selected) {
-        None => findings.push(Finding::new(
-            FindingKind::SelectedLacksDomain,
+        None => findings.push(Diagnostic::new(
+            RoutingCode::SelectedLacksDomain,
             format!(
                 "`{selected}` is selected but does not declare the domain `{}`{}",
                 capability.domain,
@@ -242,7 +161,7 @@ fn better_candidate(
     chosen: &Candidate,
     all: &[Candidate],
     capability: &Capability,
-) -> Option<Finding> {
+) -> Option<Diagnostic> {
     let best = all
         .iter()
         .filter(|c| c.covered.len() > chosen.covered.len())
@@ -252,8 +171,8 @@ fn better_candidate(
                 .cmp(&b.covered.len())
                 .then_with(|| b.agent.cmp(&a.agent))
         })?;
-    Some(Finding::new(
-        FindingKind::BetterCandidate,
+    Some(Diagnostic::new(
+        RoutingCode::BetterCandidate,
         format!(
             "`{}` covers {} ({} of {} requested qualifiers), more than the selected `{}` ({})",
             best.agent,
@@ -272,7 +191,7 @@ fn wrong_tie_break(
     chosen: &Candidate,
     all: &[Candidate],
     capability: &Capability,
-) -> Option<Finding> {
+) -> Option<Diagnostic> {
     if all.iter().any(|c| c.covered.len() > chosen.covered.len()) {
         return None; // qualifier match already rejects it: that is `better-candidate`
     }
@@ -312,7 +231,7 @@ fn wrong_tie_break(
             Rule::label(actual)
         )
     };
-    Some(Finding::new(FindingKind::WrongTieBreak, message))
+    Some(Diagnostic::new(RoutingCode::WrongTieBreak, message))
 }
 
 /// The rule a derivation says decided; a tie left after two rules needs a documented choice.
@@ -341,7 +260,7 @@ fn requester_departments(
     }
 }
 
-fn load_balancing(decision: &RecordedDecision) -> Option<Finding> {
+fn load_balancing(decision: &RecordedDecision) -> Option<Diagnostic> {
     let texts = [
         decision.reason.as_deref(),
         decision.tie_break_text.as_deref(),
@@ -355,8 +274,8 @@ fn load_balancing(decision: &RecordedDecision) -> Option<Finding> {
         .chain(rejected)
         .flatten()
         .find_map(load_balancing_term)?;
-    Some(Finding::new(
-        FindingKind::LoadBalancingReason,
+    Some(Diagnostic::new(
+        RoutingCode::LoadBalancingReason,
         format!("the decision relies on load-balancing (`{term}`), which the protocol excludes: no durable assignment ledger can confirm it"),
     ))
 }
@@ -366,7 +285,7 @@ fn candidates_differ(
     aliases: &Aliases,
     all: &[Candidate],
     selected: &str,
-) -> Option<Finding> {
+) -> Option<Diagnostic> {
     let registry_matched: BTreeMap<String, Vec<String>> = all
         .iter()
         .map(|c| (c.agent.clone(), c.qualifiers.clone()))
@@ -411,7 +330,7 @@ fn candidates_differ(
         "{} (the registry changed since, or the record is incomplete)",
         differences.join("; ")
     );
-    Some(Finding::new(FindingKind::CandidatesDiffer, message))
+    Some(Diagnostic::new(RoutingCode::CandidatesDiffer, message))
 }
 
 /// `agent [q1, q2]` for each agent of `list` that `other` does not name.
@@ -466,6 +385,7 @@ fn set_difference(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::{Code, Severity};
     use std::path::Path;
 
     const REGISTRY: &str = "agents:\n  - name: security-engineer\n    department: engineering\n    capabilities: {auth: [oauth2, jwt, saml]}\n  - name: backend-engineer\n    department: engineering\n    capabilities: {auth: [jwt, session], backend: [nodejs]}\n  - name: fullstack-engineer\n    department: product\n    capabilities: {backend: [nodejs], frontend: [react]}\n";
@@ -501,7 +421,7 @@ mod tests {
         }
     }
 
-    fn kinds(decision: &RecordedDecision) -> Vec<FindingKind> {
+    fn kinds(decision: &RecordedDecision) -> Vec<Code> {
         let registry = registry();
         let aliases = Aliases::default();
         let reference = Reference {
@@ -510,7 +430,7 @@ mod tests {
         };
         check_decision(decision, Some(reference))
             .into_iter()
-            .map(|f| f.kind)
+            .map(|f| f.code)
             .collect()
     }
 
@@ -525,7 +445,7 @@ mod tests {
             selected: Some("fullstack-engineer".into()),
             ..seed_decision()
         };
-        assert!(kinds(&decision).starts_with(&[FindingKind::SelectedLacksDomain]));
+        assert!(kinds(&decision).starts_with(&[Code::Routing(RoutingCode::SelectedLacksDomain)]));
     }
 
     #[test]
@@ -535,7 +455,10 @@ mod tests {
             rejected: vec![("security-engineer".into(), "qualifier mismatch".into())],
             ..seed_decision()
         };
-        assert_eq!(kinds(&decision), [FindingKind::BetterCandidate]);
+        assert_eq!(
+            kinds(&decision),
+            [Code::Routing(RoutingCode::BetterCandidate)]
+        );
     }
 
     #[test]
@@ -545,13 +468,19 @@ mod tests {
             tie_break: RecordedRule::Applied(Rule::DepartmentAffinity),
             ..seed_decision()
         };
-        assert_eq!(kinds(&decision), [FindingKind::WrongTieBreak]);
+        assert_eq!(
+            kinds(&decision),
+            [Code::Routing(RoutingCode::WrongTieBreak)]
+        );
         let unreadable = RecordedDecision {
             tie_break_text: Some("coin flip".into()),
             tie_break: RecordedRule::Unreadable,
             ..seed_decision()
         };
-        assert_eq!(kinds(&unreadable), [FindingKind::WrongTieBreak]);
+        assert_eq!(
+            kinds(&unreadable),
+            [Code::Routing(RoutingCode::WrongTieBreak)]
+        );
         let backend = RecordedDecision {
             capability: Some(Capability::new("backend", ["nodejs".into()])),
             matched: vec![
@@ -564,7 +493,7 @@ mod tests {
             requester: Some("backend-engineer".into()),
             ..seed_decision()
         };
-        assert_eq!(kinds(&backend), [FindingKind::WrongTieBreak]);
+        assert_eq!(kinds(&backend), [Code::Routing(RoutingCode::WrongTieBreak)]);
         let documented = RecordedDecision {
             requester: None,
             tie_break: RecordedRule::Applied(Rule::DepartmentAffinity),
@@ -592,7 +521,10 @@ mod tests {
             reason: Some("backend-engineer has fewer current assignments".into()),
             ..seed_decision()
         };
-        assert_eq!(kinds(&decision), [FindingKind::LoadBalancingReason]);
+        assert_eq!(
+            kinds(&decision),
+            [Code::Routing(RoutingCode::LoadBalancingReason)]
+        );
         let findings = check_decision(&decision, None);
         assert_eq!(findings.len(), 1);
         assert!(findings[0].message.contains("`assignments`"));
@@ -613,7 +545,7 @@ mod tests {
         };
         let findings = check_decision(&decision, Some(reference));
         assert_eq!(findings.len(), 1);
-        assert_eq!(findings[0].kind, FindingKind::CandidatesDiffer);
+        assert_eq!(findings[0].code, RoutingCode::CandidatesDiffer.into());
         assert_eq!(findings[0].severity, Severity::Warning);
         assert!(
             findings[0]

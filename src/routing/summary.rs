@@ -14,12 +14,10 @@
 //! Everything is kept in sorted maps or in document order, so the same records give the
 //! same report.
 
-use super::audit::{
-    check_decision, Finding, RecordedDecision, RecordedMatch, RecordedRule, Reference,
-};
+use super::audit::{check_decision, RecordedDecision, RecordedMatch, RecordedRule, Reference};
 use super::normalise::{normalise_term, Capability};
 use super::route::Rule;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::record::fields::{is_placeholder_for, FieldKey};
 use crate::record::{
     lint, DecisionStatus, InteractionType, ParsedDocument, Record, RecordKind, TieBreak,
@@ -137,18 +135,37 @@ pub struct RoutingCounts {
     pub unverified: usize,
 }
 
-/// One finding about one recorded routing decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One finding about one recorded routing decision. Its JSON form is `{source, line,
+/// task_id, kind, severity, message}`, `kind` being the code.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoutingFinding {
-    /// The file.
-    pub source: String,
-    /// The line of the record's heading.
-    pub line: usize,
     /// The task, when the record names it.
     pub task_id: Option<String>,
-    /// What was found.
-    #[serde(flatten)]
-    pub finding: Finding,
+    /// What was found, at the record's heading.
+    pub finding: Diagnostic,
+}
+
+impl Serialize for RoutingFinding {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Contract<'a> {
+            source: &'a Option<String>,
+            line: Option<usize>,
+            task_id: &'a Option<String>,
+            kind: Code,
+            severity: Severity,
+            message: &'a str,
+        }
+        Contract {
+            source: &self.finding.source,
+            line: self.finding.line,
+            task_id: &self.task_id,
+            kind: self.finding.code,
+            severity: self.finding.severity,
+            message: &self.finding.message,
+        }
+        .serialize(serializer)
+    }
 }
 
 /// A record (or, for `kind: null`, text outside any record) with lint errors.
@@ -274,10 +291,8 @@ fn audit_routing(
     report
         .findings
         .extend(findings.into_iter().map(|finding| RoutingFinding {
-            source: record.source.clone(),
-            line: record.line,
             task_id: record.task_id().map(str::to_string),
-            finding,
+            finding: finding.at_line(&record.source, record.line),
         }));
 }
 
@@ -353,20 +368,22 @@ fn lint_failures(document: &ParsedDocument) -> Vec<LintFailure> {
     for diagnostic in lint(document).into_iter().filter(Diagnostic::is_error) {
         // Records are in document order: the owner is the last one starting at or before
         // the diagnostic.
-        let before = document
-            .records
-            .partition_point(|r| r.line <= diagnostic.line);
+        let (source, at) = (
+            diagnostic.source.clone().unwrap_or_default(),
+            diagnostic.line,
+        );
+        let before = document.records.partition_point(|r| Some(r.line) <= at);
         let owner = document.records[..before]
             .last()
-            .filter(|r| r.source == diagnostic.source);
-        let line = owner.map_or(diagnostic.line, |r| r.line);
-        let key = (diagnostic.source.clone(), line);
+            .filter(|r| r.source == source);
+        let line = owner.map_or(at.unwrap_or_default(), |r| r.line);
+        let key = (source.clone(), line);
         match index.get(&key) {
             Some(&at) => failures[at].errors.push(diagnostic),
             None => {
                 index.insert(key, failures.len());
                 failures.push(LintFailure {
-                    source: diagnostic.source.clone(),
+                    source,
                     line,
                     kind: owner.map(|r| r.kind.as_str()),
                     task_id: owner.and_then(|r| r.task_id()).map(str::to_string),

@@ -3,8 +3,9 @@
 
 use crate::common::{example_registry, handoff_in};
 use crate::generate;
+use handoff::diagnostic::{Code, RoutingCode};
 use handoff::record::parse_document;
-use handoff::routing::audit::{FindingKind, Reference};
+use handoff::routing::audit::Reference;
 use handoff::routing::summary::{audit_documents, AuditReport};
 use handoff::routing::{Aliases, Registry};
 use std::collections::BTreeMap;
@@ -54,11 +55,11 @@ fn thousands_of_generated_records_are_counted_exactly() {
     assert_eq!(report.routing.compliant, cycles);
     assert_eq!(report.routing.non_compliant, 4 * cycles);
     assert_eq!(report.routing.unverified, 0);
-    let mut by_kind: BTreeMap<FindingKind, usize> = BTreeMap::new();
+    let mut by_kind: BTreeMap<Code, usize> = BTreeMap::new();
     for finding in &report.findings {
-        *by_kind.entry(finding.finding.kind).or_default() += 1;
+        *by_kind.entry(finding.finding.code).or_default() += 1;
     }
-    for kind in FindingKind::ALL {
+    for kind in RoutingCode::ALL.iter().map(|&code| Code::from(code)) {
         assert_eq!(by_kind.get(&kind), Some(&cycles), "{kind}");
     }
     assert_eq!(report.error_count(), 4 * cycles);
@@ -92,7 +93,14 @@ fn the_findings_point_at_the_record_that_has_them() {
     let located: Vec<(String, usize, &str)> = report
         .findings
         .iter()
-        .map(|f| (f.source.clone(), f.line, f.finding.kind.as_str()))
+        .map(|f| {
+            let at = &f.finding;
+            (
+                at.source.clone().unwrap_or_default(),
+                at.line.unwrap_or_default(),
+                at.code.name(),
+            )
+        })
         .collect();
     // Records are joined by a blank line, three to a file.
     let first_line_of = |i: usize| {
@@ -126,8 +134,8 @@ fn without_a_registry_only_load_balancing_is_checked() {
         .map(|(name, text)| parse_document(name, text))
         .collect();
     let report = audit_documents(&documents, None);
-    let kinds: Vec<FindingKind> = report.findings.iter().map(|f| f.finding.kind).collect();
-    assert_eq!(kinds, [FindingKind::LoadBalancingReason]);
+    let kinds: Vec<Code> = report.findings.iter().map(|f| f.finding.code).collect();
+    assert_eq!(kinds, [RoutingCode::LoadBalancingReason.into()]);
     assert_eq!(report.routing.non_compliant, 1);
     assert_eq!(report.routing.unverified, 4);
 }

@@ -25,7 +25,7 @@ fn a_block_after_megabytes_of_prose_is_found() {
     let output = format!("{prose}{}", block(&valid_contract("v")));
     assert!(output.len() > 9_000_000);
     let (result, _) = check_output(&output, &CheckOptions::default());
-    assert!(result.valid, "{:?}", result.missing);
+    assert!(result.valid, "{:?}", result.missing());
 }
 
 #[test]
@@ -33,7 +33,7 @@ fn a_megabyte_string_full_of_fences_stays_inside_the_block() {
     let verbatim = "```sh\n$ make\n```\n\"quoted\" \\ ".repeat(40_000);
     let (result, contract) =
         check_output(&block(&valid_contract(&verbatim)), &CheckOptions::default());
-    assert!(result.valid, "{:?}", result.missing);
+    assert!(result.valid, "{:?}", result.missing());
     let contract = contract.expect("block parsed");
     assert_eq!(
         contract["evidence_report"]["verbatim_outputs"][0],
@@ -45,7 +45,7 @@ fn a_megabyte_string_full_of_fences_stays_inside_the_block() {
 fn many_false_openings_are_scanned_in_linear_time() {
     let output = "```agent_contract_handoff {} ".repeat(200_000);
     let (result, _) = check_output(&output, &CheckOptions::default());
-    assert_eq!(result.missing.len(), 5);
+    assert_eq!(result.missing().len(), 5);
     assert!(result.no_block.is_some());
 }
 
@@ -77,7 +77,7 @@ proptest! {
     #[test]
     fn any_text_gets_a_verdict(text in ".{0,400}") {
         let (result, _) = check_output(&text, &CheckOptions::default());
-        prop_assert_eq!(result.valid, result.missing.is_empty() && result.invalid.is_empty());
+        prop_assert_eq!(result.valid, result.missing().is_empty() && result.invalid().is_empty());
     }
 
     #[test]

@@ -1,0 +1,268 @@
+//! The diagnostic codes: one enumeration per area, and the umbrella [`Code`] over them.
+//!
+//! Each area's codes are declared once, with their stable names, by
+//! [`crate::spelled::spelled_enum!`], which derives their iteration (`ALL`), parsing and
+//! printing; [`Code::all`] chains the areas. What a code means, its severity, an example
+//! and the fix are data ([`super::explain`]), so `handoff explain`, the reports and any
+//! machine format read one table.
+//!
+//! Code names are a public contract: scripts match on them, so a code is never renamed
+//! once shipped.
+
+use super::explain::{explanation, Explanation};
+use super::Severity;
+use crate::spelled::spelled_enum;
+use std::fmt;
+
+spelled_enum! {
+    /// Problems in a record as written: structure, fields, values, sections (`lint`,
+    /// `parse`, and the gate for the task's own record files).
+    RecordCode {
+        /// A record heading with no key/value table after it.
+        MissingHeaderTable => "missing-header-table",
+        /// A header-table row that is not `| key | value |`.
+        MalformedRow => "malformed-row",
+        /// Prose on the line right after the header table, joining its paragraph.
+        ProseJoinsTable => "prose-joins-table",
+        /// The same header key twice in one record.
+        DuplicateField => "duplicate-field",
+        /// A required header field is missing.
+        MissingField => "missing-field",
+        /// A header value outside its allowed values or form.
+        InvalidValue => "invalid-value",
+        /// A timestamp that is not RFC 3339 with a zone.
+        InvalidTimestamp => "invalid-timestamp",
+        /// A template placeholder left unfilled.
+        UnfilledPlaceholder => "unfilled-placeholder",
+        /// A Decision section still holding its placeholder.
+        UnfilledDecision => "unfilled-decision",
+        /// A Decision whose first line is not a recognised decision.
+        UnrecognizedDecision => "unrecognized-decision",
+        /// An escalation without a failure type.
+        MissingFailureType => "missing-failure-type",
+        /// An escalation failure type the seed does not define.
+        InvalidFailureType => "invalid-failure-type",
+        /// A review without an Evidence Bundle.
+        MissingEvidenceBundle => "missing-evidence-bundle",
+        /// A capability request without a readable `Capability needed:` line.
+        MissingCapability => "missing-capability",
+        /// A capability request urgency other than blocking or non-blocking.
+        InvalidUrgency => "invalid-urgency",
+        /// A scope expansion that names no file.
+        MissingScopePaths => "missing-scope-paths",
+        /// A section the seed does not define.
+        UnknownSection => "unknown-section",
+        /// A tie-break rule the protocol does not define.
+        UnrecognizedTieBreak => "unrecognized-tie-break",
+    }
+}
+
+spelled_enum! {
+    /// What `handoff check` finds: evidence, scope, sign-off and the task's records.
+    GateCode {
+        /// The task has no `review` or `handoff` record to take the Evidence Bundle from.
+        NoEvidenceRecord => "no-evidence-record",
+        /// An Evidence Bundle item the risk class requires is absent.
+        EvidenceMissing => "evidence-missing",
+        /// An Evidence Bundle item is empty or still a placeholder.
+        EvidencePlaceholder => "evidence-placeholder",
+        /// The `Files changed` item does not cover every changed file.
+        FilesNotListed => "files-not-listed",
+        /// The `Files changed` item lists a path that the change does not touch.
+        FileListedUnchanged => "file-listed-unchanged",
+        /// The description is longer than three sentences.
+        DescriptionTooLong => "description-too-long",
+        /// The test output is not mapped to acceptance criteria.
+        TestsNotMapped => "tests-not-mapped",
+        /// A declared acceptance criterion is mapped to no test.
+        CriterionUnmapped => "criterion-unmapped",
+        /// The before/after item does not say both what was before and what is after.
+        BeforeAfterIncomplete => "before-after-incomplete",
+        /// Migration notes say `none` although the change holds migrations, or do not
+        /// name every migration file.
+        MigrationNotesIncomplete => "migration-notes-incomplete",
+        /// The rollback plan holds neither exact commands nor numbered steps.
+        RollbackNotExact => "rollback-not-exact",
+        /// A changed file is outside the declared file scope with no approved expansion.
+        UndeclaredFile => "undeclared-file",
+        /// A file-scope or scope-expansion pattern is not a valid glob.
+        InvalidScopePattern => "invalid-scope-pattern",
+        /// The task has no Task Assignment, so no declared file scope or author.
+        MissingTaskAssignment => "missing-task-assignment",
+        /// High-risk work has no approving `review` record from the required reviewer.
+        MissingSignOff => "missing-sign-off",
+        /// The work was approved by its own author, which never counts.
+        SelfSignOff => "self-sign-off",
+        /// The work was approved by someone other than the required reviewer.
+        WrongReviewer => "wrong-reviewer",
+        /// High-risk work has no available reviewer who is not its author.
+        NoReviewerAvailable => "no-reviewer-available",
+        /// The required reviewer's latest Decision rejects the work or requests changes.
+        ReviewRefused => "review-refused",
+        /// Review was waived by an explicit user instruction.
+        ReviewWaived => "review-waived",
+        /// The change's risk is higher than the declared class.
+        RiskReclassified => "risk-reclassified",
+    }
+}
+
+spelled_enum! {
+    /// What `handoff audit` finds in a recorded Routing Decision.
+    RoutingCode {
+        /// The selected agent does not declare the requested domain.
+        SelectedLacksDomain => "selected-lacks-domain",
+        /// Another candidate covers more requested qualifiers than the selected one.
+        BetterCandidate => "better-candidate",
+        /// The recorded tie-break rule is not the rule that actually decided.
+        WrongTieBreak => "wrong-tie-break",
+        /// The decision relies on load-balancing, which the protocol excludes.
+        LoadBalancingReason => "load-balancing-reason",
+        /// The recorded matched or rejected agents differ from the registry's candidates.
+        CandidatesDiffer => "candidates-differ",
+    }
+}
+
+spelled_enum! {
+    /// What `handoff contract check` finds in an `agent_contract_handoff` block, spelled
+    /// as CONTRACT.md spells its codes.
+    ContractCode {
+        /// `agent_status` is not an object.
+        AgentStatus => "AGENT_STATUS",
+        /// `agent_status.plan_status` is empty or not one of the five statuses.
+        PlanStatus => "PLAN_STATUS",
+        /// `agent_status.pending_steps` is absent.
+        PendingSteps => "PENDING_STEPS",
+        /// `agent_status.next_action` is absent.
+        NextAction => "NEXT_ACTION",
+        /// `agent_status.agent_id` is absent.
+        AgentId => "AGENT_ID",
+        /// A canonical status without an `evidence_report` object.
+        EvidenceReport => "EVIDENCE_REPORT",
+        /// `evidence_report.patterns_checked` is absent.
+        PatternsChecked => "PATTERNS_CHECKED",
+        /// `evidence_report.files_checked` is absent.
+        FilesChecked => "FILES_CHECKED",
+        /// `evidence_report.commands_run` is absent.
+        CommandsRun => "COMMANDS_RUN",
+        /// `evidence_report.key_outputs` is absent.
+        KeyOutputs => "KEY_OUTPUTS",
+        /// `evidence_report.verbatim_outputs` is absent.
+        VerbatimOutputs => "VERBATIM_OUTPUTS",
+        /// `evidence_report.cross_layer_impacts` is absent.
+        CrossLayerImpacts => "CROSS_LAYER_IMPACTS",
+        /// `evidence_report.open_gaps` is absent, or the consolidation's list is empty.
+        OpenGaps => "OPEN_GAPS",
+        /// A task that needs consolidation has no `consolidation_report`.
+        ConsolidationReport => "CONSOLIDATION_REPORT",
+        /// `consolidation_report.ownership_assessment` is empty or not an allowed value.
+        OwnershipAssessment => "OWNERSHIP_ASSESSMENT",
+        /// `consolidation_report.confirmed_findings` is empty.
+        ConfirmedFindings => "CONFIRMED_FINDINGS",
+        /// `consolidation_report.suspected_findings` is empty.
+        SuspectedFindings => "SUSPECTED_FINDINGS",
+        /// `consolidation_report.conflicts` is empty.
+        Conflicts => "CONFLICTS",
+        /// `consolidation_report.next_best_agent` is empty.
+        NextBestAgent => "NEXT_BEST_AGENT",
+        /// An `approval_request` without a rollback.
+        ApprovalRequestRollback => "APPROVAL_REQUEST_ROLLBACK",
+        /// An `approval_request` without a verification.
+        ApprovalRequestVerification => "APPROVAL_REQUEST_VERIFICATION",
+        /// An `approval_request` field that only warns is empty.
+        ApprovalRequestFieldMissing => "APPROVAL_REQUEST_FIELD_MISSING",
+        /// An `approval_request.risk_level` outside LOW, MEDIUM, HIGH, CRITICAL.
+        ApprovalRequestInvalidRiskLevel => "APPROVAL_REQUEST_INVALID_RISK_LEVEL",
+        /// A COMPLETE without a verification object.
+        VerificationResultRequiredForComplete => "VERIFICATION_RESULT_REQUIRED_FOR_COMPLETE",
+        /// A COMPLETE whose verification result is not `pass`.
+        VerificationResultMustBePass => "VERIFICATION_RESULT_MUST_BE_PASS",
+        /// A COMPLETE whose own `loop_state` says the loop is unfinished.
+        LoopStateIncomplete => "LOOP_STATE_INCOMPLETE",
+    }
+}
+
+/// Every diagnostic code `handoff` can report, by area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Code {
+    /// A record as written.
+    Record(RecordCode),
+    /// The pull-request gate.
+    Gate(GateCode),
+    /// A recorded routing decision.
+    Routing(RoutingCode),
+    /// An agent's contract block.
+    Contract(ContractCode),
+}
+
+impl Code {
+    /// Every code, area by area, in the order `handoff explain` lists them.
+    pub fn all() -> impl Iterator<Item = Code> {
+        let record = RecordCode::ALL.iter().copied().map(Code::Record);
+        let gate = GateCode::ALL.iter().copied().map(Code::Gate);
+        let routing = RoutingCode::ALL.iter().copied().map(Code::Routing);
+        let contract = ContractCode::ALL.iter().copied().map(Code::Contract);
+        record.chain(gate).chain(routing).chain(contract)
+    }
+
+    /// The stable name, e.g. `missing-field`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Code::Record(code) => code.as_str(),
+            Code::Gate(code) => code.as_str(),
+            Code::Routing(code) => code.as_str(),
+            Code::Contract(code) => code.as_str(),
+        }
+    }
+
+    /// Looks a code up by its name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Code> {
+        let wanted = name.trim();
+        Code::all().find(|code| code.name().eq_ignore_ascii_case(wanted))
+    }
+
+    /// What the code means, its severity, an example and the fix.
+    pub fn explanation(self) -> &'static Explanation {
+        explanation(self.name())
+    }
+
+    /// The severity the code is reported with.
+    pub fn severity(self) -> Severity {
+        self.explanation().severity
+    }
+}
+
+impl From<RecordCode> for Code {
+    fn from(code: RecordCode) -> Code {
+        Code::Record(code)
+    }
+}
+
+impl From<GateCode> for Code {
+    fn from(code: GateCode) -> Code {
+        Code::Gate(code)
+    }
+}
+
+impl From<RoutingCode> for Code {
+    fn from(code: RoutingCode) -> Code {
+        Code::Routing(code)
+    }
+}
+
+impl From<ContractCode> for Code {
+    fn from(code: ContractCode) -> Code {
+        Code::Contract(code)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
