@@ -21,3 +21,4 @@ pub mod risk;
 pub mod routing;
 pub mod scope;
 mod spelled;
+pub mod trail;

@@ -1,0 +1,455 @@
+//! The lifecycle of a handoff (002 §2, §4.2, §6, §7.2, §8) and the [`Ledger`] that
+//! follows every handoff of a trail in one pass.
+//!
+//! Per `handoff_id`: `initiated` first; then `accepted` or `rejected` by the receiver,
+//! or `timeout` when no acknowledgement came; after `accepted`: `completed`, `failed`,
+//! `timeout` or `escalated`. `rejected`, `completed`, `failed` and `escalated` end the
+//! handoff (an escalation carries on as a child handoff one level up). After a
+//! `timeout` the handoff's `on_timeout` decides: `retry` re-initiates it (`attempt` + 1,
+//! at most 3 attempts, then `failed`), `escalate` records `escalated` (at most depth 3,
+//! then `failed`), `fail` records `failed`; with no `on_timeout`, any of the three.
+//! A rejected handoff may be re-routed to another agent as a new handoff whose
+//! `parent_handoff` is the rejected one, at most 3 times.
+//!
+//! The same [`Ledger::check`] guards `append` and re-checks every event in `verify`,
+//! so a hand-edited trail is held to the rules the tool follows.
+
+use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, RiskLevel};
+use super::time;
+use std::collections::HashMap;
+use std::fmt;
+
+/// At most this many attempts of one handoff (002 §4.2 `max_attempts`).
+pub const MAX_ATTEMPTS: u32 = 3;
+/// At most this many escalation levels (002 §2.4).
+pub const MAX_DEPTH: u32 = 3;
+/// At most this many re-routes of a rejected handoff (002 §6.1).
+pub const MAX_REROUTES: u32 = 3;
+
+/// What the trail knows of one handoff after the events read so far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handoff {
+    /// The handoff's id.
+    pub id: String,
+    /// Its sender.
+    pub from_agent: String,
+    /// Its receiver.
+    pub to_agent: String,
+    /// Its type.
+    pub handoff_type: HandoffType,
+    /// The last event: the handoff's state.
+    pub state: EventType,
+    /// The current attempt, 1-based.
+    pub attempt: u32,
+    /// Escalation depth.
+    pub depth: u32,
+    /// The task, from the first event's snapshot.
+    pub snapshot: Option<ContextSnapshot>,
+    /// The workflow.
+    pub workflow_id: Option<String>,
+    /// The handoff this one escalates or re-routes.
+    pub parent_handoff: Option<String>,
+    /// When it was first initiated (the event's `timestamp`).
+    pub initiated_at: String,
+    /// Milliseconds since the epoch of the latest `initiated` (the current attempt).
+    pub attempt_started_ms: Option<i64>,
+    /// Milliseconds since the epoch of the first `initiated`.
+    pub initiated_ms: Option<i64>,
+    /// The return timeout.
+    pub timeout_ms: Option<u64>,
+    /// The timeout as written.
+    pub timeout: Option<String>,
+    /// What a timeout does.
+    pub on_timeout: Option<OnTimeout>,
+    /// Who a timeout escalates to.
+    pub escalate_to: Option<String>,
+    /// Who to return to on failure.
+    pub rollback_to: Option<String>,
+    /// Risk of the handoff.
+    pub risk_level: Option<RiskLevel>,
+    /// Broadcast group.
+    pub broadcast_group_id: Option<String>,
+    /// The handoff's reason.
+    pub reason: Option<String>,
+    /// Re-routes opened from this handoff after it was rejected.
+    pub reroutes: u32,
+    /// `seq` of the handoff's last event.
+    pub last_seq: u64,
+    /// `timestamp` of the handoff's last event.
+    pub last_timestamp: String,
+}
+
+impl Handoff {
+    /// Whether the handoff has ended (`rejected`, `completed`, `failed`, `escalated`).
+    pub fn is_closed(&self) -> bool {
+        matches!(
+            self.state,
+            EventType::Rejected | EventType::Completed | EventType::Failed | EventType::Escalated
+        )
+    }
+
+    /// When the current attempt times out, in milliseconds since the epoch.
+    pub fn deadline_ms(&self) -> Option<i64> {
+        let started = self.attempt_started_ms?;
+        let timeout = i64::try_from(self.timeout_ms?).ok()?;
+        Some(started.saturating_add(timeout))
+    }
+
+    /// The task the handoff serves.
+    pub fn task_id(&self) -> Option<&str> {
+        self.snapshot.as_ref().map(|s| s.task_id.as_str())
+    }
+
+    /// The events that may legally follow now.
+    pub fn legal_next(&self) -> Vec<EventType> {
+        use EventType::*;
+        match self.state {
+            Initiated => vec![Accepted, Rejected, Timeout],
+            Accepted => vec![Completed, Failed, Timeout, Escalated],
+            Timeout => match self.on_timeout {
+                Some(OnTimeout::Retry) if self.attempt < MAX_ATTEMPTS => vec![Initiated],
+                Some(OnTimeout::Escalate) if self.depth < MAX_DEPTH => vec![Escalated],
+                Some(_) => vec![Failed],
+                None if self.attempt < MAX_ATTEMPTS => vec![Initiated, Escalated, Failed],
+                None => vec![Escalated, Failed],
+            },
+            Rejected | Completed | Failed | Escalated => Vec::new(),
+        }
+    }
+}
+
+/// Which rule an event breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ViolationKind {
+    /// The event is not a legal next step of its handoff.
+    IllegalTransition,
+    /// An event for a handoff that was never initiated.
+    UnknownHandoff,
+    /// The event's agents, type or attempt differ from its handoff's.
+    Mismatch,
+    /// A fourth attempt.
+    RetryLimit,
+    /// An escalation deeper than 3.
+    EscalationDepth,
+    /// A fourth re-route of a rejected handoff, or a re-route to the same agent.
+    RerouteLimit,
+}
+
+impl ViolationKind {
+    /// The stable code name.
+    pub fn code(self) -> &'static str {
+        match self {
+            ViolationKind::IllegalTransition => "illegal-transition",
+            ViolationKind::UnknownHandoff => "unknown-handoff",
+            ViolationKind::Mismatch => "handoff-mismatch",
+            ViolationKind::RetryLimit => "retry-limit",
+            ViolationKind::EscalationDepth => "escalation-depth",
+            ViolationKind::RerouteLimit => "reroute-limit",
+        }
+    }
+}
+
+/// Why an event may not be appended (or should not have been).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// Which rule.
+    pub kind: ViolationKind,
+    /// What is wrong, in words.
+    pub message: String,
+    /// The events that would have been legal.
+    pub legal: Vec<EventType>,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if !self.legal.is_empty() {
+            let names: Vec<&str> = self.legal.iter().map(|t| t.name()).collect();
+            write!(f, " (legal next: {})", names.join(", "))?;
+        } else if self.kind == ViolationKind::IllegalTransition {
+            f.write_str(" (the handoff has ended: nothing may follow)")?;
+        }
+        Ok(())
+    }
+}
+
+fn violation(kind: ViolationKind, message: String, legal: Vec<EventType>) -> Violation {
+    Violation {
+        kind,
+        message,
+        legal,
+    }
+}
+
+/// Every handoff of a trail, as the events read so far left it.
+#[derive(Debug, Clone, Default)]
+pub struct Ledger {
+    handoffs: HashMap<String, Handoff>,
+}
+
+impl Ledger {
+    /// An empty ledger.
+    pub fn new() -> Ledger {
+        Ledger::default()
+    }
+
+    /// The handoff called `id`.
+    pub fn get(&self, id: &str) -> Option<&Handoff> {
+        self.handoffs.get(id)
+    }
+
+    /// Every handoff, in no particular order.
+    pub fn handoffs(&self) -> impl Iterator<Item = &Handoff> {
+        self.handoffs.values()
+    }
+
+    /// How many handoffs the ledger holds.
+    pub fn len(&self) -> usize {
+        self.handoffs.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.handoffs.is_empty()
+    }
+
+    /// Handoffs to `agent` that have not ended: its current load (002 §5.2).
+    pub fn open_for(&self, agent: &str) -> usize {
+        self.handoffs
+            .values()
+            .filter(|h| h.to_agent == agent && !h.is_closed())
+            .count()
+    }
+
+    /// Re-routes of `id` so far.
+    pub fn reroutes_of(&self, id: &str) -> u32 {
+        self.handoffs.get(id).map_or(0, |h| h.reroutes)
+    }
+
+    /// Checks that `event` is a legal next step.
+    pub fn check(&self, event: &Event) -> Result<(), Violation> {
+        match (self.handoffs.get(&event.handoff_id), event.event_type) {
+            (None, EventType::Initiated) => self.check_new(event),
+            (None, _) => Err(violation(
+                ViolationKind::UnknownHandoff,
+                format!(
+                    "{} for handoff `{}`, which was never initiated",
+                    event.event_type, event.handoff_id
+                ),
+                vec![EventType::Initiated],
+            )),
+            (Some(handoff), _) => check_next(handoff, event),
+        }
+    }
+
+    fn check_new(&self, event: &Event) -> Result<(), Violation> {
+        if event.attempt != 1 {
+            return Err(violation(
+                ViolationKind::Mismatch,
+                format!(
+                    "handoff `{}` starts at attempt {}; a new handoff is attempt 1",
+                    event.handoff_id, event.attempt
+                ),
+                Vec::new(),
+            ));
+        }
+        let parent = event
+            .parent_handoff
+            .as_deref()
+            .and_then(|id| self.handoffs.get(id));
+        let expected_depth = match (event.handoff_type, parent) {
+            (HandoffType::Escalation, Some(parent)) => Some(parent.depth + 1),
+            (HandoffType::Escalation, None) => None,
+            (_, _) => Some(0),
+        };
+        let depth = expected_depth.unwrap_or(event.depth.max(1));
+        if depth > MAX_DEPTH || event.depth > MAX_DEPTH {
+            return Err(violation(
+                ViolationKind::EscalationDepth,
+                format!(
+                    "escalation `{}` would be level {}; escalations stop at depth {MAX_DEPTH} (worker -> reviewer -> architect -> human)",
+                    event.handoff_id,
+                    depth.max(event.depth)
+                ),
+                Vec::new(),
+            ));
+        }
+        if expected_depth.is_some_and(|d| d != event.depth) {
+            return Err(violation(
+                ViolationKind::Mismatch,
+                format!(
+                    "handoff `{}` records depth {} but its parent chain gives {depth}",
+                    event.handoff_id, event.depth
+                ),
+                Vec::new(),
+            ));
+        }
+        if let Some(parent) = parent.filter(|p| p.state == EventType::Rejected) {
+            if event.handoff_type != HandoffType::Escalation {
+                return check_reroute(parent, event);
+            }
+        }
+        Ok(())
+    }
+
+    /// Records `event` (checked or not: `verify` goes on after a violation).
+    pub fn apply(&mut self, event: &Event) {
+        let at_ms = || time::parse_utc(&event.timestamp).ok().map(time::millis);
+        if event.event_type == EventType::Initiated {
+            if let Some(handoff) = self.handoffs.get_mut(&event.handoff_id) {
+                handoff.attempt = event.attempt;
+                handoff.attempt_started_ms = at_ms();
+                handoff.state = EventType::Initiated;
+                handoff.last_seq = event.seq;
+                handoff.last_timestamp.clone_from(&event.timestamp);
+                return;
+            }
+            if let Some(parent) = event
+                .parent_handoff
+                .as_deref()
+                .and_then(|id| self.handoffs.get_mut(id))
+            {
+                if parent.state == EventType::Rejected
+                    && event.handoff_type != HandoffType::Escalation
+                {
+                    parent.reroutes += 1;
+                }
+            }
+            let started = at_ms();
+            self.handoffs
+                .insert(event.handoff_id.clone(), new_handoff(event, started));
+            return;
+        }
+        if let Some(handoff) = self.handoffs.get_mut(&event.handoff_id) {
+            handoff.state = event.event_type;
+            handoff.last_seq = event.seq;
+            handoff.last_timestamp.clone_from(&event.timestamp);
+        }
+    }
+
+    /// Forgets a handoff (after its segments were pruned).
+    pub fn forget(&mut self, id: &str) {
+        self.handoffs.remove(id);
+    }
+}
+
+fn new_handoff(event: &Event, started: Option<i64>) -> Handoff {
+    Handoff {
+        id: event.handoff_id.clone(),
+        from_agent: event.from_agent.clone(),
+        to_agent: event.to_agent.clone(),
+        handoff_type: event.handoff_type,
+        state: EventType::Initiated,
+        attempt: event.attempt,
+        depth: event.depth,
+        snapshot: event.context_snapshot.clone(),
+        workflow_id: event.workflow_id.clone(),
+        parent_handoff: event.parent_handoff.clone(),
+        initiated_at: event.timestamp.clone(),
+        attempt_started_ms: started,
+        initiated_ms: started,
+        timeout_ms: event.timeout_ms,
+        timeout: event.timeout.clone(),
+        on_timeout: event.on_timeout,
+        escalate_to: event.escalate_to.clone(),
+        rollback_to: event.rollback_to.clone(),
+        risk_level: event.risk_level,
+        broadcast_group_id: event.broadcast_group_id.clone(),
+        reason: event.reason.clone(),
+        reroutes: 0,
+        last_seq: event.seq,
+        last_timestamp: event.timestamp.clone(),
+    }
+}
+
+fn check_reroute(parent: &Handoff, event: &Event) -> Result<(), Violation> {
+    if parent.reroutes >= MAX_REROUTES {
+        return Err(violation(
+            ViolationKind::RerouteLimit,
+            format!(
+                "rejected handoff `{}` was already re-routed {MAX_REROUTES} times; escalate to a human instead",
+                parent.id
+            ),
+            Vec::new(),
+        ));
+    }
+    if parent.to_agent == event.to_agent {
+        return Err(violation(
+            ViolationKind::RerouteLimit,
+            format!(
+                "`{}` rejected handoff `{}`; a re-route goes to another agent",
+                parent.to_agent, parent.id
+            ),
+            Vec::new(),
+        ));
+    }
+    Ok(())
+}
+
+fn check_next(handoff: &Handoff, event: &Event) -> Result<(), Violation> {
+    if event.from_agent != handoff.from_agent
+        || event.to_agent != handoff.to_agent
+        || event.handoff_type != handoff.handoff_type
+    {
+        return Err(violation(
+            ViolationKind::Mismatch,
+            format!(
+                "{} for handoff `{}` names {} -> {} ({}), but the handoff is {} -> {} ({})",
+                event.event_type,
+                handoff.id,
+                event.from_agent,
+                event.to_agent,
+                event.handoff_type.name(),
+                handoff.from_agent,
+                handoff.to_agent,
+                handoff.handoff_type.name()
+            ),
+            Vec::new(),
+        ));
+    }
+    let legal = handoff.legal_next();
+    let retry = event.event_type == EventType::Initiated;
+    if retry && handoff.state == EventType::Timeout && handoff.attempt >= MAX_ATTEMPTS {
+        return Err(violation(
+            ViolationKind::RetryLimit,
+            format!(
+                "handoff `{}` has used its {MAX_ATTEMPTS} attempts; record it failed",
+                handoff.id
+            ),
+            legal,
+        ));
+    }
+    if !legal.contains(&event.event_type) {
+        let state = handoff.state;
+        let kind = match (event.event_type, state) {
+            (EventType::Escalated, EventType::Timeout) if handoff.depth >= MAX_DEPTH => {
+                ViolationKind::EscalationDepth
+            }
+            _ => ViolationKind::IllegalTransition,
+        };
+        return Err(violation(
+            kind,
+            format!(
+                "{} may not follow {state} for handoff `{}`",
+                event.event_type, handoff.id
+            ),
+            legal,
+        ));
+    }
+    let expected_attempt = if retry {
+        handoff.attempt + 1
+    } else {
+        handoff.attempt
+    };
+    if event.attempt != expected_attempt {
+        return Err(violation(
+            ViolationKind::Mismatch,
+            format!(
+                "{} for handoff `{}` records attempt {}, expected {expected_attempt}",
+                event.event_type, handoff.id, event.attempt
+            ),
+            Vec::new(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,346 @@
+//! From requests to events: what `open`, `accept`, `reject`, `complete`, `fail`,
+//! `escalate`, `retry` and the messages of `append` add to the trail.
+//!
+//! A new handoff is an [`Initiation`]; every later step is a [`Step`] on an existing
+//! handoff, whose agents, type, task and attempt come from the [`Ledger`], so a step
+//! needs only the handoff's id. Each is pushed into a [`Batch`], which checks it
+//! against the lifecycle before anything is written.
+
+use super::chain;
+use super::error::TrailError;
+use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome, RiskLevel};
+use super::lifecycle::{Violation, ViolationKind};
+use super::store::Batch;
+use super::time;
+use serde_json::Value;
+
+/// A new handoff, as a handoff message or `handoff trail open` states it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Initiation {
+    /// The id (a new UUIDv4 when the request gives none).
+    pub handoff_id: String,
+    /// When it was sent (UTC); the append time when absent.
+    pub timestamp: Option<String>,
+    /// The sender.
+    pub from_agent: String,
+    /// The receiver.
+    pub to_agent: String,
+    /// The type.
+    pub handoff_type: HandoffType,
+    /// Why.
+    pub reason: String,
+    /// The task.
+    pub task_id: String,
+    /// The task's status when handed over.
+    pub task_status: Option<String>,
+    /// The context variables (hashed into the snapshot).
+    pub context_variables: Option<Value>,
+    /// How many artifacts travel with it.
+    pub artifact_count: Option<u64>,
+    /// Why (escalations must say).
+    pub decision_rationale: Option<String>,
+    /// The risk.
+    pub risk_level: Option<RiskLevel>,
+    /// The workflow.
+    pub workflow_id: Option<String>,
+    /// The handoff this one escalates or re-routes.
+    pub parent_handoff: Option<String>,
+    /// The escalation depth the request states (checked against the parent chain).
+    pub depth: Option<u32>,
+    /// Broadcast group.
+    pub broadcast_group_id: Option<String>,
+    /// The return timeout as written.
+    pub timeout: Option<String>,
+    /// What a timeout does.
+    pub on_timeout: Option<OnTimeout>,
+    /// Who a timeout escalates to.
+    pub escalate_to: Option<String>,
+    /// Who to return to on failure.
+    pub rollback_to: Option<String>,
+    /// Capabilities required.
+    pub required_capabilities: Vec<String>,
+    /// Warnings from validation (a capability gap).
+    pub warnings: Vec<String>,
+    /// The message it came from.
+    pub message: Option<Value>,
+}
+
+impl Initiation {
+    /// A handoff with the required fields and nothing else.
+    pub fn new(
+        from_agent: impl Into<String>,
+        to_agent: impl Into<String>,
+        handoff_type: HandoffType,
+        task_id: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Initiation {
+        Initiation {
+            handoff_id: new_id(),
+            timestamp: None,
+            from_agent: from_agent.into(),
+            to_agent: to_agent.into(),
+            handoff_type,
+            reason: reason.into(),
+            task_id: task_id.into(),
+            task_status: None,
+            context_variables: None,
+            artifact_count: None,
+            decision_rationale: None,
+            risk_level: None,
+            workflow_id: None,
+            parent_handoff: None,
+            depth: None,
+            broadcast_group_id: None,
+            timeout: None,
+            on_timeout: None,
+            escalate_to: None,
+            rollback_to: None,
+            required_capabilities: Vec::new(),
+            warnings: Vec::new(),
+            message: None,
+        }
+    }
+}
+
+/// A new handoff id: a UUIDv4.
+pub fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// A step on an existing handoff.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// The handoff.
+    pub handoff_id: String,
+    /// What happened.
+    pub event_type: EventType,
+    /// When (UTC); the append time when absent.
+    pub timestamp: Option<String>,
+    /// Why (a rejection's or a failure's reason).
+    pub reason: Option<String>,
+    /// Why the decision was taken.
+    pub decision_rationale: Option<String>,
+    /// How it ended.
+    pub outcome: Option<Outcome>,
+    /// Tokens reported.
+    pub tokens_consumed: Option<u64>,
+    /// Who to return to (a failure's rollback target).
+    pub rollback_to: Option<String>,
+    /// The message it came from.
+    pub message: Option<Value>,
+}
+
+impl Step {
+    /// A bare step of `event_type` on `handoff_id`.
+    pub fn new(handoff_id: impl Into<String>, event_type: EventType) -> Step {
+        Step {
+            handoff_id: handoff_id.into(),
+            event_type,
+            timestamp: None,
+            reason: None,
+            decision_rationale: None,
+            outcome: None,
+            tokens_consumed: None,
+            rollback_to: None,
+            message: None,
+        }
+    }
+
+    /// The same step with a reason.
+    pub fn because(mut self, reason: Option<String>) -> Step {
+        self.reason = reason;
+        self
+    }
+}
+
+/// Normalises a UTC timestamp to the trail's spelling, or the batch's time.
+fn stamp(batch: &Batch, timestamp: Option<&str>) -> Result<String, TrailError> {
+    match timestamp {
+        Some(text) => time::parse_utc(text)
+            .map(time::format)
+            .map_err(TrailError::plain),
+        None => Ok(time::format(batch.now())),
+    }
+}
+
+/// Pushes the `initiated` event of a new handoff; returns its id.
+pub fn initiate(batch: &mut Batch, request: Initiation) -> Result<String, TrailError> {
+    let timestamp = stamp(batch, request.timestamp.as_deref())?;
+    let timeout_ms = match &request.timeout {
+        Some(text) => Some(time::parse_duration(text).map_err(TrailError::plain)?),
+        None => None,
+    };
+    let depth = match request.handoff_type {
+        HandoffType::Escalation => {
+            let parent = request
+                .parent_handoff
+                .as_deref()
+                .and_then(|id| batch.ledger().get(id));
+            match parent {
+                Some(parent) => parent.depth + 1,
+                None => request.depth.unwrap_or(1),
+            }
+        }
+        _ => 0,
+    };
+    let snapshot = ContextSnapshot {
+        task_id: request.task_id,
+        task_status: Some(request.task_status.unwrap_or_else(|| "pending".into())),
+        context_variables_hash: request.context_variables.as_ref().map(chain::value_hash),
+        artifact_count: request.artifact_count,
+    };
+    let id = request.handoff_id.clone();
+    batch.push(Event {
+        seq: 0,
+        prev: String::new(),
+        hash: String::new(),
+        recorded_at: String::new(),
+        handoff_id: request.handoff_id,
+        timestamp,
+        event_type: EventType::Initiated,
+        from_agent: request.from_agent,
+        to_agent: request.to_agent,
+        handoff_type: request.handoff_type,
+        reason: Some(request.reason),
+        context_snapshot: Some(snapshot),
+        decision_rationale: request.decision_rationale,
+        risk_level: request.risk_level,
+        duration_ms: None,
+        tokens_consumed: None,
+        outcome: None,
+        workflow_id: request.workflow_id,
+        parent_handoff: request.parent_handoff,
+        attempt: 1,
+        depth,
+        broadcast_group_id: request.broadcast_group_id,
+        timeout: request.timeout,
+        timeout_ms,
+        on_timeout: request.on_timeout,
+        escalate_to: request.escalate_to,
+        rollback_to: request.rollback_to,
+        required_capabilities: request.required_capabilities,
+        warnings: request.warnings,
+        message: request.message,
+    })?;
+    Ok(id)
+}
+
+/// The task status an event leaves its task in.
+fn task_status(event_type: EventType) -> &'static str {
+    match event_type {
+        EventType::Initiated => "pending",
+        EventType::Accepted => "in_progress",
+        EventType::Completed => "complete",
+        EventType::Failed => "failed",
+        EventType::Rejected | EventType::Timeout | EventType::Escalated => "blocked",
+    }
+}
+
+/// Pushes a step on an existing handoff.
+pub fn follow(batch: &mut Batch, step: Step) -> Result<Event, TrailError> {
+    let Some(handoff) = batch.ledger().get(&step.handoff_id).cloned() else {
+        return Err(TrailError::illegal(Violation {
+            kind: ViolationKind::UnknownHandoff,
+            message: format!(
+                "no handoff `{}` on this trail; `handoff trail query --handoff ID` lists what there is, `handoff trail open` starts one",
+                step.handoff_id
+            ),
+            legal: vec![EventType::Initiated],
+        }));
+    };
+    let timestamp = stamp(batch, step.timestamp.as_deref())?;
+    let retry = step.event_type == EventType::Initiated;
+    let final_event = matches!(
+        step.event_type,
+        EventType::Rejected | EventType::Completed | EventType::Failed
+    );
+    let duration_ms = match (final_event, handoff.initiated_ms) {
+        (true, Some(start)) => time::parse_utc(&timestamp)
+            .ok()
+            .map(|at| u64::try_from(time::millis(at) - start).unwrap_or(0)),
+        _ => None,
+    };
+    let outcome = match step.event_type {
+        EventType::Completed => Some(step.outcome.unwrap_or(Outcome::Success)),
+        EventType::Failed => Some(Outcome::Failed),
+        _ => step.outcome,
+    };
+    let mut snapshot = handoff.snapshot.clone();
+    if let Some(snapshot) = snapshot.as_mut() {
+        snapshot.task_status = Some(task_status(step.event_type).to_string());
+    }
+    let event = Event {
+        seq: 0,
+        prev: String::new(),
+        hash: String::new(),
+        recorded_at: String::new(),
+        handoff_id: handoff.id.clone(),
+        timestamp,
+        event_type: step.event_type,
+        from_agent: handoff.from_agent.clone(),
+        to_agent: handoff.to_agent.clone(),
+        handoff_type: handoff.handoff_type,
+        reason: step.reason.or_else(|| retry.then(|| handoff.reason.clone()).flatten()),
+        context_snapshot: snapshot,
+        decision_rationale: step.decision_rationale,
+        risk_level: handoff.risk_level,
+        duration_ms,
+        tokens_consumed: step.tokens_consumed,
+        outcome,
+        workflow_id: handoff.workflow_id.clone(),
+        parent_handoff: handoff.parent_handoff.clone(),
+        attempt: if retry { handoff.attempt + 1 } else { handoff.attempt },
+        depth: handoff.depth,
+        broadcast_group_id: handoff.broadcast_group_id.clone(),
+        timeout: retry.then(|| handoff.timeout.clone()).flatten(),
+        timeout_ms: retry.then_some(handoff.timeout_ms).flatten(),
+        on_timeout: retry.then_some(handoff.on_timeout).flatten(),
+        escalate_to: None,
+        rollback_to: step.rollback_to,
+        required_capabilities: Vec::new(),
+        warnings: Vec::new(),
+        message: step.message,
+    };
+    batch.push(event.clone())?;
+    Ok(event)
+}
+
+/// Escalates `handoff_id` to `to`: `escalated` on it, and a child escalation handoff
+/// one level up. An accepted handoff is escalated by the agent holding it; a timed-out
+/// one by its sender. Returns the child's id.
+pub fn escalate(
+    batch: &mut Batch,
+    handoff_id: &str,
+    to: &str,
+    rationale: &str,
+) -> Result<String, TrailError> {
+    let timed_out = batch
+        .ledger()
+        .get(handoff_id)
+        .is_some_and(|h| h.state == EventType::Timeout);
+    let mut step = Step::new(handoff_id, EventType::Escalated);
+    step.decision_rationale = Some(rationale.to_string());
+    step.reason = Some(rationale.to_string());
+    let escalated = follow(batch, step)?;
+    let from = match timed_out {
+        true => escalated.from_agent.clone(),
+        false => escalated.to_agent.clone(),
+    };
+    let mut child = Initiation::new(
+        from,
+        to,
+        HandoffType::Escalation,
+        escalated.task_id().unwrap_or_default(),
+        rationale,
+    );
+    child.timestamp = Some(escalated.timestamp.clone());
+    child.decision_rationale = Some(rationale.to_string());
+    child.parent_handoff = Some(handoff_id.to_string());
+    if let Some(parent) = batch.ledger().get(handoff_id) {
+        child.workflow_id.clone_from(&parent.workflow_id);
+        child.risk_level = parent.risk_level;
+        child.timeout.clone_from(&parent.timeout);
+        child.on_timeout = parent.on_timeout;
+    }
+    initiate(batch, child)
+}

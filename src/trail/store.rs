@@ -1,0 +1,514 @@
+//! The trail on disk: a directory of daily JSON-lines segments, `HEAD`, `LOCK` and
+//! `ANCHOR`.
+//!
+//! - `YYYY-MM-DD.jsonl`: one segment per UTC day of the events' append time, one
+//!   canonical (RFC 8785) JSON event per line; the chain runs on across segments.
+//! - `HEAD`: `{"hash":…,"seq":…}` of the last event, replaced atomically after each
+//!   append, so a truncated tail is detected.
+//! - `LOCK`: locked exclusively (an OS file lock, `fs4`) for the whole of an append:
+//!   read the tail, check, write, fsync, replace `HEAD`. Concurrent writers queue.
+//! - `ANCHOR`: the `seq` and `hash` of the last pruned event; the chain starts there.
+//!
+//! Appending is write-ahead: the events are on disk (`fdatasync`, and the directory
+//! synced when a segment is new) before [`Trail::transact`] returns.
+
+use super::chain::{self, GENESIS};
+use super::error::TrailError;
+use super::event::Event;
+use super::lifecycle::Ledger;
+use super::time;
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+/// The name of the head file.
+pub const HEAD: &str = "HEAD";
+/// The name of the lock file.
+pub const LOCK: &str = "LOCK";
+/// The name of the anchor file.
+pub const ANCHOR: &str = "ANCHOR";
+
+/// A position in the chain: an event's `seq` and `hash`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChainPoint {
+    /// The event's `seq`.
+    pub seq: u64,
+    /// The event's `hash`.
+    pub hash: String,
+}
+
+/// One segment file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// Its path.
+    pub path: PathBuf,
+    /// Its day, `YYYY-MM-DD`.
+    pub day: String,
+}
+
+/// One line of a segment, as read.
+#[derive(Debug)]
+pub struct Line<'a> {
+    /// The segment it is in.
+    pub segment: &'a Path,
+    /// 1-based line number in the segment.
+    pub number: usize,
+    /// The bytes, without the newline.
+    pub text: &'a [u8],
+    /// Whether a newline ended it (a torn line has none).
+    pub terminated: bool,
+    /// Whether it is the last line of the trail.
+    pub last: bool,
+}
+
+/// A trail directory.
+#[derive(Debug, Clone)]
+pub struct Trail {
+    dir: PathBuf,
+}
+
+impl Trail {
+    /// The trail in `dir` (nothing is read yet).
+    pub fn at(dir: impl Into<PathBuf>) -> Trail {
+        Trail { dir: dir.into() }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Checks that the trail directory exists and is a directory.
+    pub fn require(&self) -> Result<(), TrailError> {
+        match fs::metadata(&self.dir) {
+            Ok(meta) if meta.is_dir() => Ok(()),
+            Ok(_) => Err(TrailError::at(
+                &self.dir,
+                None,
+                "is a file, not a trail directory; pass --trail DIR with a directory (it is created on the first append)",
+            )),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Err(TrailError::at(
+                &self.dir,
+                None,
+                "no trail here yet; append an event first (`handoff trail open …`) or pass --trail DIR",
+            )),
+            Err(error) => Err(TrailError::io(&self.dir, "read the trail directory", &error)),
+        }
+    }
+
+    fn create(&self) -> Result<(), TrailError> {
+        if self.dir.exists() {
+            return self.require();
+        }
+        fs::create_dir_all(&self.dir)
+            .map_err(|e| TrailError::io(&self.dir, "create the trail directory", &e))
+    }
+
+    /// The segments, oldest first. Files that are not `YYYY-MM-DD.jsonl` are not
+    /// segments and are left alone.
+    pub fn segments(&self) -> Result<Vec<Segment>, TrailError> {
+        self.require()?;
+        let entries = fs::read_dir(&self.dir)
+            .map_err(|e| TrailError::io(&self.dir, "read the trail directory", &e))?;
+        let mut segments = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| TrailError::io(&self.dir, "read the trail directory", &e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(day) = segment_day(&name) {
+                segments.push(Segment {
+                    path: entry.path(),
+                    day: day.to_string(),
+                });
+            }
+        }
+        segments.sort_by(|a, b| a.day.cmp(&b.day));
+        Ok(segments)
+    }
+
+    /// `HEAD`, when there is one.
+    pub fn head(&self) -> Result<Option<ChainPoint>, TrailError> {
+        self.read_point(HEAD)
+    }
+
+    /// `ANCHOR`, when the trail was pruned.
+    pub fn anchor(&self) -> Result<Option<ChainPoint>, TrailError> {
+        self.read_point(ANCHOR)
+    }
+
+    fn read_point(&self, name: &str) -> Result<Option<ChainPoint>, TrailError> {
+        let path = self.dir.join(name);
+        let text = match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(TrailError::io(&path, "read", &error)),
+        };
+        let point: ChainPoint = serde_json::from_str(&text).map_err(|error| {
+            TrailError::at(
+                &path,
+                Some(error.line()),
+                format!("is not {{\"hash\":…,\"seq\":…}} ({error}); `handoff trail repair` rewrites it from the chain"),
+            )
+        })?;
+        if !chain::is_hash(&point.hash) {
+            return Err(TrailError::at(&path, Some(1), "its hash is not 64 lower-case hex digits; `handoff trail repair` rewrites it from the chain"));
+        }
+        Ok(Some(point))
+    }
+
+    /// Replaces `HEAD` (or `ANCHOR`) atomically and durably.
+    pub(crate) fn write_point(&self, name: &str, point: &ChainPoint) -> Result<(), TrailError> {
+        let mut text = serde_json::to_string(point).unwrap_or_default();
+        text.push('\n');
+        replace_durably(&self.dir.join(name), text.as_bytes())
+    }
+
+    /// Reads every line of every segment, oldest first, and hands each to `visit`;
+    /// stops early when `visit` returns an error.
+    pub fn for_each_line<E>(
+        &self,
+        mut visit: impl FnMut(&Line<'_>) -> Result<(), E>,
+    ) -> Result<Result<(), E>, TrailError> {
+        let segments = self.segments()?;
+        let mut buffer = Vec::with_capacity(4096);
+        for (index, segment) in segments.iter().enumerate() {
+            let file = File::open(&segment.path)
+                .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?;
+            let mut reader = BufReader::with_capacity(256 * 1024, file);
+            let last_segment = index + 1 == segments.len();
+            let mut number = 0;
+            loop {
+                buffer.clear();
+                let read = reader
+                    .read_until(b'\n', &mut buffer)
+                    .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?;
+                if read == 0 {
+                    break;
+                }
+                number += 1;
+                let terminated = buffer.last() == Some(&b'\n');
+                if terminated {
+                    buffer.pop();
+                }
+                let at_end = reader
+                    .fill_buf()
+                    .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?
+                    .is_empty();
+                let line = Line {
+                    segment: &segment.path,
+                    number,
+                    text: &buffer,
+                    terminated,
+                    last: last_segment && at_end,
+                };
+                if let Err(error) = visit(&line) {
+                    return Ok(Err(error));
+                }
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Reads every event, oldest first, for `visit`; a line that is not an event is an
+    /// error naming its segment and line (run `verify`, then `repair`).
+    pub fn for_each_event(
+        &self,
+        mut visit: impl FnMut(Event, &Line<'_>) -> Result<(), TrailError>,
+    ) -> Result<(), TrailError> {
+        self.for_each_line(|line| {
+            let event = parse_line(line)?;
+            visit(event, line)
+        })?
+    }
+
+    /// Appends what `build` decides, under the lock: the trail is read once (the
+    /// [`Ledger`] of every handoff, the tail checked against `HEAD`), `build` pushes
+    /// events into a [`Batch`] that checks each against the lifecycle, then the events
+    /// are chained, written, synced, and `HEAD` replaced. Nothing is written when
+    /// `build` or a check fails.
+    pub fn transact<T>(
+        &self,
+        now: Timestamp,
+        build: impl FnOnce(&mut Batch) -> Result<T, TrailError>,
+    ) -> Result<(T, Vec<Event>), TrailError> {
+        self.create()?;
+        let _lock = self.lock()?;
+        let (ledger, tail) = self.read_state()?;
+        let mut batch = Batch {
+            ledger,
+            events: Vec::new(),
+            now,
+        };
+        let value = build(&mut batch)?;
+        let events = self.write(batch.events, tail, now)?;
+        Ok((value, events))
+    }
+
+    /// The ledger of every handoff, read without the lock (for reports and `open`
+    /// validation before appending).
+    pub fn ledger(&self) -> Result<Ledger, TrailError> {
+        Ok(self.read_state()?.0)
+    }
+
+    /// Runs `work` holding the trail's lock (for `repair` and `prune`).
+    pub(crate) fn with_lock<T>(
+        &self,
+        work: impl FnOnce() -> Result<T, TrailError>,
+    ) -> Result<T, TrailError> {
+        self.require()?;
+        let _lock = self.lock()?;
+        work()
+    }
+
+    fn lock(&self) -> Result<File, TrailError> {
+        let path = self.dir.join(LOCK);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .map_err(|e| TrailError::io(&path, "open the lock file", &e))?;
+        fs4::FileExt::lock(&file)
+            .map_err(|e| TrailError::io(&path, "lock the trail", &e))?;
+        Ok(file)
+    }
+
+    /// Reads the ledger and the chain's tail, checked against `HEAD` and `ANCHOR`.
+    fn read_state(&self) -> Result<(Ledger, Option<ChainPoint>), TrailError> {
+        if !self.dir.exists() {
+            return Ok((Ledger::new(), None));
+        }
+        let head = self.head()?;
+        let anchor = self.anchor()?;
+        let mut tail = anchor.clone();
+        let mut expected = anchor.as_ref().map_or(0, |a| a.seq + 1);
+        let mut head_matched = head.is_some() && head == anchor;
+        let mut ledger = Ledger::new();
+        let pruned_up_to = anchor.as_ref().map(|a| a.seq);
+        self.for_each_event(|event, line| {
+            // Left behind by a prune interrupted between ANCHOR and the deletions.
+            if pruned_up_to.is_some_and(|last| event.seq <= last) {
+                return Ok(());
+            }
+            if event.seq != expected {
+                return Err(TrailError::at(
+                    line.segment,
+                    Some(line.number),
+                    format!(
+                        "the chain is broken here (seq {} where {expected} was due); run `handoff trail verify`",
+                        event.seq
+                    ),
+                ));
+            }
+            if head.as_ref().is_some_and(|h| h.seq == event.seq && h.hash == event.hash) {
+                head_matched = true;
+            }
+            expected += 1;
+            ledger.apply(&event);
+            tail = Some(ChainPoint {
+                seq: event.seq,
+                hash: event.hash,
+            });
+            Ok(())
+        })?;
+        check_head(&self.dir, head.as_ref(), tail.as_ref(), head_matched)?;
+        Ok((ledger, tail))
+    }
+
+    fn write(
+        &self,
+        drafts: Vec<Event>,
+        tail: Option<ChainPoint>,
+        now: Timestamp,
+    ) -> Result<Vec<Event>, TrailError> {
+        if drafts.is_empty() {
+            return Ok(drafts);
+        }
+        let recorded_at = time::format(now);
+        let first_seq = tail.as_ref().map_or(0, |t| t.seq + 1);
+        let mut prev = tail.map_or_else(|| GENESIS.to_string(), |t| t.hash);
+        let mut text = Vec::with_capacity(drafts.len() * 512);
+        let mut sealed = Vec::with_capacity(drafts.len());
+        for (offset, mut event) in drafts.into_iter().enumerate() {
+            event.seq = first_seq + offset as u64;
+            event.prev = prev;
+            event.recorded_at.clone_from(&recorded_at);
+            event.hash = String::new();
+            let line = seal(&mut event);
+            text.extend_from_slice(&line);
+            text.push(b'\n');
+            prev = event.hash.clone();
+            sealed.push(event);
+        }
+        let path = self.dir.join(format!("{}.jsonl", time::day(now)));
+        let is_new = !path.exists();
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| TrailError::io(&path, "open the segment", &e))?;
+        file.write_all(&text)
+            .and_then(|()| file.sync_data())
+            .map_err(|e| TrailError::io(&path, "write the segment", &e))?;
+        if is_new {
+            sync_dir(&self.dir)?;
+        }
+        if let Some(last) = sealed.last() {
+            let point = ChainPoint {
+                seq: last.seq,
+                hash: last.hash.clone(),
+            };
+            self.write_point(HEAD, &point)?;
+        }
+        Ok(sealed)
+    }
+}
+
+fn check_head(
+    dir: &Path,
+    head: Option<&ChainPoint>,
+    last: Option<&ChainPoint>,
+    head_matched: bool,
+) -> Result<(), TrailError> {
+    let path = dir.join(HEAD);
+    match (head, last) {
+        (None, None) => Ok(()),
+        (None, Some(_)) => Err(TrailError::at(
+            &path,
+            None,
+            "is missing although the trail holds events; run `handoff trail verify`, then `handoff trail repair` to rewrite it from the chain",
+        )),
+        (Some(head), None) => Err(TrailError::at(
+            &path,
+            None,
+            format!(
+                "records seq {} but the trail holds no events: it was truncated; restore the segments from a backup",
+                head.seq
+            ),
+        )),
+        (Some(head), Some(last)) if head.seq > last.seq => Err(TrailError::at(
+            &path,
+            None,
+            format!(
+                "records seq {} but the trail ends at seq {}: events were removed from its end; restore them from a backup (`handoff trail verify` names the segment)",
+                head.seq, last.seq
+            ),
+        )),
+        // A HEAD behind the chain is an append that crashed after its fsync and
+        // before replacing HEAD: the events are there, HEAD rolls forward.
+        (Some(_), Some(_)) if head_matched => Ok(()),
+        (Some(head), Some(_)) => Err(TrailError::at(
+            &path,
+            None,
+            format!(
+                "records hash {} for seq {}, which is not the chain's: an event was edited; run `handoff trail verify`",
+                head.hash, head.seq
+            ),
+        )),
+    }
+}
+
+/// Parses one line into an event, or says which line is not one.
+pub fn parse_line(line: &Line<'_>) -> Result<Event, TrailError> {
+    if !line.terminated {
+        return Err(TrailError::at(
+            line.segment,
+            Some(line.number),
+            "the last line is torn (no newline: a write was interrupted); `handoff trail repair` removes it",
+        ));
+    }
+    serde_json::from_slice(line.text).map_err(|error| {
+        TrailError::at(
+            line.segment,
+            Some(line.number),
+            format!("is not an audit event ({error}); run `handoff trail verify`"),
+        )
+    })
+}
+
+/// Sets the event's hash and returns its canonical line (without the newline).
+pub fn seal(event: &mut Event) -> Vec<u8> {
+    let mut value = serde_json::to_value(&*event).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        let (_, hash) = chain::split_hash(map);
+        map.insert("hash".into(), serde_json::Value::String(hash.clone()));
+        event.hash = hash;
+    }
+    chain::canonical_json(&value)
+}
+
+/// The day of a segment file name, `YYYY-MM-DD.jsonl`.
+pub fn segment_day(name: &str) -> Option<&str> {
+    let day = name.strip_suffix(".jsonl")?;
+    let bytes = day.as_bytes();
+    let shape = bytes.len() == 10
+        && bytes[4] == b'-'
+        && bytes[7] == b'-'
+        && bytes
+            .iter()
+            .enumerate()
+            .all(|(i, b)| i == 4 || i == 7 || b.is_ascii_digit());
+    shape.then_some(day)
+}
+
+/// Replaces `path` with `bytes`: a temporary file beside it, synced, renamed over it,
+/// and the directory synced, so a crash leaves the old or the new file, never half.
+pub(crate) fn replace_durably(path: &Path, bytes: &[u8]) -> Result<(), TrailError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = File::create(&temporary)
+        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
+        .and_then(|()| fs::rename(&temporary, path));
+    if let Err(error) = written {
+        let _ = fs::remove_file(&temporary);
+        return Err(TrailError::io(path, "write", &error));
+    }
+    sync_dir(dir)
+}
+
+fn sync_dir(dir: &Path) -> Result<(), TrailError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| TrailError::io(dir, "sync the trail directory", &e))
+}
+
+/// Events being appended in one transaction, checked one by one against the
+/// lifecycle as they are pushed.
+#[derive(Debug)]
+pub struct Batch {
+    ledger: Ledger,
+    events: Vec<Event>,
+    now: Timestamp,
+}
+
+impl Batch {
+    /// Every handoff, including those this batch opened.
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// The time of the transaction.
+    pub fn now(&self) -> Timestamp {
+        self.now
+    }
+
+    /// Checks `event` against its handoff's state and queues it; refused when it is
+    /// not a legal next step.
+    pub fn push(&mut self, event: Event) -> Result<(), TrailError> {
+        self.ledger.check(&event).map_err(TrailError::illegal)?;
+        self.ledger.apply(&event);
+        self.events.push(event);
+        Ok(())
+    }
+
+    /// The events queued so far.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+}

@@ -1,0 +1,415 @@
+//! `verify`: the whole trail re-checked, in one streaming pass.
+//!
+//! For every line of every segment: it is a whole line (a torn last line is a crash
+//! mid-write), a JSON object, an audit event; its `hash` is the SHA-256 of its RFC 8785
+//! form without `hash` (else it was edited); its `seq` follows the one before (else an
+//! event was deleted, or events reordered or duplicated); its `prev` is the hash of
+//! the event before (else the one before was replaced, hash and all); it is in the
+//! segment of its `recorded_at` day; and it is a legal next step of its handoff, by
+//! the same [`Ledger`] that guards appends (illegal transitions, a fourth attempt, an
+//! escalation deeper than 3, a fourth re-route). At the end, `HEAD` must name the last
+//! event (a shorter chain was truncated), and the chain must start at `ANCHOR`.
+//!
+//! Every break names the `seq`, the segment file and the line. Memory is the ledger
+//! (one entry per handoff), not the events: the trail is streamed.
+
+use super::chain::{self, GENESIS};
+use super::error::TrailError;
+use super::event::Event;
+use super::lifecycle::{Ledger, ViolationKind};
+use super::store::{ChainPoint, Line, Trail};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What kind of break `verify` found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BreakKind {
+    /// An event's content does not match its hash.
+    Edited,
+    /// An event's `prev` is not the hash of the event before it.
+    ChainBroken,
+    /// Events are missing from the middle of the chain.
+    Deleted,
+    /// An event stands after one with a higher `seq`, or twice.
+    Reordered,
+    /// Events are missing from the end (`HEAD` names a later one).
+    Truncated,
+    /// The last line has no newline: a write was interrupted.
+    Torn,
+    /// A line that is not an audit event.
+    Malformed,
+    /// An event in the segment of another day.
+    WrongSegment,
+    /// `HEAD` is missing or does not name an event of the chain.
+    Head,
+    /// The chain does not start where `ANCHOR` says.
+    Anchor,
+    /// An event that is not a legal next step of its handoff.
+    IllegalTransition,
+    /// An event for a handoff never initiated.
+    UnknownHandoff,
+    /// An event whose agents, type or attempt differ from its handoff's.
+    HandoffMismatch,
+    /// A fourth attempt.
+    RetryLimit,
+    /// An escalation deeper than 3.
+    EscalationDepth,
+    /// A fourth re-route, or a re-route to the agent that rejected.
+    RerouteLimit,
+}
+
+impl BreakKind {
+    /// The stable code, e.g. `edited`.
+    pub fn code(self) -> &'static str {
+        match self {
+            BreakKind::Edited => "edited",
+            BreakKind::ChainBroken => "chain-broken",
+            BreakKind::Deleted => "deleted",
+            BreakKind::Reordered => "reordered",
+            BreakKind::Truncated => "truncated",
+            BreakKind::Torn => "torn",
+            BreakKind::Malformed => "malformed",
+            BreakKind::WrongSegment => "wrong-segment",
+            BreakKind::Head => "head",
+            BreakKind::Anchor => "anchor",
+            BreakKind::IllegalTransition => "illegal-transition",
+            BreakKind::UnknownHandoff => "unknown-handoff",
+            BreakKind::HandoffMismatch => "handoff-mismatch",
+            BreakKind::RetryLimit => "retry-limit",
+            BreakKind::EscalationDepth => "escalation-depth",
+            BreakKind::RerouteLimit => "reroute-limit",
+        }
+    }
+
+    fn of(kind: ViolationKind) -> BreakKind {
+        match kind {
+            ViolationKind::IllegalTransition => BreakKind::IllegalTransition,
+            ViolationKind::UnknownHandoff => BreakKind::UnknownHandoff,
+            ViolationKind::Mismatch => BreakKind::HandoffMismatch,
+            ViolationKind::RetryLimit => BreakKind::RetryLimit,
+            ViolationKind::EscalationDepth => BreakKind::EscalationDepth,
+            ViolationKind::RerouteLimit => BreakKind::RerouteLimit,
+        }
+    }
+}
+
+/// One break in the trail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Break {
+    /// What kind.
+    pub kind: BreakKind,
+    /// The `seq` concerned, when known.
+    pub seq: Option<u64>,
+    /// The segment file (or `HEAD` / `ANCHOR`).
+    pub file: PathBuf,
+    /// The 1-based line, when there is one.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// What `verify` found.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Verification {
+    /// Events read.
+    pub events: u64,
+    /// Segments read.
+    pub segments: usize,
+    /// Handoffs seen.
+    pub handoffs: usize,
+    /// The last event of the chain.
+    pub last: Option<ChainPoint>,
+    /// `HEAD` as found.
+    pub head: Option<ChainPoint>,
+    /// `ANCHOR` as found.
+    pub anchor: Option<ChainPoint>,
+    /// Every break, in trail order (deletions last).
+    pub breaks: Vec<Break>,
+    /// Things worth knowing that are not breaks (a `HEAD` behind after a crash).
+    pub notes: Vec<String>,
+}
+
+impl Verification {
+    /// Whether the trail is intact.
+    pub fn is_intact(&self) -> bool {
+        self.breaks.is_empty()
+    }
+}
+
+/// The state of the pass between lines.
+struct Pass {
+    report: Verification,
+    ledger: Ledger,
+    expected: u64,
+    prev_hash: String,
+    /// Seqs skipped over, with where the gap was seen: deleted unless they turn up.
+    missing: BTreeMap<u64, (PathBuf, usize)>,
+    head_hash_seen: Option<String>,
+    head_seq: Option<u64>,
+    last_segment: Option<PathBuf>,
+    last_line: usize,
+    anchor_seq: Option<u64>,
+    noted_leftover: bool,
+}
+
+/// Verifies the trail in `trail`.
+pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
+    trail.require()?;
+    let head = trail.head();
+    let anchor = trail.anchor();
+    let mut pass = Pass {
+        report: Verification::default(),
+        ledger: Ledger::new(),
+        expected: 0,
+        prev_hash: GENESIS.to_string(),
+        missing: BTreeMap::new(),
+        head_hash_seen: None,
+        head_seq: None,
+        last_segment: None,
+        last_line: 0,
+        anchor_seq: None,
+        noted_leftover: false,
+    };
+    let head = pass.point_or_break(head, trail, super::store::HEAD);
+    let anchor = pass.point_or_break(anchor, trail, super::store::ANCHOR);
+    if let Some(anchor) = &anchor {
+        pass.expected = anchor.seq + 1;
+        pass.anchor_seq = Some(anchor.seq);
+        pass.prev_hash.clone_from(&anchor.hash);
+    }
+    pass.head_seq = head.as_ref().map(|h| h.seq);
+    pass.report.segments = trail.segments()?.len();
+    let _ = trail.for_each_line(|line| {
+        pass.line(line);
+        Ok::<(), ()>(())
+    })?;
+    pass.finish(trail, head, anchor);
+    Ok(pass.report)
+}
+
+impl Pass {
+    fn point_or_break(
+        &mut self,
+        point: Result<Option<ChainPoint>, TrailError>,
+        trail: &Trail,
+        name: &str,
+    ) -> Option<ChainPoint> {
+        match point {
+            Ok(point) => point,
+            Err(error) => {
+                let kind = match name {
+                    super::store::ANCHOR => BreakKind::Anchor,
+                    _ => BreakKind::Head,
+                };
+                self.push(kind, None, &trail.dir().join(name), error.line, error.message);
+                None
+            }
+        }
+    }
+
+    fn push(
+        &mut self,
+        kind: BreakKind,
+        seq: Option<u64>,
+        file: &Path,
+        line: Option<usize>,
+        message: String,
+    ) {
+        self.report.breaks.push(Break {
+            kind,
+            seq,
+            file: file.to_path_buf(),
+            line,
+            message,
+        });
+    }
+
+    fn line(&mut self, line: &Line<'_>) {
+        self.last_segment = Some(line.segment.to_path_buf());
+        self.last_line = line.number;
+        let here = (line.segment, Some(line.number));
+        if !line.terminated {
+            let message = "the line is torn (no newline): a write was interrupted; `handoff trail repair` removes it".to_string();
+            self.push(BreakKind::Torn, None, here.0, here.1, message);
+            return;
+        }
+        let mut map = match serde_json::from_slice::<Value>(line.text) {
+            Ok(Value::Object(map)) => map,
+            Ok(_) => {
+                let message = "is not a JSON object: every line of a segment is one audit event".to_string();
+                self.push(BreakKind::Malformed, None, here.0, here.1, message);
+                return;
+            }
+            Err(error) => {
+                let message = format!("is not JSON ({error}): the line was damaged or edited");
+                self.push(BreakKind::Malformed, None, here.0, here.1, message);
+                return;
+            }
+        };
+        let (stored, computed) = chain::split_hash(&mut map);
+        let stored = match stored {
+            Some(Value::String(hash)) => hash,
+            _ => String::new(),
+        };
+        let event: Event = match serde_json::from_value(Value::Object(map)) {
+            Ok(event) => event,
+            Err(error) => {
+                let message = format!("is not an audit event ({error})");
+                self.push(BreakKind::Malformed, None, here.0, here.1, message);
+                return;
+            }
+        };
+        if self.anchor_seq.is_some_and(|last| event.seq <= last) && self.report.last.is_none() {
+            if !self.noted_leftover {
+                self.noted_leftover = true;
+                self.report.notes.push(format!(
+                    "{} holds events up to the anchor: a prune was interrupted; `handoff trail prune` finishes it",
+                    line.segment.display()
+                ));
+            }
+            return;
+        }
+        self.report.events += 1;
+        let seq = Some(event.seq);
+        self.check_order(&event, here.0, here.1);
+        if stored != computed {
+            let message = format!(
+                "seq {}: the event does not match its hash (content hashes to {computed}, the line says {}): it was edited after it was written",
+                event.seq,
+                if stored.is_empty() { "nothing" } else { &stored }
+            );
+            self.push(BreakKind::Edited, seq, here.0, here.1, message);
+        }
+        let day_matches = line
+            .segment
+            .file_name()
+            .and_then(|name| name.to_str())
+            .and_then(super::store::segment_day)
+            .is_some_and(|day| event.recorded_at.starts_with(day));
+        if !day_matches {
+            let message = format!(
+                "seq {} was recorded at {} but stands in another day's segment: it was moved",
+                event.seq, event.recorded_at
+            );
+            self.push(BreakKind::WrongSegment, seq, here.0, here.1, message);
+        }
+        if let Err(violation) = self.ledger.check(&event) {
+            let message = format!("seq {}: {violation}", event.seq);
+            self.push(BreakKind::of(violation.kind), seq, here.0, here.1, message);
+        }
+        self.ledger.apply(&event);
+        if self.head_seq == Some(event.seq) {
+            self.head_hash_seen = Some(stored.clone());
+        }
+        self.prev_hash = stored;
+        self.report.last = Some(ChainPoint {
+            seq: event.seq,
+            hash: self.prev_hash.clone(),
+        });
+    }
+
+    fn check_order(&mut self, event: &Event, segment: &Path, line: Option<usize>) {
+        let seq = Some(event.seq);
+        if event.seq == self.expected {
+            if event.prev != self.prev_hash {
+                let message = format!(
+                    "seq {}: `prev` is not the hash of the event before it: the event before was replaced or edited (hash and all), or this one was",
+                    event.seq
+                );
+                self.push(BreakKind::ChainBroken, seq, segment, line, message);
+            }
+            self.expected += 1;
+        } else if event.seq > self.expected {
+            for missing in self.expected..event.seq.min(self.expected + 10_000) {
+                self.missing
+                    .insert(missing, (segment.to_path_buf(), line.unwrap_or(0)));
+            }
+            self.expected = event.seq + 1;
+        } else if self.missing.remove(&event.seq).is_some() {
+            let message = format!(
+                "seq {} stands after seq {}: events were reordered",
+                event.seq,
+                self.expected - 1
+            );
+            self.push(BreakKind::Reordered, seq, segment, line, message);
+        } else {
+            let message = format!(
+                "seq {} appears again after seq {}: an event was duplicated or moved",
+                event.seq,
+                self.expected - 1
+            );
+            self.push(BreakKind::Reordered, seq, segment, line, message);
+        }
+    }
+
+    fn finish(&mut self, trail: &Trail, head: Option<ChainPoint>, anchor: Option<ChainPoint>) {
+        let missing = std::mem::take(&mut self.missing);
+        let mut runs: Vec<(u64, u64, PathBuf, usize)> = Vec::new();
+        for (seq, (file, line)) in missing {
+            match runs.last_mut() {
+                Some(run) if run.1 + 1 == seq && run.2 == file && run.3 == line => run.1 = seq,
+                _ => runs.push((seq, seq, file, line)),
+            }
+        }
+        for (first, last, file, line) in runs {
+            let what = match first == last {
+                true => format!("seq {first} is missing"),
+                false => format!("seqs {first}..={last} are missing"),
+            };
+            let message = format!("{what} before this line: events were deleted");
+            self.push(BreakKind::Deleted, Some(first), &file, Some(line), message);
+        }
+        self.report.handoffs = self.ledger.len();
+        self.check_head(trail, head.as_ref());
+        self.report.anchor = anchor;
+        self.report.head = head;
+    }
+
+    fn check_head(&mut self, trail: &Trail, head: Option<&ChainPoint>) {
+        let file = trail.dir().join(super::store::HEAD);
+        let last = self.report.last.clone();
+        let at_end = self.last_segment.clone().unwrap_or_else(|| file.clone());
+        let end_line = Some(self.last_line).filter(|l| *l > 0);
+        match (head, last) {
+            (None, None) => {}
+            (None, Some(_)) => {
+                let message = "HEAD is missing although the trail holds events; `handoff trail repair` rewrites it from the chain".to_string();
+                self.push(BreakKind::Head, None, &file, None, message);
+            }
+            (Some(head), None) => {
+                let message = format!(
+                    "HEAD records seq {} but the trail holds no events after the anchor: it was truncated",
+                    head.seq
+                );
+                self.push(BreakKind::Truncated, Some(head.seq), &at_end, end_line, message);
+            }
+            (Some(head), Some(last)) if head.seq > last.seq => {
+                let message = format!(
+                    "the trail ends at seq {} but HEAD records seq {}: events {}..={} were removed from the end",
+                    last.seq,
+                    head.seq,
+                    last.seq + 1,
+                    head.seq
+                );
+                self.push(BreakKind::Truncated, Some(last.seq + 1), &at_end, end_line, message);
+            }
+            (Some(head), Some(last)) => {
+                if self.head_hash_seen.as_deref() != Some(head.hash.as_str()) {
+                    let message = format!(
+                        "HEAD records hash {} for seq {}, which is not the chain's: the event or HEAD was edited",
+                        head.hash, head.seq
+                    );
+                    self.push(BreakKind::Head, Some(head.seq), &file, None, message);
+                } else if head.seq < last.seq {
+                    self.report.notes.push(format!(
+                        "HEAD names seq {} but the chain runs on to seq {}: an append was interrupted after its write; the next append moves HEAD forward",
+                        head.seq, last.seq
+                    ));
+                }
+            }
+        }
+    }
+}
