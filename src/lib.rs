@@ -15,6 +15,7 @@ pub mod evidence;
 pub mod gate;
 pub mod git;
 pub mod io;
+pub mod message;
 pub mod policy;
 pub mod record;
 pub mod risk;

@@ -11,12 +11,14 @@ mod explain;
 mod fmt;
 mod inputs;
 mod lint;
+mod message;
 mod new;
 mod output;
 mod parse;
 mod policy;
 mod render;
 mod route;
+mod trail;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -58,6 +60,10 @@ enum Command {
     Policy(policy::Args),
     /// Route a task to an agent from a registry by the protocol's tie-break rules.
     Route(route::Args),
+    /// Check handoff messages (002's and 004's) against their schemas and rules.
+    Message(message::Args),
+    /// The tamper-evident trail of handoffs: append, lifecycle, verify, query.
+    Trail(trail::Args),
 }
 
 /// Parses the command line, runs the command, and maps its result to an exit code.
@@ -87,6 +93,8 @@ pub fn run() -> ExitCode {
         Command::Classify(args) => classify::run(args),
         Command::Policy(args) => policy::run(args),
         Command::Route(args) => route::run(args),
+        Command::Message(args) => message::run(args),
+        Command::Trail(args) => trail::run(args),
     };
     output::finish(result)
 }

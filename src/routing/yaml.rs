@@ -260,6 +260,57 @@ pub(crate) struct AgentEntry {
     /// What the agent can do.
     #[serde(default)]
     pub capabilities: Capabilities,
+    /// How many handoffs it takes at once (002 §5.2).
+    #[serde(default)]
+    pub max_concurrent_tasks: Option<u32>,
+}
+
+/// One agent of a 004-style `capabilities.yaml`: `agents: {name: {accepts, produces}}`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub(crate) struct AcceptsEntry {
+    /// The kinds of work it accepts: its capabilities, as bare domains.
+    #[serde(default)]
+    pub accepts: QualifierList,
+    /// What it produces.
+    #[serde(default)]
+    pub produces: QualifierList,
+    /// Its department, when it declares one.
+    #[serde(default)]
+    pub department: Option<Term>,
+    /// How many handoffs it takes at once.
+    #[serde(default)]
+    pub max_concurrent_tasks: Option<u32>,
+}
+
+/// A registry file's `agents:`: a list (the plain layout) or a mapping of agent to
+/// `accepts`/`produces` (004's `capabilities.yaml`).
+#[derive(Debug, Clone)]
+pub(crate) enum AgentsSection {
+    /// `agents: [{name, department, capabilities}]`.
+    List(AgentList),
+    /// `agents: {name: {accepts, produces}}`.
+    Accepts(UniqueMap<AcceptsEntry>),
+}
+
+impl<'de> Deserialize<'de> for AgentsSection {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SectionVisitor;
+        impl<'de> Visitor<'de> for SectionVisitor {
+            type Value = AgentsSection;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of agents `[{name, capabilities}]` or a mapping `name: {accepts, produces}`")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<AgentsSection, A::Error> {
+                AgentList::deserialize(de::value::SeqAccessDeserializer::new(seq))
+                    .map(AgentsSection::List)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AgentsSection, A::Error> {
+                UniqueMap::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(AgentsSection::Accepts)
+            }
+        }
+        deserializer.deserialize_any(SectionVisitor)
+    }
 }
 
 /// The agents of one department, added to agent → department; an agent already in

@@ -114,7 +114,10 @@ mod tests {
             r#"{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"#,
             r#""string":"€$\u000f\nA'B\"\\\\\"/"}"#
         );
-        assert_eq!(String::from_utf8(canonical_json(&value)).unwrap_or_default(), expected);
+        assert_eq!(
+            String::from_utf8(canonical_json(&value)).unwrap_or_default(),
+            expected
+        );
     }
 
     /// RFC 8785 §3.2.3: keys sort by UTF-16 code units, not by UTF-8 bytes.
@@ -123,9 +126,17 @@ mod tests {
         let input = r#"{"\u20ac":"Euro Sign","\r":"Carriage Return","\ufb33":"Hebrew Letter Dalet With Dagesh","1":"One","\ud83d\ude00":"Emoji: Grinning Face","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis"}"#;
         let value: Value = serde_json::from_str(input).unwrap_or_default();
         let text = String::from_utf8(canonical_json(&value)).unwrap_or_default();
-        let order: Vec<&str> = ["Carriage Return", "One", "Control", "Latin Small", "Euro Sign", "Emoji", "Hebrew"]
-            .into_iter()
-            .collect();
+        let order: Vec<&str> = [
+            "Carriage Return",
+            "One",
+            "Control",
+            "Latin Small",
+            "Euro Sign",
+            "Emoji",
+            "Hebrew",
+        ]
+        .into_iter()
+        .collect();
         let positions: Vec<usize> = order.iter().filter_map(|name| text.find(name)).collect();
         assert_eq!(positions.len(), order.len(), "{text}");
         assert!(positions.windows(2).all(|pair| pair[0] < pair[1]), "{text}");

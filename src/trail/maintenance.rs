@@ -71,7 +71,8 @@ pub fn repair(trail: &Trail) -> Result<Repair, TrailError> {
             .breaks
             .iter()
             .all(|b| b.kind == BreakKind::Head && b.seq.is_none());
-        let stale = verification.head.as_ref().map(|h| h.seq) != verification.last.as_ref().map(|l| l.seq);
+        let stale =
+            verification.head.as_ref().map(|h| h.seq) != verification.last.as_ref().map(|l| l.seq);
         if head_only && (stale || !verification.breaks.is_empty()) {
             if let Some(last) = verification.last.clone() {
                 trail.write_point(store::HEAD, &last)?;
@@ -100,7 +101,10 @@ fn remove_torn_tail(trail: &Trail) -> Result<Option<TornLine>, TrailError> {
     if bytes.is_empty() || bytes.last() == Some(&b'\n') {
         return Ok(None);
     }
-    let keep = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |at| at + 1);
+    let keep = bytes
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |at| at + 1);
     let line = bytes[..keep].iter().filter(|b| **b == b'\n').count() + 1;
     let torn = &bytes[keep..];
     let kept_in = path.with_extension("jsonl.torn");
@@ -239,12 +243,18 @@ fn plan(
         let mut reader_error = None;
         let file = fs::File::open(&segment.path)
             .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?;
-        for (number, text) in std::io::BufRead::split(std::io::BufReader::new(file), b'\n').enumerate() {
+        for (number, text) in
+            std::io::BufRead::split(std::io::BufReader::new(file), b'\n').enumerate()
+        {
             let text = text.map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?;
             let event: super::event::Event = match serde_json::from_slice(&text) {
                 Ok(event) => event,
                 Err(error) => {
-                    reader_error = Some(TrailError::at(&segment.path, Some(number + 1), format!("is not an audit event ({error})")));
+                    reader_error = Some(TrailError::at(
+                        &segment.path,
+                        Some(number + 1),
+                        format!("is not an audit event ({error})"),
+                    ));
                     break;
                 }
             };
@@ -252,7 +262,11 @@ fn plan(
             let before_anchor = anchor.is_some_and(|a| event.seq <= a.seq);
             if !before_anchor {
                 prunable &= past_minimum(&event, tasks, now_ms);
-                reach = reach.max(ledger.get(&event.handoff_id).map_or(event.seq, |h| h.last_seq));
+                reach = reach.max(
+                    ledger
+                        .get(&event.handoff_id)
+                        .map_or(event.seq, |h| h.last_seq),
+                );
             }
             last = Some(ChainPoint {
                 seq: event.seq,
@@ -278,18 +292,29 @@ fn plan(
     Ok(plan)
 }
 
-fn past_minimum(event: &super::event::Event, tasks: &HashMap<String, TaskClose>, now_ms: i64) -> bool {
+fn past_minimum(
+    event: &super::event::Event,
+    tasks: &HashMap<String, TaskClose>,
+    now_ms: i64,
+) -> bool {
     let Some(task) = event.task_id().and_then(|t| tasks.get(t)) else {
         return false;
     };
     if task.open {
         return false;
     }
-    let days = if task.completed { COMPLETED_TASK_DAYS } else { ACTIVE_TASK_DAYS };
+    let days = if task.completed {
+        COMPLETED_TASK_DAYS
+    } else {
+        ACTIVE_TASK_DAYS
+    };
     let mut keep_until = task.closed_ms.saturating_add(days * DAY_MS);
-    let escalation = event.event_type == EventType::Escalated || event.handoff_type == HandoffType::Escalation;
+    let escalation =
+        event.event_type == EventType::Escalated || event.handoff_type == HandoffType::Escalation;
     if escalation {
-        let at = time::parse_utc(&event.timestamp).map(time::millis).unwrap_or(i64::MAX);
+        let at = time::parse_utc(&event.timestamp)
+            .map(time::millis)
+            .unwrap_or(i64::MAX);
         keep_until = keep_until.max(at.saturating_add(ESCALATION_DAYS * DAY_MS));
     }
     now_ms >= keep_until

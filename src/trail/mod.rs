@@ -21,13 +21,16 @@ pub mod lifecycle;
 pub mod maintenance;
 pub mod ops;
 pub mod query;
+pub mod report;
 pub mod store;
 pub mod tick;
 pub mod time;
+pub mod validate;
 pub mod verify;
 
 pub use error::{Severity, TrailError};
 pub use event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome, RiskLevel};
 pub use lifecycle::{Handoff, Ledger, Violation, ViolationKind};
 pub use store::{Batch, ChainPoint, Line, Segment, Trail};
+pub use tick::tick;
 pub use verify::{verify, Break, BreakKind, Verification};

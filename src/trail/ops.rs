@@ -102,6 +102,76 @@ impl Initiation {
     }
 }
 
+/// What the trail appends for one message or command.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Intent {
+    /// A new handoff: `initiated`.
+    Initiate(Box<Initiation>),
+    /// A step on an existing handoff.
+    Step(Box<Step>),
+    /// An acceptance `deferred`: no event; the reason is reported.
+    Defer {
+        /// The handoff.
+        handoff_id: String,
+        /// Why it was deferred.
+        reason: String,
+    },
+}
+
+/// An intent located in its input, for errors that name the file and line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located {
+    /// What to append.
+    pub intent: Intent,
+    /// The input file (`-` for standard input).
+    pub file: String,
+    /// The line the message starts on.
+    pub line: usize,
+}
+
+/// A deferral reported by `append`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Deferred {
+    /// The handoff.
+    pub handoff_id: String,
+    /// Why.
+    pub reason: String,
+    /// Where the acceptance was.
+    pub file: String,
+    /// Its line.
+    pub line: usize,
+}
+
+/// Appends every intent, in order, in one transaction: all or nothing. A refusal names
+/// the input file and line of the message that was refused.
+pub fn append(
+    trail: &super::Trail,
+    intents: Vec<Located>,
+    now: jiff::Timestamp,
+) -> Result<(Vec<Deferred>, Vec<Event>), TrailError> {
+    trail.transact(now, |batch| {
+        let mut deferred = Vec::new();
+        for located in intents {
+            let place = std::path::PathBuf::from(&located.file);
+            let result = match located.intent {
+                Intent::Initiate(request) => initiate(batch, *request).map(|_| ()),
+                Intent::Step(step) => follow(batch, *step).map(|_| ()),
+                Intent::Defer { handoff_id, reason } => {
+                    deferred.push(Deferred {
+                        handoff_id,
+                        reason,
+                        file: located.file.clone(),
+                        line: located.line,
+                    });
+                    Ok(())
+                }
+            };
+            result.map_err(|e| e.located(&place, Some(located.line)))?;
+        }
+        Ok(deferred)
+    })
+}
+
 /// A new handoff id: a UUIDv4.
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
@@ -280,7 +350,9 @@ pub fn follow(batch: &mut Batch, step: Step) -> Result<Event, TrailError> {
         from_agent: handoff.from_agent.clone(),
         to_agent: handoff.to_agent.clone(),
         handoff_type: handoff.handoff_type,
-        reason: step.reason.or_else(|| retry.then(|| handoff.reason.clone()).flatten()),
+        reason: step
+            .reason
+            .or_else(|| retry.then(|| handoff.reason.clone()).flatten()),
         context_snapshot: snapshot,
         decision_rationale: step.decision_rationale,
         risk_level: handoff.risk_level,
@@ -289,7 +361,11 @@ pub fn follow(batch: &mut Batch, step: Step) -> Result<Event, TrailError> {
         outcome,
         workflow_id: handoff.workflow_id.clone(),
         parent_handoff: handoff.parent_handoff.clone(),
-        attempt: if retry { handoff.attempt + 1 } else { handoff.attempt },
+        attempt: if retry {
+            handoff.attempt + 1
+        } else {
+            handoff.attempt
+        },
         depth: handoff.depth,
         broadcast_group_id: handoff.broadcast_group_id.clone(),
         timeout: retry.then(|| handoff.timeout.clone()).flatten(),

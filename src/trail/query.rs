@@ -38,7 +38,10 @@ impl Filter {
     pub fn matches(&self, event: &Event) -> bool {
         let equals = |want: &Option<String>, have: &str| want.as_deref().is_none_or(|w| w == have);
         equals(&self.handoff, &event.handoff_id)
-            && self.task.as_deref().is_none_or(|t| event.task_id() == Some(t))
+            && self
+                .task
+                .as_deref()
+                .is_none_or(|t| event.task_id() == Some(t))
             && equals(&self.from, &event.from_agent)
             && equals(&self.to, &event.to_agent)
             && self
@@ -50,8 +53,14 @@ impl Filter {
                 .workflow
                 .as_deref()
                 .is_none_or(|w| event.workflow_id.as_deref() == Some(w))
-            && self.since.as_deref().is_none_or(|s| event.timestamp.as_str() >= s)
-            && self.until.as_deref().is_none_or(|u| event.timestamp.as_str() < u)
+            && self
+                .since
+                .as_deref()
+                .is_none_or(|s| event.timestamp.as_str() >= s)
+            && self
+                .until
+                .as_deref()
+                .is_none_or(|u| event.timestamp.as_str() < u)
     }
 
     /// Reads `--since` / `--until` text (any UTC ISO 8601) into the trail's spelling.
@@ -63,11 +72,18 @@ impl Filter {
 
     /// The literal values a matching line must contain, JSON-quoted.
     fn needles(&self) -> Vec<Vec<u8>> {
-        [&self.handoff, &self.task, &self.from, &self.to, &self.agent, &self.workflow]
-            .into_iter()
-            .flatten()
-            .map(|value| serde_json::to_vec(value).unwrap_or_default())
-            .collect()
+        [
+            &self.handoff,
+            &self.task,
+            &self.from,
+            &self.to,
+            &self.agent,
+            &self.workflow,
+        ]
+        .into_iter()
+        .flatten()
+        .map(|value| serde_json::to_vec(value).unwrap_or_default())
+        .collect()
     }
 }
 
@@ -83,7 +99,10 @@ pub fn query(
     let finders: Vec<memmem::Finder<'_>> = needles.iter().map(|n| memmem::Finder::new(n)).collect();
     let mut matched = 0;
     trail.for_each_line(|line| {
-        if !finders.iter().all(|finder| finder.find(line.text).is_some()) {
+        if !finders
+            .iter()
+            .all(|finder| finder.find(line.text).is_some())
+        {
             return Ok(());
         }
         let event = super::store::parse_line(line)?;

@@ -114,7 +114,8 @@ impl Trail {
             .map_err(|e| TrailError::io(&self.dir, "read the trail directory", &e))?;
         let mut segments = Vec::new();
         for entry in entries {
-            let entry = entry.map_err(|e| TrailError::io(&self.dir, "read the trail directory", &e))?;
+            let entry =
+                entry.map_err(|e| TrailError::io(&self.dir, "read the trail directory", &e))?;
             let name = entry.file_name().to_string_lossy().into_owned();
             if let Some(day) = segment_day(&name) {
                 segments.push(Segment {
@@ -270,8 +271,7 @@ impl Trail {
             .write(true)
             .open(&path)
             .map_err(|e| TrailError::io(&path, "open the lock file", &e))?;
-        fs4::FileExt::lock(&file)
-            .map_err(|e| TrailError::io(&path, "lock the trail", &e))?;
+        fs4::FileExt::lock(&file).map_err(|e| TrailError::io(&path, "lock the trail", &e))?;
         Ok(file)
     }
 
@@ -511,4 +511,14 @@ impl Batch {
     pub fn events(&self) -> &[Event] {
         &self.events
     }
+}
+
+/// The default trail directory: `.handoff/trail/` of the git repository that holds
+/// `start`, else of `start` itself.
+pub fn default_dir(start: &Path) -> PathBuf {
+    let root = start
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .unwrap_or(start);
+    root.join(".handoff").join("trail")
 }

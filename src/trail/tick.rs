@@ -39,14 +39,23 @@ pub fn tick(trail: &Trail, now: Timestamp) -> Result<Vec<Event>, TrailError> {
 fn time_out(batch: &mut Batch, handoff: &Handoff) -> Result<(), TrailError> {
     let waited = handoff.timeout.clone().unwrap_or_default();
     let reason = format!("timed out: no result within {waited}");
-    ops::follow(batch, Step::new(&handoff.id, EventType::Timeout).because(Some(reason)))?;
+    ops::follow(
+        batch,
+        Step::new(&handoff.id, EventType::Timeout).because(Some(reason)),
+    )?;
     let fail = |batch: &mut Batch, why: String| {
-        ops::follow(batch, Step::new(&handoff.id, EventType::Failed).because(Some(why)))
-            .map(|_| ())
+        ops::follow(
+            batch,
+            Step::new(&handoff.id, EventType::Failed).because(Some(why)),
+        )
+        .map(|_| ())
     };
     match handoff.on_timeout {
         None => Ok(()),
-        Some(OnTimeout::Fail) => fail(batch, format!("timed out after {waited} (on_timeout: fail)")),
+        Some(OnTimeout::Fail) => fail(
+            batch,
+            format!("timed out after {waited} (on_timeout: fail)"),
+        ),
         Some(OnTimeout::Retry) if handoff.attempt < MAX_ATTEMPTS => {
             let step = Step::new(&handoff.id, EventType::Initiated).because(Some(format!(
                 "retry {} of {MAX_ATTEMPTS} after a timeout",

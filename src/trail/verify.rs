@@ -204,7 +204,13 @@ impl Pass {
                     super::store::ANCHOR => BreakKind::Anchor,
                     _ => BreakKind::Head,
                 };
-                self.push(kind, None, &trail.dir().join(name), error.line, error.message);
+                self.push(
+                    kind,
+                    None,
+                    &trail.dir().join(name),
+                    error.line,
+                    error.message,
+                );
                 None
             }
         }
@@ -239,7 +245,8 @@ impl Pass {
         let mut map = match serde_json::from_slice::<Value>(line.text) {
             Ok(Value::Object(map)) => map,
             Ok(_) => {
-                let message = "is not a JSON object: every line of a segment is one audit event".to_string();
+                let message =
+                    "is not a JSON object: every line of a segment is one audit event".to_string();
                 self.push(BreakKind::Malformed, None, here.0, here.1, message);
                 return;
             }
@@ -384,7 +391,13 @@ impl Pass {
                     "HEAD records seq {} but the trail holds no events after the anchor: it was truncated",
                     head.seq
                 );
-                self.push(BreakKind::Truncated, Some(head.seq), &at_end, end_line, message);
+                self.push(
+                    BreakKind::Truncated,
+                    Some(head.seq),
+                    &at_end,
+                    end_line,
+                    message,
+                );
             }
             (Some(head), Some(last)) if head.seq > last.seq => {
                 let message = format!(
@@ -394,7 +407,13 @@ impl Pass {
                     last.seq + 1,
                     head.seq
                 );
-                self.push(BreakKind::Truncated, Some(last.seq + 1), &at_end, end_line, message);
+                self.push(
+                    BreakKind::Truncated,
+                    Some(last.seq + 1),
+                    &at_end,
+                    end_line,
+                    message,
+                );
             }
             (Some(head), Some(last)) => {
                 if self.head_hash_seen.as_deref() != Some(head.hash.as_str()) {

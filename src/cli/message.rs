@@ -1,0 +1,71 @@
+//! `handoff message check`: validate handoff messages (002's and 004's) against the
+//! embedded JSON Schemas and the rules beyond them. Exit 0 valid, 1 a message has
+//! errors, 2 an input cannot be read.
+
+use super::inputs::Input;
+use super::output::write_stdout;
+use super::{Failure, Outcome};
+use handoff::message::{self, report};
+use std::path::PathBuf;
+
+/// Arguments of `handoff message`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Check messages: schema, rules, each problem at its JSON pointer and line:column.
+    Check(CheckArgs),
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// `file:line:column: error[code]: message (at pointer)` lines.
+    Human,
+    /// The JSON contract of docs/trail.md.
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// Message files (JSON, YAML, a JSON array or JSON lines); `-` or nothing reads
+    /// standard input.
+    files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+/// Runs `handoff message`.
+pub fn run(args: Args) -> Result<Outcome, Failure> {
+    let Command::Check(args) = args.command;
+    let inputs: Vec<Input> = match args.files.is_empty() {
+        true => vec![Input::Stdin],
+        false => args
+            .files
+            .iter()
+            .map(|f| match f.as_os_str() == "-" {
+                true => Input::Stdin,
+                false => Input::File(f.clone()),
+            })
+            .collect(),
+    };
+    let mut reports = Vec::new();
+    for input in inputs {
+        let text = input.read()?;
+        reports.push(message::check(&input.name(), &text));
+    }
+    let text = match args.format {
+        Format::Human => report::human(&reports),
+        Format::Json => report::json(&reports),
+    };
+    write_stdout(&text)?;
+    Ok(match reports.iter().any(message::Report::has_errors) {
+        true => Outcome::Findings,
+        false => Outcome::Ok,
+    })
+}

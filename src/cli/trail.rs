@@ -1,0 +1,571 @@
+//! `handoff trail …`: the tamper-evident trail of handoffs (docs/trail.md).
+//!
+//! Exit codes: 0 ok; 1 refused (not a legal next step, a registry refusal) or a finding
+//! (`verify` found a break); 2 cannot run (bad input, an unreadable or damaged trail).
+
+use super::inputs::Input;
+use super::output::write_stdout;
+use super::{Failure, Outcome};
+use handoff::message;
+use handoff::routing::Registry;
+use handoff::trail::maintenance::{prune, repair};
+use handoff::trail::ops::{self, Initiation, Located, Step};
+use handoff::trail::query::{query, Filter};
+use handoff::trail::{
+    report, store, tick, time, validate, verify, EventType, HandoffType, OnTimeout,
+    Outcome as EventOutcome, RiskLevel, Severity, Trail, TrailError,
+};
+use std::path::PathBuf;
+
+/// Arguments of `handoff trail`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The trail directory (default: `.handoff/trail/` of the repository, else of the
+    /// current directory).
+    #[arg(long, global = true, value_name = "DIR")]
+    trail: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Append messages (002/004) or events: one per line, a JSON array, or one document.
+    Append(AppendArgs),
+    /// Open a handoff (prints its handoff_id).
+    Open(OpenArgs),
+    /// The receiver accepts a handoff.
+    Accept(AnswerArgs),
+    /// The receiver rejects a handoff (final).
+    Reject(RejectArgs),
+    /// The work of a handoff is done (final).
+    Complete(CompleteArgs),
+    /// The work of a handoff failed (final).
+    Fail(FailArgs),
+    /// Escalate a handoff to the next agent up (prints the child handoff's id).
+    Escalate(EscalateArgs),
+    /// Re-initiate a timed-out handoff (attempt + 1, at most 3).
+    Retry(IdArgs),
+    /// Apply the timeouts that are due, with their on_timeout.
+    Tick(TickArgs),
+    /// Re-check the whole trail: chain, HEAD, ANCHOR and every lifecycle rule.
+    Verify(VerifyArgs),
+    /// Remove a torn last line (kept aside) and rewrite HEAD from an intact chain.
+    Repair,
+    /// Remove whole segments past the retention minimums (002 §7.3).
+    Prune(PruneArgs),
+    /// The events matching a filter.
+    Query(QueryArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct AppendArgs {
+    /// The messages; `-` or nothing reads standard input.
+    file: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+struct OpenArgs {
+    /// The sender.
+    #[arg(long)]
+    from: String,
+    /// The receiver.
+    #[arg(long)]
+    to: String,
+    /// sequential, delegation, broadcast or escalation.
+    #[arg(long = "type", value_name = "TYPE")]
+    handoff_type: HandoffTypeArg,
+    /// The task.
+    #[arg(long)]
+    task: String,
+    /// Why.
+    #[arg(long)]
+    reason: String,
+    /// The return timeout (30m, 2h, PT30M, 90); a delegation needs one.
+    #[arg(long, value_name = "DUR")]
+    timeout: Option<String>,
+    /// What a timeout does.
+    #[arg(long, value_enum)]
+    on_timeout: Option<OnTimeoutArg>,
+    /// Who a timeout escalates to (default: the sender).
+    #[arg(long, value_name = "AGENT")]
+    escalate_to: Option<String>,
+    /// A required capability (`domain` or `domain: [qualifiers]`); repeatable.
+    #[arg(long = "capability", value_name = "C")]
+    capabilities: Vec<String>,
+    /// The agent registry to validate against (002 §5).
+    #[arg(long, value_name = "R")]
+    registry: Option<PathBuf>,
+    /// The workflow.
+    #[arg(long, value_name = "ID")]
+    workflow: Option<String>,
+    /// The handoff this one escalates or re-routes.
+    #[arg(long, value_name = "ID")]
+    parent: Option<String>,
+    /// Broadcast group: one handoff per recipient shares it.
+    #[arg(long, value_name = "ID")]
+    broadcast_group: Option<String>,
+    /// Risk.
+    #[arg(long, value_enum)]
+    risk: Option<RiskArg>,
+    /// Why (an escalation must say; default: the reason).
+    #[arg(long, value_name = "TEXT")]
+    rationale: Option<String>,
+    /// The handoff id (default: a new UUIDv4).
+    #[arg(long, value_name = "ID")]
+    id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum HandoffTypeArg {
+    Sequential,
+    Delegation,
+    Broadcast,
+    Escalation,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum OnTimeoutArg {
+    Retry,
+    Escalate,
+    Fail,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum RiskArg {
+    Low,
+    Medium,
+    High,
+}
+
+#[derive(Debug, clap::Args)]
+struct IdArgs {
+    /// The handoff id.
+    id: String,
+}
+
+#[derive(Debug, clap::Args)]
+struct AnswerArgs {
+    /// The handoff id.
+    id: String,
+    /// Who answers; must be the handoff's receiver.
+    #[arg(long, value_name = "AGENT")]
+    by: Option<String>,
+    /// Why.
+    #[arg(long, value_name = "TEXT")]
+    reason: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct RejectArgs {
+    /// The handoff id.
+    id: String,
+    /// Who rejects; must be the handoff's receiver.
+    #[arg(long, value_name = "AGENT")]
+    by: Option<String>,
+    /// Why (required: 002 §5.3).
+    #[arg(long, value_name = "TEXT")]
+    reason: String,
+}
+
+#[derive(Debug, clap::Args)]
+struct CompleteArgs {
+    /// The handoff id.
+    id: String,
+    /// success or partial.
+    #[arg(long, value_enum, default_value_t = OutcomeArg::Success)]
+    outcome: OutcomeArg,
+    /// Tokens the receiver used.
+    #[arg(long, value_name = "N")]
+    tokens: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum OutcomeArg {
+    Success,
+    Partial,
+}
+
+#[derive(Debug, clap::Args)]
+struct FailArgs {
+    /// The handoff id.
+    id: String,
+    /// Why.
+    #[arg(long, value_name = "TEXT")]
+    reason: String,
+}
+
+#[derive(Debug, clap::Args)]
+struct EscalateArgs {
+    /// The handoff id.
+    id: String,
+    /// The next agent up.
+    #[arg(long, value_name = "AGENT")]
+    to: String,
+    /// Why (the escalation's decision_rationale).
+    #[arg(long, value_name = "TEXT")]
+    reason: String,
+}
+
+#[derive(Debug, clap::Args)]
+struct TickArgs {
+    /// The time to apply (UTC; default: now).
+    #[arg(long, value_name = "TIME")]
+    now: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
+    format: VerifyFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum VerifyFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+struct PruneArgs {
+    /// The time to apply (UTC; default: now).
+    #[arg(long, value_name = "TIME")]
+    now: Option<String>,
+    /// Say what would go, remove nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct QueryArgs {
+    /// handoff_id equals.
+    #[arg(long, value_name = "ID")]
+    handoff: Option<String>,
+    /// task_id equals.
+    #[arg(long, value_name = "ID")]
+    task: Option<String>,
+    /// from_agent equals.
+    #[arg(long, value_name = "A")]
+    from: Option<String>,
+    /// to_agent equals.
+    #[arg(long, value_name = "B")]
+    to: Option<String>,
+    /// from_agent or to_agent equals.
+    #[arg(long, value_name = "A")]
+    agent: Option<String>,
+    /// workflow_id equals.
+    #[arg(long, value_name = "ID")]
+    workflow: Option<String>,
+    /// event_type is one of these; repeatable.
+    #[arg(long = "event", value_name = "E")]
+    events: Vec<String>,
+    /// timestamp at or after (UTC).
+    #[arg(long, value_name = "TIME")]
+    since: Option<String>,
+    /// timestamp before (UTC).
+    #[arg(long, value_name = "TIME")]
+    until: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = QueryFormat::Jsonl)]
+    format: QueryFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum QueryFormat {
+    /// The matching lines, as stored.
+    Jsonl,
+    /// One JSON array.
+    Json,
+    /// One line per event for a person.
+    Human,
+}
+
+/// Runs `handoff trail`.
+pub fn run(args: Args) -> Result<Outcome, Failure> {
+    let dir = match args.trail {
+        Some(dir) => dir,
+        None => store::default_dir(&std::env::current_dir()?),
+    };
+    let trail = Trail::at(dir);
+    match execute(&trail, args.command) {
+        Ok(outcome) => Ok(outcome),
+        Err(error) if error.severity == Severity::Refused => {
+            eprintln!("{error}");
+            Ok(Outcome::Findings)
+        }
+        Err(error) => Err(Failure(error.to_string())),
+    }
+}
+
+fn execute(trail: &Trail, command: Command) -> Result<Outcome, TrailError> {
+    let now = time::now();
+    match command {
+        Command::Append(args) => append(trail, args),
+        Command::Open(args) => open(trail, args),
+        Command::Accept(args) => answer(trail, &args.id, args.by, EventType::Accepted, args.reason),
+        Command::Reject(args) => answer(
+            trail,
+            &args.id,
+            args.by,
+            EventType::Rejected,
+            Some(args.reason),
+        ),
+        Command::Complete(args) => {
+            let mut step = Step::new(args.id, EventType::Completed);
+            step.outcome = Some(match args.outcome {
+                OutcomeArg::Success => EventOutcome::Success,
+                OutcomeArg::Partial => EventOutcome::Partial,
+            });
+            step.tokens_consumed = args.tokens;
+            steps(trail, vec![step])
+        }
+        Command::Fail(args) => steps(
+            trail,
+            vec![Step::new(args.id, EventType::Failed).because(Some(args.reason))],
+        ),
+        Command::Escalate(args) => {
+            let (child, events) = trail.transact(now, |batch| {
+                ops::escalate(batch, &args.id, &args.to, &args.reason)
+            })?;
+            print(&report::appended(&events, &[]))?;
+            print(&format!("{child}\n"))?;
+            Ok(Outcome::Ok)
+        }
+        Command::Retry(args) => steps(trail, vec![Step::new(args.id, EventType::Initiated)]),
+        Command::Tick(args) => {
+            let now = at(args.now.as_deref())?;
+            let events = tick::tick(trail, now)?;
+            print(&report::appended(&events, &[]))?;
+            Ok(Outcome::Ok)
+        }
+        Command::Verify(args) => {
+            let found = verify(trail)?;
+            let text = match args.format {
+                VerifyFormat::Human => report::verification_human(&found),
+                VerifyFormat::Json => report::verification_json(&found),
+            };
+            print(&text)?;
+            Ok(if found.is_intact() {
+                Outcome::Ok
+            } else {
+                Outcome::Findings
+            })
+        }
+        Command::Repair => {
+            let done = repair(trail)?;
+            print(&report::repair_human(&done))?;
+            Ok(if done.remaining.is_empty() {
+                Outcome::Ok
+            } else {
+                Outcome::Findings
+            })
+        }
+        Command::Prune(args) => {
+            let done = prune(trail, at(args.now.as_deref())?, args.dry_run)?;
+            print(&report::prune_human(&done))?;
+            Ok(if done.breaks.is_empty() {
+                Outcome::Ok
+            } else {
+                Outcome::Findings
+            })
+        }
+        Command::Query(args) => run_query(trail, args),
+    }
+}
+
+fn print(text: &str) -> Result<(), TrailError> {
+    write_stdout(text).map_err(|Failure(message)| TrailError::plain(message))
+}
+
+fn at(text: Option<&str>) -> Result<jiff::Timestamp, TrailError> {
+    match text {
+        Some(text) => time::parse_utc(text).map_err(|e| TrailError::plain(format!("--now: {e}"))),
+        None => Ok(time::now()),
+    }
+}
+
+fn append(trail: &Trail, args: AppendArgs) -> Result<Outcome, TrailError> {
+    let input = match args.file {
+        Some(path) if path.as_os_str() != "-" => Input::File(path),
+        _ => Input::Stdin,
+    };
+    let text = input.read().map_err(|e| TrailError::plain(e.to_string()))?;
+    let checked = message::check(&input.name(), &text);
+    if checked.has_errors() {
+        let mut problems = message::report::human(std::slice::from_ref(&checked));
+        problems.push_str("nothing appended: fix the messages above (`handoff message check`)");
+        return Err(TrailError::plain(problems));
+    }
+    let intents: Vec<Located> = checked
+        .messages
+        .iter()
+        .filter_map(|m| {
+            m.intent().map(|intent| Located {
+                intent,
+                file: checked.file.clone(),
+                line: m.line,
+            })
+        })
+        .collect();
+    let (deferred, events) = ops::append(trail, intents, time::now())?;
+    print(&report::appended(&events, &deferred))?;
+    Ok(Outcome::Ok)
+}
+
+fn open(trail: &Trail, args: OpenArgs) -> Result<Outcome, TrailError> {
+    let handoff_type = match args.handoff_type {
+        HandoffTypeArg::Sequential => HandoffType::Sequential,
+        HandoffTypeArg::Delegation => HandoffType::Delegation,
+        HandoffTypeArg::Broadcast => HandoffType::Broadcast,
+        HandoffTypeArg::Escalation => HandoffType::Escalation,
+    };
+    if handoff_type == HandoffType::Delegation && args.timeout.is_none() {
+        return Err(TrailError::plain(
+            "a delegation needs --timeout DUR (002 §2.2: the maximum wait), e.g. --timeout 30m",
+        ));
+    }
+    if handoff_type == HandoffType::Broadcast && args.broadcast_group.is_none() {
+        return Err(TrailError::plain(
+            "a broadcast needs --broadcast-group ID: one handoff per recipient shares it",
+        ));
+    }
+    let registry = match &args.registry {
+        Some(path) => Some(Registry::load(path).map_err(|e| TrailError::plain(e.to_string()))?),
+        None => None,
+    };
+    let mut request = Initiation::new(&args.from, &args.to, handoff_type, args.task, &args.reason);
+    if let Some(id) = args.id {
+        request.handoff_id = id;
+    }
+    request.timeout = args.timeout;
+    request.on_timeout = args.on_timeout.map(|o| match o {
+        OnTimeoutArg::Retry => OnTimeout::Retry,
+        OnTimeoutArg::Escalate => OnTimeout::Escalate,
+        OnTimeoutArg::Fail => OnTimeout::Fail,
+    });
+    request.escalate_to = args.escalate_to;
+    request.required_capabilities = args.capabilities;
+    request.workflow_id = args.workflow;
+    request.parent_handoff = args.parent;
+    request.broadcast_group_id = args.broadcast_group;
+    request.risk_level = args.risk.map(|r| match r {
+        RiskArg::Low => RiskLevel::Low,
+        RiskArg::Medium => RiskLevel::Medium,
+        RiskArg::High => RiskLevel::High,
+    });
+    request.decision_rationale = args
+        .rationale
+        .or_else(|| (handoff_type == HandoffType::Escalation).then(|| args.reason.clone()));
+    let (id, events) = trail.transact(time::now(), |batch| {
+        if let Some(registry) = &registry {
+            request.warnings = validate::against_registry(
+                registry,
+                batch.ledger(),
+                &request.to_agent,
+                &request.required_capabilities,
+            )?;
+        }
+        ops::initiate(batch, request)
+    })?;
+    for warning in events.iter().flat_map(|e| e.warnings.iter()) {
+        eprintln!("warning: {warning}");
+    }
+    print(&format!("{id}\n"))?;
+    Ok(Outcome::Ok)
+}
+
+fn answer(
+    trail: &Trail,
+    id: &str,
+    by: Option<String>,
+    event_type: EventType,
+    reason: Option<String>,
+) -> Result<Outcome, TrailError> {
+    let step = Step::new(id, event_type).because(reason);
+    let (_, events) = trail.transact(time::now(), |batch| {
+        if let (Some(by), Some(handoff)) = (&by, batch.ledger().get(id)) {
+            if &handoff.to_agent != by {
+                return Err(TrailError::refused(format!(
+                    "refused: `{by}` is not the receiver of handoff `{id}` ({}); only the receiver accepts or rejects",
+                    handoff.to_agent
+                )));
+            }
+        }
+        ops::follow(batch, step).map(|_| ())
+    })?;
+    print(&report::appended(&events, &[]))?;
+    Ok(Outcome::Ok)
+}
+
+fn steps(trail: &Trail, steps: Vec<Step>) -> Result<Outcome, TrailError> {
+    let (_, events) = trail.transact(time::now(), |batch| {
+        for step in steps {
+            ops::follow(batch, step)?;
+        }
+        Ok(())
+    })?;
+    print(&report::appended(&events, &[]))?;
+    Ok(Outcome::Ok)
+}
+
+fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
+    let events = args
+        .events
+        .iter()
+        .map(|name| {
+            EventType::from_name(name).ok_or_else(|| {
+                TrailError::plain(format!(
+                    "--event {name}: not an event type; one of initiated, accepted, rejected, completed, failed, timeout, escalated"
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let filter = Filter {
+        handoff: args.handoff,
+        task: args.task,
+        from: args.from,
+        to: args.to,
+        agent: args.agent,
+        events,
+        workflow: args.workflow,
+        since: args.since.as_deref().map(Filter::time_bound).transpose()?,
+        until: args.until.as_deref().map(Filter::time_bound).transpose()?,
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut first = true;
+    let format = args.format;
+    use std::io::Write;
+    let mut write = |bytes: &[u8]| -> Result<(), TrailError> {
+        match out.write_all(bytes) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(TrailError::plain(
+                format!("cannot write to standard output: {e}"),
+            )),
+            _ => Ok(()),
+        }
+    };
+    if format == QueryFormat::Json {
+        write(b"[")?;
+    }
+    query(trail, &filter, |event, line| match format {
+        QueryFormat::Jsonl => {
+            write(line.text)?;
+            write(b"\n")
+        }
+        QueryFormat::Json => {
+            if !first {
+                write(b",")?;
+            }
+            first = false;
+            write(b"\n")?;
+            write(line.text)
+        }
+        QueryFormat::Human => write(report::event_human(event).as_bytes()),
+    })?;
+    if format == QueryFormat::Json {
+        write(b"\n]\n")?;
+    }
+    drop(write);
+    let _ = out.flush();
+    Ok(Outcome::Ok)
+}

@@ -1,0 +1,443 @@
+//! Handoff messages: what agent runtimes exchange, checked, and turned into trail
+//! events.
+//!
+//! Five kinds (TRAIL.md): a **handoff** (002's `handoff:` schema, or 004's Handoff
+//! Message with `source`/`target`/`expectations`/`rollback`/`metadata`, both mapped onto
+//! one canonical handoff in 002's field names with 004's extra sections kept under
+//! their own names), an **acceptance** (002 §5.3), a **return** (002 §4.1), a
+//! **completion** and a **failure** (004). A trail event (a line of a trail, without
+//! its chain fields) is accepted too, so events from another tool can be appended.
+//!
+//! [`check`] reads a document (one JSON or YAML message, a JSON array of them, or JSON
+//! lines), recognises each message's kind from its keys, validates it against the
+//! embedded JSON Schema of its kind ([`schema`]) and then the rules no schema states
+//! ([`rules`]), and reports each problem at its JSON pointer and line:column
+//! ([`locate`]). A message without errors converts to an [`Intent`]: what the trail
+//! appends for it.
+
+mod convert;
+pub mod locate;
+pub mod report;
+mod rules;
+pub mod schema;
+
+pub use crate::trail::ops::Intent;
+pub use convert::canonical_handoff;
+
+use crate::diagnostic::Severity;
+use serde::Serialize;
+use serde_json::Value;
+
+/// The kinds of message (and the trail event) `handoff` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// 002's handoff.
+    Handoff,
+    /// 004's Handoff Message.
+    Handoff004,
+    /// 002 §5.3's acceptance confirmation.
+    Acceptance,
+    /// 002 §4.1's return payload.
+    Return,
+    /// 004's Completion Message.
+    Completion,
+    /// 004's Failure Message.
+    Failure,
+    /// A trail event.
+    Event,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 7] = [
+        Kind::Handoff,
+        Kind::Handoff004,
+        Kind::Acceptance,
+        Kind::Return,
+        Kind::Completion,
+        Kind::Failure,
+        Kind::Event,
+    ];
+
+    /// The stable name, e.g. `handoff-004`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Handoff => "handoff",
+            Kind::Handoff004 => "handoff-004",
+            Kind::Acceptance => "acceptance",
+            Kind::Return => "return",
+            Kind::Completion => "completion",
+            Kind::Failure => "failure",
+            Kind::Event => "event",
+        }
+    }
+
+    /// The key a message of this kind may be wrapped in (`handoff:`, `return:`, …).
+    fn wrapper(self) -> Option<&'static str> {
+        match self {
+            Kind::Handoff => Some("handoff"),
+            Kind::Return => Some("return"),
+            Kind::Acceptance => Some("acceptance"),
+            _ => None,
+        }
+    }
+}
+
+/// One problem with a message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The stable code, e.g. `schema`, `delegation-timeout`.
+    pub code: &'static str,
+    /// The JSON pointer of the value at fault, from the document's root.
+    pub pointer: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+/// One message of a document, checked.
+#[derive(Debug, Clone, Serialize)]
+pub struct Checked {
+    /// 0-based position in the document.
+    pub index: usize,
+    /// The kind recognised, if any.
+    pub kind: Option<Kind>,
+    /// The JSON pointer of the message in the document.
+    pub pointer: String,
+    /// The line the message starts on.
+    pub line: usize,
+    /// Every problem found.
+    pub problems: Vec<Problem>,
+    /// The message itself (unwrapped from `handoff:` / `return:` / `acceptance:`).
+    #[serde(skip)]
+    pub value: Value,
+}
+
+impl Checked {
+    /// Whether the message has errors (warnings do not count).
+    pub fn has_errors(&self) -> bool {
+        self.problems.iter().any(|p| p.severity == Severity::Error)
+    }
+
+    /// What the trail appends for the message, when it has no errors.
+    pub fn intent(&self) -> Option<Intent> {
+        match (self.has_errors(), self.kind) {
+            (false, Some(kind)) => convert::intent(kind, &self.value),
+            _ => None,
+        }
+    }
+}
+
+/// A checked document.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// The file's name (`-` for standard input).
+    pub file: String,
+    /// Problems with the document itself (not JSON or YAML).
+    pub problems: Vec<Problem>,
+    /// Its messages.
+    pub messages: Vec<Checked>,
+}
+
+impl Report {
+    /// Whether the document or any message has errors.
+    pub fn has_errors(&self) -> bool {
+        self.problems.iter().any(|p| p.severity == Severity::Error)
+            || self.messages.iter().any(Checked::has_errors)
+    }
+
+    /// Every problem, the document's first.
+    pub fn all_problems(&self) -> impl Iterator<Item = &Problem> {
+        self.problems
+            .iter()
+            .chain(self.messages.iter().flat_map(|m| m.problems.iter()))
+    }
+}
+
+/// Where a message's text is, to turn pointers into lines and columns.
+#[derive(Debug, Clone, Copy)]
+struct Source<'a> {
+    text: &'a str,
+    yaml: bool,
+    /// Lines before `text` in the document (JSON lines).
+    line_offset: usize,
+}
+
+impl Source<'_> {
+    fn locate(&self, tokens: &[String]) -> (usize, usize) {
+        let found = match self.yaml {
+            true => locate::in_yaml(self.text, tokens),
+            false => locate::in_json(self.text, tokens),
+        };
+        let (line, column) = found.unwrap_or((1, 1));
+        (line + self.line_offset, column)
+    }
+}
+
+/// A message found in a document, before it is checked.
+struct Found<'a> {
+    value: Value,
+    source: Source<'a>,
+    /// Pointer tokens from the source's root to the message.
+    prefix: Vec<String>,
+}
+
+/// Checks every message of the document `text`, read from `file`.
+pub fn check(file: &str, text: &str) -> Report {
+    let mut report = Report {
+        file: file.to_string(),
+        problems: Vec::new(),
+        messages: Vec::new(),
+    };
+    let found = match split(text) {
+        Ok(found) => found,
+        Err(problem) => {
+            report.problems.push(problem);
+            return report;
+        }
+    };
+    if found.is_empty() {
+        report.problems.push(document_problem(
+            "empty",
+            (1, 1),
+            "holds no message; give one JSON or YAML object, a JSON array of them, or one per line"
+                .into(),
+        ));
+    }
+    for (index, found) in found.into_iter().enumerate() {
+        report.messages.push(check_one(index, found));
+    }
+    report
+}
+
+fn document_problem(code: &'static str, at: (usize, usize), message: String) -> Problem {
+    Problem {
+        severity: Severity::Error,
+        code,
+        pointer: String::new(),
+        line: at.0,
+        column: at.1,
+        message,
+    }
+}
+
+/// Splits a document into its messages: one value, a JSON array, or JSON lines.
+fn split(text: &str) -> Result<Vec<Found<'_>>, Problem> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let trimmed = text.trim_start();
+    let whole = Source {
+        text,
+        yaml: false,
+        line_offset: 0,
+    };
+    if trimmed.is_empty() {
+        return Ok(Vec::new());
+    }
+    if trimmed.starts_with('[') || trimmed.starts_with('{') {
+        match serde_json::from_str::<Value>(text) {
+            Ok(value) => return Ok(spread(value, whole)),
+            Err(error)
+                if trimmed.starts_with('{')
+                    && error.to_string().starts_with("trailing characters") =>
+            {
+                return json_lines(text);
+            }
+            Err(error) => {
+                return Err(document_problem(
+                    "not-json",
+                    (error.line(), error.column()),
+                    format!("is not valid JSON: {}", strip_position(&error.to_string())),
+                ))
+            }
+        }
+    }
+    match yaml_serde::from_str::<Value>(text) {
+        Ok(value) => Ok(spread(
+            value,
+            Source {
+                yaml: true,
+                ..whole
+            },
+        )),
+        Err(error) => {
+            let at = error.location().map_or((1, 1), |l| (l.line(), l.column()));
+            Err(document_problem(
+                "not-json",
+                at,
+                format!(
+                    "is neither JSON nor YAML: {}",
+                    strip_position(&error.to_string())
+                ),
+            ))
+        }
+    }
+}
+
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message.to_string(),
+    }
+}
+
+fn spread(value: Value, source: Source<'_>) -> Vec<Found<'_>> {
+    match value {
+        Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(index, value)| Found {
+                value,
+                source,
+                prefix: vec![index.to_string()],
+            })
+            .collect(),
+        value => vec![Found {
+            value,
+            source,
+            prefix: Vec::new(),
+        }],
+    }
+}
+
+fn json_lines(text: &str) -> Result<Vec<Found<'_>>, Problem> {
+    let mut found = Vec::new();
+    for (index, line) in text.split('\n').enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value = serde_json::from_str::<Value>(line).map_err(|error| {
+            document_problem(
+                "not-json",
+                (index + 1, error.column()),
+                format!(
+                    "line {} is not valid JSON: {}",
+                    index + 1,
+                    strip_position(&error.to_string())
+                ),
+            )
+        })?;
+        found.push(Found {
+            value,
+            source: Source {
+                text: line,
+                yaml: false,
+                line_offset: index,
+            },
+            prefix: Vec::new(),
+        });
+    }
+    Ok(found)
+}
+
+/// Recognises a message's kind from its keys; returns the kind and the wrapper key.
+pub fn recognise(value: &Value) -> Option<(Kind, Option<&'static str>)> {
+    let object = value.as_object()?;
+    let has = |key: &str| object.contains_key(key);
+    let wrapped = |key: &str| object.get(key).is_some_and(Value::is_object);
+    for kind in [Kind::Handoff, Kind::Return, Kind::Acceptance] {
+        if let Some(wrapper) = kind.wrapper().filter(|w| wrapped(w)) {
+            return Some((kind, Some(wrapper)));
+        }
+    }
+    let status = object.get("status").and_then(Value::as_str);
+    let kind = if has("event_type") {
+        Kind::Event
+    } else if has("failure_id") || has("failure") || has("rollback_request") {
+        Kind::Failure
+    } else if has("completion_id") || has("deliverables") || has("verification") {
+        Kind::Completion
+    } else if has("source") && has("target") {
+        Kind::Handoff004
+    } else if matches!(status, Some("accepted" | "rejected" | "deferred")) {
+        Kind::Acceptance
+    } else if matches!(status, Some("success" | "partial" | "failed" | "timeout")) {
+        Kind::Return
+    } else if has("from_agent") && has("to_agent") && has("type") {
+        Kind::Handoff
+    } else {
+        return None;
+    };
+    Some((kind, None))
+}
+
+fn check_one(index: usize, found: Found<'_>) -> Checked {
+    let Found {
+        value,
+        source,
+        prefix,
+    } = found;
+    let (line, _) = source.locate(&prefix);
+    let base_pointer = pointer_of(&prefix);
+    let mut checked = Checked {
+        index,
+        kind: None,
+        pointer: base_pointer.clone(),
+        line,
+        problems: Vec::new(),
+        value: Value::Null,
+    };
+    let Some((kind, wrapper)) = recognise(&value) else {
+        checked.problems.push(Problem {
+            severity: Severity::Error,
+            code: "unknown-kind",
+            pointer: base_pointer,
+            line,
+            column: source.locate(&prefix).1,
+            message: "is not a handoff message: expected a handoff (`handoff:` or `from_agent`/`to_agent`/`type`, or 004's `source`/`target`), an acceptance (`status: accepted|rejected|deferred`), a return (`return:`), a completion (`completion_id`) or a failure (`failure`)".into(),
+        });
+        return checked;
+    };
+    let mut inner_prefix = prefix.clone();
+    let inner = match wrapper {
+        Some(key) => {
+            inner_prefix.push(key.to_string());
+            value.get(key).cloned().unwrap_or(Value::Null)
+        }
+        None => value,
+    };
+    checked.kind = Some(kind);
+    let place = |pointer: &str| {
+        let mut tokens = inner_prefix.clone();
+        tokens.extend(locate::tokens(pointer));
+        let (line, column) = source.locate(&tokens);
+        (pointer_of(&tokens), line, column)
+    };
+    for (pointer, message) in schema::validate(kind, &inner) {
+        let (pointer, line, column) = place(&pointer);
+        checked.problems.push(Problem {
+            severity: Severity::Error,
+            code: "schema",
+            pointer,
+            line,
+            column,
+            message,
+        });
+    }
+    for finding in rules::check(kind, &inner) {
+        let (pointer, line, column) = place(&finding.pointer);
+        checked.problems.push(Problem {
+            severity: finding.severity,
+            code: finding.code,
+            pointer,
+            line,
+            column,
+            message: finding.message,
+        });
+    }
+    checked.problems.sort_by_key(|p| (p.line, p.column));
+    checked.value = inner;
+    checked
+}
+
+fn pointer_of(tokens: &[String]) -> String {
+    tokens
+        .iter()
+        .map(|t| format!("/{}", t.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
