@@ -565,7 +565,6 @@ fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
     if format == QueryFormat::Json {
         write(b"\n]\n")?;
     }
-    drop(write);
     let _ = out.flush();
     Ok(Outcome::Ok)
 }

@@ -35,6 +35,7 @@ pub enum Kind {
     /// 002's handoff.
     Handoff,
     /// 004's Handoff Message.
+    #[serde(rename = "handoff-004")]
     Handoff004,
     /// 002 §5.3's acceptance confirmation.
     Acceptance,

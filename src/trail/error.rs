@@ -25,7 +25,7 @@ pub struct TrailError {
     /// What is wrong and how to fix it.
     pub message: String,
     /// The lifecycle rule broken, for refusals.
-    pub violation: Option<Violation>,
+    pub violation: Option<Box<Violation>>,
 }
 
 impl TrailError {
@@ -64,7 +64,7 @@ impl TrailError {
         TrailError {
             severity: Severity::Refused,
             message: format!("refused: {violation}"),
-            violation: Some(violation),
+            violation: Some(Box::new(violation)),
             ..TrailError::plain("")
         }
     }

@@ -96,7 +96,7 @@ pub fn query(
 ) -> Result<u64, TrailError> {
     trail.require()?;
     let needles = filter.needles();
-    let finders: Vec<memmem::Finder<'_>> = needles.iter().map(|n| memmem::Finder::new(n)).collect();
+    let finders: Vec<memmem::Finder<'_>> = needles.iter().map(memmem::Finder::new).collect();
     let mut matched = 0;
     trail.for_each_line(|line| {
         if !finders

@@ -67,12 +67,23 @@ pub struct Line<'a> {
 #[derive(Debug, Clone)]
 pub struct Trail {
     dir: PathBuf,
+    clock: Option<Timestamp>,
 }
 
 impl Trail {
     /// The trail in `dir` (nothing is read yet).
     pub fn at(dir: impl Into<PathBuf>) -> Trail {
-        Trail { dir: dir.into() }
+        Trail {
+            dir: dir.into(),
+            clock: None,
+        }
+    }
+
+    /// The same trail with a fixed append clock (`recorded_at`), for tests and
+    /// benchmarks that need segments of past days; the system clock otherwise.
+    pub fn with_clock(mut self, clock: Timestamp) -> Trail {
+        self.clock = Some(clock);
+        self
     }
 
     /// The directory.
@@ -235,14 +246,18 @@ impl Trail {
     ) -> Result<(T, Vec<Event>), TrailError> {
         self.create()?;
         let _lock = self.lock()?;
-        let (ledger, tail) = self.read_state()?;
+        let (ledger, tail, last_recorded) = self.read_state()?;
         let mut batch = Batch {
             ledger,
             events: Vec::new(),
             now,
         };
         let value = build(&mut batch)?;
-        let events = self.write(batch.events, tail, now)?;
+        // Appends go to the segment of the append day, never to one before the last:
+        // a clock that steps back must not put the chain out of file order.
+        let clock = self.clock.unwrap_or_else(time::now);
+        let recorded = last_recorded.map_or(clock, |last| last.max(clock));
+        let events = self.write(batch.events, tail, recorded)?;
         Ok((value, events))
     }
 
@@ -250,6 +265,12 @@ impl Trail {
     /// validation before appending).
     pub fn ledger(&self) -> Result<Ledger, TrailError> {
         Ok(self.read_state()?.0)
+    }
+
+    /// `transact`'s `now` is the time of the events (their default `timestamp`, the
+    /// time `tick` applies); `recorded_at` is the append clock.
+    pub fn clock(&self) -> Option<Timestamp> {
+        self.clock
     }
 
     /// Runs `work` holding the trail's lock (for `repair` and `prune`).
@@ -276,10 +297,11 @@ impl Trail {
     }
 
     /// Reads the ledger and the chain's tail, checked against `HEAD` and `ANCHOR`.
-    fn read_state(&self) -> Result<(Ledger, Option<ChainPoint>), TrailError> {
+    fn read_state(&self) -> Result<(Ledger, Option<ChainPoint>, Option<Timestamp>), TrailError> {
         if !self.dir.exists() {
-            return Ok((Ledger::new(), None));
+            return Ok((Ledger::new(), None, None));
         }
+        let mut last_recorded = String::new();
         let head = self.head()?;
         let anchor = self.anchor()?;
         let mut tail = anchor.clone();
@@ -307,6 +329,7 @@ impl Trail {
             }
             expected += 1;
             ledger.apply(&event);
+            last_recorded.clone_from(&event.recorded_at);
             tail = Some(ChainPoint {
                 seq: event.seq,
                 hash: event.hash,
@@ -314,7 +337,8 @@ impl Trail {
             Ok(())
         })?;
         check_head(&self.dir, head.as_ref(), tail.as_ref(), head_matched)?;
-        Ok((ledger, tail))
+        let last_recorded = time::parse_utc(&last_recorded).ok();
+        Ok((ledger, tail, last_recorded))
     }
 
     fn write(

@@ -401,10 +401,10 @@ impl Pass {
             }
             (Some(head), Some(last)) if head.seq > last.seq => {
                 let message = format!(
-                    "the trail ends at seq {} but HEAD records seq {}: events {}..={} were removed from the end",
-                    last.seq,
-                    head.seq,
+                    "seq {}..={} were removed from the end: the trail ends at seq {} but HEAD records seq {}",
                     last.seq + 1,
+                    head.seq,
+                    last.seq,
                     head.seq
                 );
                 self.push(
