@@ -2,9 +2,9 @@
 //! embedded JSON Schemas and the rules beyond them. Exit 0 valid, 1 a message has
 //! errors, 2 an input cannot be read.
 
-use super::inputs::Input;
 use super::output::write_stdout;
 use super::{Failure, Outcome};
+use handoff::io::Source;
 use handoff::message::{self, report};
 use std::path::PathBuf;
 
@@ -43,14 +43,14 @@ struct CheckArgs {
 /// Runs `handoff message`.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let Command::Check(args) = args.command;
-    let inputs: Vec<Input> = match args.files.is_empty() {
-        true => vec![Input::Stdin],
+    let inputs: Vec<Source> = match args.files.is_empty() {
+        true => vec![Source::Stdin],
         false => args
             .files
             .iter()
             .map(|f| match f.as_os_str() == "-" {
-                true => Input::Stdin,
-                false => Input::File(f.clone()),
+                true => Source::Stdin,
+                false => Source::File(f.clone()),
             })
             .collect(),
     };

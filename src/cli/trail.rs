@@ -3,9 +3,9 @@
 //! Exit codes: 0 ok; 1 refused (not a legal next step, a registry refusal) or a finding
 //! (`verify` found a break); 2 cannot run (bad input, an unreadable or damaged trail).
 
-use super::inputs::Input;
 use super::output::write_stdout;
 use super::{Failure, Outcome};
+use handoff::io::Source;
 use handoff::message;
 use handoff::routing::Registry;
 use handoff::trail::maintenance::{prune, repair};
@@ -387,8 +387,8 @@ fn at(text: Option<&str>) -> Result<jiff::Timestamp, TrailError> {
 
 fn append(trail: &Trail, args: AppendArgs) -> Result<Outcome, TrailError> {
     let input = match args.file {
-        Some(path) if path.as_os_str() != "-" => Input::File(path),
-        _ => Input::Stdin,
+        Some(path) if path.as_os_str() != "-" => Source::File(path),
+        _ => Source::Stdin,
     };
     let text = input.read().map_err(|e| TrailError::plain(e.to_string()))?;
     let checked = message::check(&input.name(), &text);

@@ -477,23 +477,11 @@ pub fn segment_day(name: &str) -> Option<&str> {
     shape.then_some(day)
 }
 
-/// Replaces `path` with `bytes`: a temporary file beside it, synced, renamed over it,
-/// and the directory synced, so a crash leaves the old or the new file, never half.
+/// Replaces `path` with `bytes` through the one atomic writer ([`crate::io`]), then
+/// syncs the directory so the rename itself survives a crash.
 pub(crate) fn replace_durably(path: &Path, bytes: &[u8]) -> Result<(), TrailError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = File::create(&temporary)
-        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
-        .and_then(|()| fs::rename(&temporary, path));
-    if let Err(error) = written {
-        let _ = fs::remove_file(&temporary);
-        return Err(TrailError::io(path, "write", &error));
-    }
-    sync_dir(dir)
+    crate::io::replace_atomically(path, bytes).map_err(|e| TrailError::io(path, "write", &e))?;
+    sync_dir(path.parent().unwrap_or(Path::new(".")))
 }
 
 fn sync_dir(dir: &Path) -> Result<(), TrailError> {

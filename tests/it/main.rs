@@ -20,3 +20,4 @@ mod roundtrip;
 mod route;
 mod routing_properties;
 mod seed;
+mod trail;

@@ -6,7 +6,6 @@ mod messages;
 mod tamper;
 mod timeouts;
 
-use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
@@ -133,8 +132,8 @@ impl TestTrail {
 
 /// Runs the binary in `dir`.
 pub fn run_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
-    let mut command = Command::cargo_bin("handoff").expect("the binary");
-    command.current_dir(dir).args(args);
+    let mut command = crate::common::handoff_in(dir);
+    command.args(args);
     if let Some(input) = stdin {
         command.write_stdin(input.to_string());
     }
