@@ -42,32 +42,7 @@ head=$(git rev-parse HEAD)
 git repack -adq  # packed, as in a clone
 echo "repository: $files files, $((files * lines_per_file)) added lines"
 
-# Each run times every command once, in turn, so that a change in the machine's load
-# touches them all alike. Wall and CPU (user + system) time come from bash's `time`, in
-# milliseconds; peak RSS from /usr/bin/time. Sets ${var}_walls, ${var}_cpus, ${var}_rsss.
-TIMEFORMAT='%3R %3U %3S'
-sample() {
-    local var=$1 times real user sys
-    local -n command="${var}_cmd" walls="${var}_walls" cpus="${var}_cpus" rsss="${var}_rsss"
-    times=$( { time /usr/bin/time -f '%M' -o "$work/rss.txt" "${command[@]}" > /dev/null 2>&1; } 2>&1 )
-    read -r real user sys <<< "$times"
-    walls+=("$real")
-    cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')")
-    rsss+=("$(cat "$work/rss.txt")")
-}
-
-# Reports the medians of a command's runs and sets ${var}_wall, ${var}_cpu, ${var}_rss.
-report() {
-    local name=$1 var=$2 wall cpu rss
-    local -n walls="${var}_walls" cpus="${var}_cpus" rsss="${var}_rsss"
-    wall=$(median "${walls[@]}"); cpu=$(median "${cpus[@]}"); rss=$(median "${rsss[@]}")
-    printf '%-28s wall %7.3f s   cpu %7.3f s   peak RSS %8d KiB\n' "$name" "$wall" "$cpu" "$rss"
-    eval "${var}_wall=$wall; ${var}_cpu=$cpu; ${var}_rss=$rss"
-}
-
-median() {
-    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
+. "$root/scripts/bench-lib.sh"
 
 classify_args=(classify --repo "$repo" --base "$base" --head "$head" --format json)
 baseline_cmd=("${BASELINE:-}" "${classify_args[@]}")
@@ -93,15 +68,8 @@ report "handoff classify" classify
 report "git diff -U0 --no-renames" plain
 report "git diff -M -U0" renames
 
-awk -v c="$classify_wall" -v a="$plain_wall" -v b="$renames_wall" \
-    -v cc="$classify_cpu" -v ac="$plain_cpu" -v bc="$renames_cpu" \
-    -v cr="$classify_rss" -v ar="$plain_rss" -v br="$renames_rss" 'BEGIN {
-    printf "classify / git diff --no-renames: wall %.2fx, cpu %.2fx, memory %.2fx\n", c / a, cc / ac, cr / ar
-    printf "classify / git diff -M:           wall %.2fx, cpu %.2fx, memory %.2fx\n", c / b, cc / bc, cr / br
-}'
+ratio "classify / git diff --no-renames:" classify plain
+ratio "classify / git diff -M:" classify renames
 if [ -n "${BASELINE:-}" ]; then
-    awk -v c="$classify_wall" -v a="$baseline_wall" -v cc="$classify_cpu" -v ac="$baseline_cpu" \
-        -v cr="$classify_rss" -v ar="$baseline_rss" 'BEGIN {
-        printf "classify / baseline:              wall %.2fx, cpu %.2fx, memory %.2fx\n", c / a, cc / ac, cr / ar
-    }'
+    ratio "classify / baseline:" classify baseline
 fi

@@ -105,6 +105,8 @@ pub struct Policy {
     pub records_dir: String,
     /// Globs of paths the classifier ignores.
     pub exclude: Vec<String>,
+    /// Whether copies are detected too (git's `-C`), not only renames.
+    pub copies: bool,
     /// Every trigger with its effective rules, built-ins first, in report order.
     pub triggers: Vec<TriggerPolicy>,
     /// Evidence labels.
@@ -267,6 +269,7 @@ impl Default for Policy {
             source: PolicySource::Defaults,
             records_dir: DEFAULT_RECORDS_DIR.to_string(),
             exclude: Vec::new(),
+            copies: false,
             triggers: Trigger::ALL
                 .iter()
                 .map(|&trigger| builtin_trigger(trigger))
@@ -416,6 +419,9 @@ impl Policy {
             self.records_dir = dir.0;
         }
         self.exclude = file.exclude.into_iter().map(|glob| glob.0).collect();
+        if let Some(copies) = file.copies {
+            self.copies = copies;
+        }
         for (key, edit) in file.triggers {
             let trigger = key.0;
             let Some(policy) = self.triggers.iter_mut().find(|t| t.name == trigger.name()) else {

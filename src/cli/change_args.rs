@@ -22,6 +22,10 @@ pub struct ChangeArgs {
     /// A policy file to use instead of `.handoff.yaml` from the base revision.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
+    /// Detect copies too (git's -C), not only renames (the policy key `copies: true`
+    /// does the same).
+    #[arg(long)]
+    pub copies: bool,
 }
 
 /// The repository containing `dir`, or the current directory when `dir` is `None`.

@@ -58,6 +58,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         task: args.task,
         records,
         policy: args.change.policy,
+        copies: args.change.copies,
     };
     let verdict = check(&repo, &options)?;
     let text = match args.format {
@@ -173,6 +174,9 @@ fn findings(verdict: &Verdict) -> String {
         out.push_str(&format!(
             "          … and {more} more (--format json lists them all)\n"
         ));
+    }
+    if let Some(skipped) = &verdict.risk.rename_search_skipped {
+        out.push_str(&format!("          warning: {skipped}\n"));
     }
     out
 }

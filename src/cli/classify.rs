@@ -71,7 +71,8 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         args.change.base.as_deref(),
         args.change.head.as_deref(),
     )?;
-    let policy = Policy::load(&change.repo, &change.base, args.change.policy.as_deref())?;
+    let mut policy = Policy::load(&change.repo, &change.base, args.change.policy.as_deref())?;
+    policy.copies |= args.change.copies;
     let result = classify(
         &change.repo,
         &change.base,
@@ -110,6 +111,9 @@ fn human(result: &Classification, policy: &Policy, change: &Change) -> String {
         "\n{files} file{plural} changed from {base} to {head}; policy: {source}"
     )
     .ok();
+    if let Some(skipped) = &result.rename_search_skipped {
+        writeln!(text, "warning: {skipped}").ok();
+    }
     if result.findings.is_empty() {
         text.push_str("no trigger fired\n");
         return text;

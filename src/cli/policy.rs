@@ -72,6 +72,7 @@ fn human(policy: &Policy) -> String {
     let mut text = format!("# effective policy: {}\n", policy.source);
     writeln!(text, "records_dir: {}", policy.records_dir).ok();
     writeln!(text, "exclude: {}", list(&policy.exclude)).ok();
+    writeln!(text, "copies: {}", policy.copies).ok();
     text.push_str("\ntriggers:\n");
     for trigger in &policy.triggers {
         trigger_text(&mut text, trigger);

@@ -56,6 +56,8 @@ pub struct CheckOptions {
     pub records: Vec<RecordsInput>,
     /// A policy file that replaces the one at the base.
     pub policy: Option<PathBuf>,
+    /// Detect copies too, whatever the policy says.
+    pub copies: bool,
 }
 
 /// Why the gate cannot run.
@@ -191,11 +193,13 @@ fn load_policy(
     base: Option<&str>,
     options: &CheckOptions,
 ) -> Result<Policy, CheckError> {
-    match (&options.policy, base) {
-        (Some(path), _) => Ok(Policy::load(repo, "HEAD", Some(path))?),
-        (None, Some(base)) => Ok(Policy::load(repo, base, None)?),
-        (None, None) => Ok(Policy::default()),
-    }
+    let mut policy = match (&options.policy, base) {
+        (Some(path), _) => Policy::load(repo, "HEAD", Some(path))?,
+        (None, Some(base)) => Policy::load(repo, base, None)?,
+        (None, None) => Policy::default(),
+    };
+    policy.copies |= options.copies;
+    Ok(policy)
 }
 
 /// Reads and parses every record: the records directory at head, then `--records`.
@@ -295,6 +299,7 @@ fn risk_report(classification: Classification) -> RiskReport {
         class: classification.risk,
         reclassified: classification.reclassified,
         findings: classification.findings,
+        rename_search_skipped: classification.rename_search_skipped,
     }
 }
 

@@ -133,6 +133,10 @@ pub struct RiskReport {
     pub reclassified: bool,
     /// Why: every trigger that fired.
     pub findings: Vec<Finding>,
+    /// Present when the similarity search for renames was skipped (too many candidate
+    /// files): unpaired files count as added and deleted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rename_search_skipped: Option<crate::git::RenameLimitExceeded>,
 }
 
 /// A problem with one evidence item.

@@ -137,8 +137,12 @@ pub struct ChangeSet {
     pub base: String,
     /// The resolved object id of the head commit, or [`WORKTREE`].
     pub head: String,
-    /// The changed files, in git's diff order (by path).
+    /// The changed files, in git's diff order (by path; a rename at its new path).
     pub files: Vec<ChangedFile>,
+    /// Set when the similarity search for renames was skipped (too many candidates);
+    /// exact renames were still found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rename_search_skipped: Option<super::RenameLimitExceeded>,
 }
 
 /// Which side of the diff a line belongs to.

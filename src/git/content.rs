@@ -1,31 +1,27 @@
-//! Streaming one delta's lines: from whole contents where possible, else from libgit2.
+//! Reading the contents of a change and streaming its lines.
 //!
 //! An added or deleted file needs no diff (every line is on one side), and a modified
 //! file is diffed from its two contents directly ([`super::linediff`]). Reading contents
-//! ourselves, instead of letting libgit2 build the patch from the delta, skips its
-//! per-path attribute lookups and content hashing, which cost more than the diff itself
-//! on large changes. It also means a `.gitattributes` entry such as `*.txt -diff` cannot
-//! hide content from the content rules: a file is binary only when its bytes say so (a
-//! NUL in the first 8000, as git decides). Symlinks and objects missing from the database
-//! fall back to libgit2's patch, which reports a missing object as an error.
+//! ourselves, instead of letting libgit2 build the patch, skips its per-path attribute
+//! lookups and content hashing, which cost more than the diff itself on large changes.
+//! It also means a `.gitattributes` entry such as `*.txt -diff` cannot hide content from
+//! the content rules: a file is binary only when its bytes say so (a NUL in the first
+//! 8000, as git decides). A symbolic link's content is its target, as in git's patches.
+//! An object missing from the database (a partial or damaged clone) is an error that
+//! says so, never an empty file.
 
 use super::linediff::{diff_lines, lines};
-use super::{ChangeVisitor, ChangedFile, DiffLine, GitError, LineSide, Repo, BINARY_SNIFF_LEN};
-use git2::{Blob, DiffDelta, DiffFile, FileMode};
+use super::listing::{Entry, Side};
+use super::{
+    is_missing, ChangeVisitor, ChangedFile, DiffLine, GitError, LineSide, Repo, BINARY_SNIFF_LEN,
+};
+use git2::{Blob, Oid};
+use std::collections::HashMap;
 use std::ops::Deref;
-
-/// One side of a delta.
-enum Side<'r> {
-    /// The file does not exist on this side (an addition's old side).
-    Absent,
-    /// The file's content.
-    Present(Content<'r>),
-    /// Not readable directly (a symlink, a missing object): libgit2 must diff it.
-    Indirect,
-}
+use std::path::PathBuf;
 
 /// One side's content: an object from the database, or a working-tree file.
-enum Content<'r> {
+pub(super) enum Content<'r> {
     Blob(Blob<'r>),
     File(Vec<u8>),
 }
@@ -41,33 +37,65 @@ impl Deref for Content<'_> {
     }
 }
 
+/// Contents read while pairing renames, kept for streaming so that no object is inflated
+/// twice, up to [`KEPT_BYTES`] in all.
+#[derive(Default)]
+pub(super) struct Kept<'r> {
+    blobs: HashMap<Oid, Blob<'r>>,
+    bytes: usize,
+}
+
+/// The most content [`Kept`] holds: beyond it, an object is read again when streamed.
+const KEPT_BYTES: usize = 32 << 20;
+
+impl<'r> Kept<'r> {
+    /// Keeps `content` if it is an object and the budget allows.
+    pub(super) fn keep(&mut self, id: Oid, content: Content<'r>) {
+        if let Content::Blob(blob) = content {
+            let size = blob.content().len();
+            if self.bytes + size <= KEPT_BYTES {
+                self.bytes += size;
+                self.blobs.insert(id, blob);
+            }
+        }
+    }
+
+    /// Hands out a kept object once.
+    fn take(&mut self, side: &Side) -> Option<Content<'r>> {
+        if side.in_worktree {
+            return None;
+        }
+        self.blobs.remove(&side.id).map(Content::Blob)
+    }
+}
+
 impl Repo {
-    /// Describes one delta and streams its lines to `visitor` if it asks for them.
-    pub(super) fn stream_delta(
-        &self,
-        diff: &git2::Diff<'_>,
-        index: usize,
-        delta: &DiffDelta<'_>,
+    /// Describes one entry and streams its lines to `visitor` if it asks for them.
+    pub(super) fn stream_entry<'r>(
+        &'r self,
+        entry: &Entry,
+        kept: &mut Kept<'r>,
         visitor: &mut dyn ChangeVisitor,
     ) -> Result<Option<ChangedFile>, GitError> {
-        if super::is_submodule(delta) {
-            let file = self.changed_file(delta, Some(false))?;
+        let submodule = [&entry.old, &entry.new]
+            .into_iter()
+            .flatten()
+            .any(Side::is_gitlink);
+        if submodule {
+            let file = changed_file(entry, false, true);
             if let Some(file) = &file {
                 visitor.file(file);
             }
             return Ok(file);
         }
-        let (old, new) = match (self.side(&delta.old_file())?, self.side(&delta.new_file())?) {
-            (Side::Indirect, _) | (_, Side::Indirect) => {
-                return self.stream_libgit2_patch(diff, index, delta, visitor);
-            }
-            (Side::Present(old), Side::Present(new)) => (Some(old), Some(new)),
-            (Side::Present(old), Side::Absent) => (Some(old), None),
-            (Side::Absent, Side::Present(new)) => (None, Some(new)),
-            (Side::Absent, Side::Absent) => (None, None),
+        let mut read = |side: &Side| match kept.take(side) {
+            Some(content) => Ok(content),
+            None => self.read_side(side),
         };
+        let old = entry.old.as_ref().map(&mut read).transpose()?;
+        let new = entry.new.as_ref().map(&mut read).transpose()?;
         let binary = old.as_deref().is_some_and(is_binary) || new.as_deref().is_some_and(is_binary);
-        let Some(file) = self.changed_file(delta, Some(binary))? else {
+        let Some(file) = changed_file(entry, binary, false) else {
             return Ok(None);
         };
         if !visitor.file(&file) || binary {
@@ -93,59 +121,93 @@ impl Repo {
         Ok(Some(file))
     }
 
-    /// Reads one side of a delta: from the object database when git knows its id, else
-    /// from the working tree.
-    fn side(&self, file: &DiffFile<'_>) -> Result<Side<'_>, GitError> {
-        if !file.exists() {
-            return Ok(Side::Absent);
+    /// The content of one side: the working tree's file (a link's target), or the object.
+    pub(super) fn read_side(&self, side: &Side) -> Result<Content<'_>, GitError> {
+        if side.in_worktree {
+            let full = self.worktree_path(side)?;
+            let read = if side.is_link() {
+                std::fs::read_link(&full).map(|target| link_bytes(&target))
+            } else {
+                std::fs::read(&full)
+            };
+            return read
+                .map(Content::File)
+                .map_err(|error| super::read_error(&full, &error));
         }
-        if file.mode() == FileMode::Link {
-            return Ok(Side::Indirect);
-        }
-        if !file.id().is_zero() {
-            return Ok(match self.inner.find_blob(file.id()) {
-                Ok(blob) => Side::Present(Content::Blob(blob)),
-                Err(_) => Side::Indirect,
-            });
-        }
-        let (Some(root), Some(path)) = (self.inner.workdir(), file.path()) else {
-            return Ok(Side::Indirect);
-        };
-        let full = root.join(path);
-        match std::fs::read(&full) {
-            Ok(bytes) => Ok(Side::Present(Content::File(bytes))),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Side::Indirect),
-            Err(error) => Err(super::read_error(&full, &error)),
-        }
+        self.inner
+            .find_blob(side.id)
+            .map(Content::Blob)
+            .map_err(|error| missing_or(error, side, "reading"))
     }
 
-    /// Lets libgit2 build the patch from the delta, for what [`Self::side`] cannot read.
-    fn stream_libgit2_patch(
-        &self,
-        diff: &git2::Diff<'_>,
-        index: usize,
-        delta: &DiffDelta<'_>,
-        visitor: &mut dyn ChangeVisitor,
-    ) -> Result<Option<ChangedFile>, GitError> {
-        let patch = git2::Patch::from_diff(diff, index).map_err(|error| {
-            let path = delta
-                .new_file()
-                .path_bytes()
-                .or(delta.old_file().path_bytes());
-            let path = String::from_utf8_lossy(path.unwrap_or_default()).into_owned();
-            GitError::git(format!("diffing {path}"))(error)
-        })?;
-        let binary = patch
-            .as_ref()
-            .map(|patch| patch.delta().flags().contains(git2::DiffFlags::BINARY));
-        let Some(file) = self.changed_file(delta, binary)? else {
-            return Ok(None);
-        };
-        if let Some(patch) = patch.filter(|_| visitor.file(&file) && !file.binary) {
-            stream_patch(&patch, &file, visitor)?;
+    /// The size of one side's content, without reading it when git knows it.
+    pub(super) fn side_size(&self, side: &Side) -> Result<u64, GitError> {
+        if side.in_worktree {
+            let full = self.worktree_path(side)?;
+            return std::fs::symlink_metadata(&full)
+                .map(|metadata| metadata.len())
+                .map_err(|error| super::read_error(&full, &error));
         }
-        Ok(Some(file))
+        let odb = self
+            .inner
+            .odb()
+            .map_err(GitError::git("opening the object database"))?;
+        odb.read_header(side.id)
+            .map(|(size, _)| size as u64)
+            .map_err(|error| missing_or(error, side, "sizing"))
     }
+
+    fn worktree_path(&self, side: &Side) -> Result<PathBuf, GitError> {
+        let Some(root) = self.inner.workdir() else {
+            return Err(GitError::BareWorkTree {
+                path: self.inner.path().to_path_buf(),
+            });
+        };
+        Ok(root.join(super::path_of(&side.path)))
+    }
+}
+
+/// The owned description of an entry.
+fn changed_file(entry: &Entry, binary: bool, submodule: bool) -> Option<ChangedFile> {
+    let path = |side: &Side| super::RepoPath::from_bytes(side.path.clone());
+    let (path, old_path) = match (entry.status, &entry.old, &entry.new) {
+        (super::ChangeStatus::Deleted, Some(old), _) => (path(old), None),
+        (super::ChangeStatus::Renamed | super::ChangeStatus::Copied, Some(old), Some(new)) => {
+            (path(new), Some(path(old)))
+        }
+        (_, _, Some(new)) => (path(new), None),
+        (_, Some(old), None) => (path(old), None),
+        (_, None, None) => return None,
+    };
+    Some(ChangedFile {
+        path,
+        old_path,
+        status: entry.status,
+        binary,
+        submodule,
+    })
+}
+
+fn missing_or(error: git2::Error, side: &Side, doing: &str) -> GitError {
+    if is_missing(&error) {
+        GitError::MissingObject {
+            id: side.id.to_string(),
+            path: side.display_path(),
+        }
+    } else {
+        GitError::git(format!("{doing} {}", side.display_path()))(error)
+    }
+}
+
+#[cfg(unix)]
+fn link_bytes(target: &std::path::Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    target.as_os_str().as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+fn link_bytes(target: &std::path::Path) -> Vec<u8> {
+    target.to_string_lossy().replace('\\', "/").into_bytes()
 }
 
 /// Git's test for binary content: a NUL byte among the first 8000.
@@ -172,44 +234,4 @@ fn stream_whole(
             },
         );
     }
-}
-
-/// Hands the added and removed lines of one file's patch to the visitor.
-fn stream_patch(
-    patch: &git2::Patch<'_>,
-    file: &ChangedFile,
-    visitor: &mut dyn ChangeVisitor,
-) -> Result<(), GitError> {
-    let doing = || format!("diffing {}", file.path);
-    for hunk in 0..patch.num_hunks() {
-        let count = patch
-            .num_lines_in_hunk(hunk)
-            .map_err(|error| GitError::git(doing())(error))?;
-        for line_index in 0..count {
-            let line = patch
-                .line_in_hunk(hunk, line_index)
-                .map_err(|error| GitError::git(doing())(error))?;
-            let (side, number) = match line.origin() {
-                '+' => (LineSide::Added, line.new_lineno()),
-                '-' => (LineSide::Removed, line.old_lineno()),
-                _ => continue,
-            };
-            let Some(number) = number else { continue };
-            let content = strip_line_end(line.content());
-            visitor.line(
-                file,
-                DiffLine {
-                    side,
-                    number: number as usize,
-                    content,
-                },
-            );
-        }
-    }
-    Ok(())
-}
-
-fn strip_line_end(content: &[u8]) -> &[u8] {
-    let content = content.strip_suffix(b"\n").unwrap_or(content);
-    content.strip_suffix(b"\r").unwrap_or(content)
 }

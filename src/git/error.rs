@@ -72,6 +72,19 @@ pub enum GitError {
         /// What is there instead (`directory`, `submodule`).
         found: &'static str,
     },
+    /// An object the change needs is not in the repository: a partial clone (a blob
+    /// filter), a shallow clone cut above it, or a damaged repository.
+    #[error(
+        "object {id} ({path}) is missing from the repository: it is a partial or shallow \
+         clone, or a damaged one; fetch the objects (`git fetch --unshallow`, or \
+         `fetch-depth: 0` and no `filter` in actions/checkout) and run again"
+    )]
+    MissingObject {
+        /// The object's id.
+        id: String,
+        /// What it is: the path it holds, or which tree.
+        path: String,
+    },
     /// Any other failure inside git, with what was being done.
     #[error("git failed while {doing}: {message}")]
     Git {

@@ -6,9 +6,11 @@
 //! two contents directly and reports each removed and added line by its index, in order
 //! (within a hunk, removed lines first, as in a patch).
 //!
-//! The result is a minimal edit script, except where a region would cost more than
-//! [`MAX_COST`] edit steps to resolve: like git's xdiff heuristics, such a region is
-//! reported as entirely removed and re-added, which is still a correct (if longer) diff.
+//! Lines found on one side only are changes without any search, as in git's xdiff; the
+//! search runs on the lines both sides hold. The result is a minimal edit script, except
+//! where a region would cost more than [`MAX_COST`] edit steps to resolve: like git's
+//! xdiff heuristics, such a region is reported as entirely removed and re-added, which is
+//! still a correct (if longer) diff.
 
 use super::LineSide;
 use std::collections::HashMap;
@@ -38,20 +40,54 @@ pub(super) fn diff_lines(old: &[u8], new: &[u8], mut emit: impl FnMut(LineSide, 
     let old_lines: Vec<&[u8]> = lines(old_middle).collect();
     let new_lines: Vec<&[u8]> = lines(new_middle).collect();
     let (a, b) = intern(&old_lines, &new_lines);
+    let (old_changed, new_changed) = changed_lines(&a, &b);
+    // Unchanged lines pair up in order; between two pairs, the changed lines of each side
+    // form one hunk, removed lines first.
+    let (mut i, mut j) = (0, 0);
+    loop {
+        while i < a.len() && j < b.len() && !old_changed[i] && !new_changed[j] {
+            i += 1;
+            j += 1;
+        }
+        let (old_start, new_start) = (i, j);
+        while i < a.len() && old_changed[i] {
+            i += 1;
+        }
+        while j < b.len() && new_changed[j] {
+            j += 1;
+        }
+        if i == old_start && j == new_start {
+            break;
+        }
+        for (index, line) in old_lines.iter().enumerate().take(i).skip(old_start) {
+            emit(LineSide::Removed, skip + index, line);
+        }
+        for (index, line) in new_lines.iter().enumerate().take(j).skip(new_start) {
+            emit(LineSide::Added, skip + index, line);
+        }
+    }
+}
+
+/// Which lines of `a` were removed and which of `b` were added, by line id.
+///
+/// A line found on one side only can only be a change, so, as git's xdiff does, those
+/// lines are marked first and the search runs on the lines both sides hold: on a file
+/// edited throughout, that is a much smaller problem, and the edit script stays minimal
+/// (no common subsequence holds a line one side lacks).
+fn changed_lines(a: &[u32], b: &[u32]) -> (Vec<bool>, Vec<bool>) {
+    let ids = a.iter().chain(b).max().map_or(0, |&max| max as usize + 1);
+    let (mut in_a, mut in_b) = (vec![false; ids], vec![false; ids]);
+    a.iter().for_each(|&id| in_a[id as usize] = true);
+    b.iter().for_each(|&id| in_b[id as usize] = true);
+    let mut old_changed: Vec<bool> = a.iter().map(|&id| !in_b[id as usize]).collect();
+    let mut new_changed: Vec<bool> = b.iter().map(|&id| !in_a[id as usize]).collect();
+    // The lines both sides hold, by their index on their side.
+    let old_kept: Vec<usize> = (0..a.len()).filter(|&i| !old_changed[i]).collect();
+    let new_kept: Vec<usize> = (0..b.len()).filter(|&j| !new_changed[j]).collect();
+    let a: Vec<u32> = old_kept.iter().map(|&i| a[i]).collect();
+    let b: Vec<u32> = new_kept.iter().map(|&j| b[j]).collect();
     let mut search = Search::new(a.len(), b.len());
     let mut pending = vec![(0..a.len(), 0..b.len())];
-    let mut hunk: Option<(Range<usize>, Range<usize>)> = None;
-    let mut flush = |hunk: Option<(Range<usize>, Range<usize>)>| {
-        let Some((old_range, new_range)) = hunk else {
-            return;
-        };
-        for index in old_range {
-            emit(LineSide::Removed, skip + index, old_lines[index]);
-        }
-        for index in new_range {
-            emit(LineSide::Added, skip + index, new_lines[index]);
-        }
-    };
     while let Some((old_range, new_range)) = pending.pop() {
         let (old_range, new_range) = trim_common(&a, &b, old_range, new_range);
         let snake = match (old_range.is_empty(), new_range.is_empty()) {
@@ -64,19 +100,13 @@ pub(super) fn diff_lines(old: &[u8], new: &[u8], mut emit: impl FnMut(LineSide, 
                 pending.push((x..old_range.end, y..new_range.end));
                 pending.push((old_range.start..x, new_range.start..y));
             }
-            // Regions come in order; adjacent ones form one hunk, removed lines first.
-            None => match &mut hunk {
-                Some((old_hunk, new_hunk))
-                    if old_hunk.end == old_range.start && new_hunk.end == new_range.start =>
-                {
-                    old_hunk.end = old_range.end;
-                    new_hunk.end = new_range.end;
-                }
-                _ => flush(hunk.replace((old_range, new_range))),
-            },
+            None => {
+                old_range.for_each(|i| old_changed[old_kept[i]] = true);
+                new_range.for_each(|j| new_changed[new_kept[j]] = true);
+            }
         }
     }
-    flush(hunk);
+    (old_changed, new_changed)
 }
 
 /// Drops the lines `old` and `new` start with in common: how many, and what is left of
@@ -315,6 +345,11 @@ mod tests {
             LineSide::Removed => removed.push((index, line.to_vec())),
             LineSide::Added => added.push((index, line.to_vec())),
         });
+        let increasing = |edits: &[(usize, Vec<u8>)]| edits.windows(2).all(|w| w[0].0 < w[1].0);
+        assert!(
+            increasing(&removed) && increasing(&added),
+            "edits come in order"
+        );
         let kept: Vec<&[u8]> = (0..old_lines.len())
             .filter(|i| !removed.iter().any(|(r, _)| r == i))
             .map(|i| old_lines[i])

@@ -6,26 +6,32 @@
 //! as the base means the merge base of that branch with the head, the way a pull request
 //! is reviewed.
 //!
-//! [`Repo::change_set`] lists the changed files cheaply, without computing line diffs.
+//! [`Repo::change_set`] lists the changed files without computing line diffs.
 //! [`Repo::visit_changes`] streams every added and removed line, one file at a time, to a
 //! [`ChangeVisitor`], so memory stays bounded by the largest single file however many lines
-//! the change holds. Renames and copies are detected (git's `-M -C`). Everything handed
-//! out is owned ([`ChangeSet`], [`ChangedFile`], [`RepoPath`]) or borrowed only for the
-//! length of a callback ([`DiffLine`]): git2 never leaks out of this module.
+//! the change holds. Listing walks only the trees that differ ([`listing`]); renames are
+//! paired as `git diff -M` pairs them, and copies (`-C`) only on request ([`renames`]).
+//! Everything handed out is owned ([`ChangeSet`], [`ChangedFile`], [`RepoPath`]) or
+//! borrowed only for the length of a callback ([`DiffLine`]): git2 never leaks out of this
+//! module.
 //!
 //! Errors say what to do: a base missing from a shallow clone asks for more history
-//! (`fetch-depth: 0`) instead of producing a silent, empty diff.
+//! (`fetch-depth: 0`) instead of producing a silent, empty diff, and so does an object
+//! missing from a partial clone.
 
 mod change;
 mod content;
 mod error;
 mod linediff;
+mod listing;
+mod renames;
+mod similarity;
 
 pub use change::{ChangeSet, ChangeStatus, ChangedFile, DiffLine, LineSide, RepoPath, WORKTREE};
 pub use error::GitError;
+pub use renames::{RenameLimitExceeded, RenameOptions, DEFAULT_RENAME_LIMIT};
 
-use git2::{Delta, DiffDelta, DiffFindOptions, DiffOptions, FileMode, Oid, Repository};
-use std::io::Read;
+use git2::{Delta, DiffOptions, Oid, Repository};
 use std::path::{Path, PathBuf};
 
 /// How many leading bytes decide whether a working-tree file is binary, as in git.
@@ -109,9 +115,10 @@ impl Repo {
         self.base_commit(base, head).map(|oid| oid.to_string())
     }
 
-    /// The changed files between `base` and `head`, without line diffs.
+    /// The changed files between `base` and `head`, without line diffs; renames found,
+    /// copies not.
     pub fn change_set(&self, base: &str, head: &Head) -> Result<ChangeSet, GitError> {
-        self.visit_changes(base, head, &mut FilesOnly)
+        self.visit_changes(base, head, &RenameOptions::default(), &mut FilesOnly)
     }
 
     /// Streams the change between `base` and `head` to `visitor` and returns its files.
@@ -121,30 +128,25 @@ impl Repo {
         &self,
         base: &str,
         head: &Head,
+        renames: &RenameOptions,
         visitor: &mut dyn ChangeVisitor,
     ) -> Result<ChangeSet, GitError> {
         let base_oid = self.base_commit(base, head)?;
-        let diff = self.diff(base_oid, head)?;
-        let mut files = Vec::with_capacity(diff.deltas().len());
-        for (index, delta) in diff.deltas().enumerate() {
-            let file = if visitor.reads_lines() {
-                self.stream_delta(&diff, index, &delta, visitor)?
-            } else {
-                let file = self.changed_file(&delta, None)?;
-                if let Some(file) = &file {
-                    visitor.file(file);
-                }
-                file
-            };
-            files.extend(file);
+        let head_oid = match head {
+            Head::WorkTree => None,
+            Head::Rev(rev) => Some(self.commit_of(rev)?),
+        };
+        let mut entries = self.entries(base_oid, head_oid)?;
+        let (rename_search_skipped, mut kept) = self.pair_renames(&mut entries, renames)?;
+        let mut files = Vec::with_capacity(entries.len());
+        for entry in &entries {
+            files.extend(self.stream_entry(entry, &mut kept, visitor)?);
         }
         Ok(ChangeSet {
             base: base_oid.to_string(),
-            head: match head {
-                Head::WorkTree => WORKTREE.to_string(),
-                Head::Rev(rev) => self.commit_of(rev)?.to_string(),
-            },
+            head: head_oid.map_or_else(|| WORKTREE.to_string(), |oid| oid.to_string()),
             files,
+            rename_search_skipped,
         })
     }
 
@@ -176,6 +178,11 @@ impl Repo {
     }
 
     fn base_commit(&self, base: &str, head: &Head) -> Result<Oid, GitError> {
+        // A full object id (what callers pass once the base is resolved) names no
+        // branch: looking it up among the references would read them all for nothing.
+        if let Some(oid) = self.full_commit_id(base) {
+            return Ok(oid);
+        }
         let Some(tip) = self.branch_tip(base) else {
             return self.commit_of(base);
         };
@@ -249,99 +256,55 @@ impl Repo {
         Ok(commit.id())
     }
 
-    fn diff(&self, base: Oid, head: &Head) -> Result<git2::Diff<'_>, GitError> {
+    /// A commit given by its full object id, if `rev` is one and the commit exists.
+    fn full_commit_id(&self, rev: &str) -> Option<Oid> {
+        if rev.len() != 40 || !rev.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let oid = Oid::from_str(rev).ok()?;
+        self.inner.find_commit(oid).ok().map(|commit| commit.id())
+    }
+
+    /// The changed paths from the base commit to the head commit or the working tree,
+    /// before renames are paired.
+    fn entries(&self, base: Oid, head: Option<Oid>) -> Result<Vec<listing::Entry>, GitError> {
         let base_tree = self.tree_of(base)?;
+        if let Some(head) = head {
+            let head_tree = self.tree_of(head)?;
+            return self.tree_changes(&base_tree, &head_tree);
+        }
+        if self.inner.is_bare() {
+            return Err(GitError::BareWorkTree {
+                path: self.inner.path().to_path_buf(),
+            });
+        }
         let mut options = DiffOptions::new();
         options
-            .context_lines(0)
-            .interhunk_lines(0)
             .include_typechange(true)
-            .ignore_filemode(false);
-        let mut diff = match head {
-            Head::Rev(rev) => {
-                let head_tree = self.tree_of(self.commit_of(rev)?)?;
-                self.inner
-                    .diff_tree_to_tree(Some(&base_tree), Some(&head_tree), Some(&mut options))
-            }
-            Head::WorkTree => {
-                if self.inner.is_bare() {
-                    return Err(GitError::BareWorkTree {
-                        path: self.inner.path().to_path_buf(),
-                    });
-                }
-                options
-                    .include_untracked(true)
-                    .recurse_untracked_dirs(true)
-                    .show_untracked_content(true);
-                self.inner
-                    .diff_tree_to_workdir_with_index(Some(&base_tree), Some(&mut options))
-            }
-        }
-        .map_err(GitError::git("computing the diff"))?;
-        let mut find = DiffFindOptions::new();
-        find.renames(true).copies(true).for_untracked(true);
-        diff.find_similar(Some(&mut find))
-            .map_err(GitError::git("detecting renames and copies"))?;
-        Ok(diff)
+            .ignore_filemode(false)
+            .include_untracked(true)
+            .recurse_untracked_dirs(true);
+        let diff = self
+            .inner
+            .diff_tree_to_workdir_with_index(Some(&base_tree), Some(&mut options))
+            .map_err(GitError::git("comparing the working tree with the base"))?;
+        Ok(listing::worktree_changes(&diff))
     }
 
     fn tree_of(&self, commit: Oid) -> Result<git2::Tree<'_>, GitError> {
         self.inner
             .find_commit(commit)
             .and_then(|commit| commit.tree())
-            .map_err(GitError::git(format!("reading the tree of {commit}")))
-    }
-
-    /// The owned description of a delta, or `None` for entries that are not changes.
-    fn changed_file(
-        &self,
-        delta: &DiffDelta<'_>,
-        known_binary: Option<bool>,
-    ) -> Result<Option<ChangedFile>, GitError> {
-        let Some(status) = change_status(delta.status()) else {
-            return Ok(None);
-        };
-        let new_path = delta.new_file().path_bytes().map(RepoPath::from_bytes);
-        let old_path = delta.old_file().path_bytes().map(RepoPath::from_bytes);
-        let (path, old_path) = match (status, new_path, old_path) {
-            (ChangeStatus::Deleted, _, Some(old)) => (old, None),
-            (ChangeStatus::Renamed | ChangeStatus::Copied, Some(new), old) => (new, old),
-            (_, Some(new), _) => (new, None),
-            (_, None, Some(old)) => (old, None),
-            (_, None, None) => return Ok(None),
-        };
-        let submodule = is_submodule(delta);
-        let binary = match known_binary {
-            Some(binary) => binary,
-            None => !submodule && self.is_binary(delta)?,
-        };
-        Ok(Some(ChangedFile {
-            path,
-            old_path,
-            status,
-            binary,
-            submodule,
-        }))
-    }
-
-    /// Whether either side of a delta is binary (see [`content::is_binary`]).
-    fn is_binary(&self, delta: &DiffDelta<'_>) -> Result<bool, GitError> {
-        Ok(self.side_is_binary(&delta.old_file())? || self.side_is_binary(&delta.new_file())?)
-    }
-
-    fn side_is_binary(&self, file: &git2::DiffFile<'_>) -> Result<bool, GitError> {
-        if !file.exists() || file.mode() == FileMode::Commit {
-            return Ok(false);
-        }
-        if !file.id().is_zero() {
-            if let Ok(blob) = self.inner.find_blob(file.id()) {
-                return Ok(content::is_binary(blob.content()));
-            }
-        }
-        let (Some(root), Some(path)) = (self.inner.workdir(), file.path()) else {
-            return Ok(false);
-        };
-        sniff_binary(&root.join(path))
+            .map_err(|error| {
+                if is_missing(&error) {
+                    GitError::MissingObject {
+                        id: commit.to_string(),
+                        path: "the tree of that commit".to_string(),
+                    }
+                } else {
+                    GitError::git(format!("reading the tree of {commit}"))(error)
+                }
+            })
     }
 
     fn read_worktree_file(&self, path: &str) -> Result<Option<Vec<u8>>, GitError> {
@@ -468,10 +431,6 @@ impl ChangeVisitor for FilesOnly {
     }
 }
 
-fn is_submodule(delta: &DiffDelta<'_>) -> bool {
-    delta.new_file().mode() == FileMode::Commit || delta.old_file().mode() == FileMode::Commit
-}
-
 /// Turns off libgit2's re-hashing of every object it reads, which git itself does not do
 /// and which costs a third of a large diff. The setting is process-wide and idempotent.
 fn skip_hash_verification() {
@@ -490,25 +449,29 @@ fn change_status(delta: Delta) -> Option<ChangeStatus> {
     }
 }
 
-/// Whether a file's first bytes hold a NUL, git's test for binary content.
-fn sniff_binary(path: &Path) -> Result<bool, GitError> {
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-        Err(error) => return Err(read_error(path, &error)),
-    };
-    let mut prefix = Vec::new();
-    file.take(BINARY_SNIFF_LEN)
-        .read_to_end(&mut prefix)
-        .map_err(|error| read_error(path, &error))?;
-    Ok(prefix.contains(&0))
-}
-
 fn read_error(path: &Path, error: &std::io::Error) -> GitError {
     GitError::ReadFile {
         path: path.to_path_buf(),
         message: error.to_string(),
     }
+}
+
+/// Whether libgit2 failed because an object is not in the database.
+fn is_missing(error: &git2::Error) -> bool {
+    error.code() == git2::ErrorCode::NotFound && error.class() == git2::ErrorClass::Odb
+}
+
+/// A repository path as a path of this system.
+#[cfg(unix)]
+fn path_of(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+/// A repository path as a path of this system.
+#[cfg(not(unix))]
+fn path_of(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }
 
 fn not_a_repository(path: &Path, error: &git2::Error) -> GitError {

@@ -18,6 +18,7 @@ pub(crate) struct PolicyFile {
     pub records_dir: Option<RecordsDir>,
     #[serde(default)]
     pub exclude: Vec<Glob>,
+    pub copies: Option<bool>,
     #[serde(default)]
     pub triggers: BTreeMap<TriggerKey, TriggerEdit>,
     #[serde(default)]

@@ -11,7 +11,10 @@
 use super::comments::CommentStyle;
 use super::matcher::{CompileError, Matcher};
 use super::RiskClass;
-use crate::git::{ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo, RepoPath};
+use crate::git::{
+    ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, RenameLimitExceeded,
+    RenameOptions, Repo, RepoPath,
+};
 use crate::policy::Policy;
 use serde::Serialize;
 
@@ -34,6 +37,10 @@ pub struct Classification {
     pub files: Vec<ChangedFile>,
     /// Why: one finding per rule and file that fired, in trigger order.
     pub findings: Vec<Finding>,
+    /// Present when the similarity search for renames was skipped (too many candidate
+    /// files, git's `diff.renameLimit`): unpaired files count as added and deleted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rename_search_skipped: Option<RenameLimitExceeded>,
 }
 
 /// One reason a change is classified as it is.
@@ -81,7 +88,11 @@ pub fn classify(
 ) -> Result<Classification, ClassifyError> {
     let matcher = Matcher::new(policy)?;
     let mut visitor = Classifier::new(&matcher, policy);
-    let change = repo.visit_changes(base, head, &mut visitor)?;
+    let renames = RenameOptions {
+        copies: policy.copies,
+        limit: None,
+    };
+    let change = repo.visit_changes(base, head, &renames, &mut visitor)?;
     let mut findings = visitor.findings;
     if visitor.counted > FILE_COUNT_LIMIT {
         findings.push(file_count_finding(visitor.counted));
@@ -115,6 +126,7 @@ pub fn classify(
         reclassified: risk > floor,
         files,
         findings,
+        rename_search_skipped: change.rename_search_skipped,
     })
 }
 

@@ -3,8 +3,8 @@
 
 use crate::common::{git_in, head_commit, not_a_repository, shallow_clone_missing_base, TestRepo};
 use handoff::git::{
-    ChangeSet, ChangeStatus, ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo,
-    RepoPath, WORKTREE,
+    ChangeSet, ChangeStatus, ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide,
+    RenameOptions, Repo, RepoPath, WORKTREE,
 };
 
 fn summary(change: &ChangeSet) -> Vec<(String, Option<String>, ChangeStatus)> {
@@ -62,7 +62,7 @@ fn commits_give_added_modified_and_deleted_files_with_resolved_ids() {
 }
 
 #[test]
-fn a_rename_keeps_both_paths_and_a_copy_names_its_source() {
+fn a_rename_keeps_both_paths_and_a_copy_asked_for_names_its_source() {
     let repo = TestRepo::new();
     let body: String = (0..40).map(|i| format!("line {i}\n")).collect();
     let other: String = (0..40).map(|i| format!("other {i}\n")).collect();
@@ -79,9 +79,20 @@ fn a_rename_keeps_both_paths_and_a_copy_names_its_source() {
     assert_eq!(renamed.status, ChangeStatus::Renamed);
     assert_eq!(renamed.old_path, Some(RepoPath::from("src/old.rs")));
     assert_eq!(renamed.touched_paths().count(), 2);
+    // Copies are found only on request (git's `-C`).
+    assert_eq!(file(&change, "src/copy.rs").status, ChangeStatus::Added);
+    let copies = RenameOptions {
+        copies: true,
+        limit: None,
+    };
+    let change = Repo::open(repo.path())
+        .unwrap()
+        .visit_changes(&base, &head_commit(), &copies, &mut Lines::default())
+        .unwrap();
     let copied = file(&change, "src/copy.rs");
     assert_eq!(copied.status, ChangeStatus::Copied);
     assert_eq!(copied.old_path, Some(RepoPath::from("src/orig.rs")));
+    assert_eq!(copied.touched_paths().count(), 1);
 }
 
 #[test]
@@ -217,7 +228,7 @@ fn lines_stream_with_their_numbers_on_each_side() {
     let mut lines = Lines::default();
     let repo = Repo::open(repo.path()).unwrap();
     let change = repo
-        .visit_changes(&base, &head_commit(), &mut lines)
+        .visit_changes(&base, &head_commit(), &RenameOptions::default(), &mut lines)
         .unwrap();
 
     assert_eq!(change.files.len(), 2);
@@ -242,7 +253,12 @@ fn untracked_file_lines_stream_in_working_tree_mode() {
     let mut lines = Lines::default();
     Repo::open(repo.path())
         .unwrap()
-        .visit_changes(&base, &Head::WorkTree, &mut lines)
+        .visit_changes(
+            &base,
+            &Head::WorkTree,
+            &RenameOptions::default(),
+            &mut lines,
+        )
         .unwrap();
 
     assert_eq!(lines.0.len(), 2);
@@ -353,7 +369,7 @@ fn symlinks_stream_their_target_as_a_line() {
     let mut lines = Lines::default();
     let change = Repo::open(repo.path())
         .unwrap()
-        .visit_changes(&base, &head_commit(), &mut lines)
+        .visit_changes(&base, &head_commit(), &RenameOptions::default(), &mut lines)
         .unwrap();
 
     assert_eq!(

@@ -31,6 +31,7 @@ fn the_schema_lists_every_key_trigger_and_evidence_item() {
     let expected: BTreeSet<String> = [
         "records_dir",
         "exclude",
+        "copies",
         "triggers",
         "custom_triggers",
         "evidence",
