@@ -15,6 +15,7 @@ mod cli_classify;
 mod contract;
 mod contracts;
 mod git_change_set;
+mod git_renames;
 mod policy_schema;
 mod roundtrip;
 mod route;

@@ -3,9 +3,7 @@
 //! objects. Every case is a real repository, and the pairing is checked against
 //! `git diff -M --name-status` itself on generated histories.
 
-mod common;
-
-use common::{head_commit, stdout_of, TestRepo};
+use crate::common::{head_commit, stdout_of, TestRepo};
 use handoff::git::{ChangeSet, ChangeStatus, GitError, RenameOptions, Repo};
 use serde_json::Value;
 
