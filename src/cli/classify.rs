@@ -1,22 +1,13 @@
 //! `handoff classify`: the risk class of a change, and why.
 
 use super::change_args::{self, discover_repo, ChangeArgs};
-use super::output::write_stdout;
+use super::output::{formats, write_report, TemplatesArg};
 use super::{Failure, Outcome};
 use handoff::git::{Head, Repo};
 use handoff::policy::Policy;
-use handoff::risk::{classify, Classification, Finding, RiskClass};
-use std::fmt::Write as _;
+use handoff::report::{ClassifyReport, Format, Report};
+use handoff::risk::{classify, RiskClass};
 use std::path::Path;
-
-/// Output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// For people.
-    Human,
-    /// The documented JSON contract.
-    Json,
-}
 
 /// Arguments of `handoff classify`.
 #[derive(Debug, clap::Args)]
@@ -32,8 +23,10 @@ pub struct Args {
     #[arg(long, value_name = "CLASS")]
     declared: Option<RiskClass>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, value_parser = formats(ClassifyReport::FORMATS), default_value_t = Format::Human)]
     format: Format,
+    #[command(flatten)]
+    templates: TemplatesArg,
 }
 
 /// The repository, the resolved base and the head a command works on.
@@ -80,72 +73,12 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         args.declared,
         &policy,
     )?;
-    let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&result)? + "\n",
-        Format::Human => human(&result, &policy, &change),
+    let report = ClassifyReport {
+        classification: &result,
+        base: &change.base,
+        head: &change.head,
+        policy: &policy.source,
     };
-    write_stdout(&text)?;
+    write_report(&report, args.format, &args.templates)?;
     Ok(Outcome::Ok)
-}
-
-/// The class, then each trigger that fired with its files, lines and excerpts.
-fn human(result: &Classification, policy: &Policy, change: &Change) -> String {
-    let mut text = format!("risk: {}", result.risk);
-    match (result.declared, result.reclassified) {
-        (Some(declared), true) => write!(text, " (reclassified from declared {declared})"),
-        (None, true) => write!(text, " (reclassified from low: no class declared)"),
-        (Some(declared), false) => write!(text, " (declared {declared})"),
-        (None, false) => Ok(()),
-    }
-    .ok();
-    let files = result.files.len();
-    let plural = if files == 1 { "" } else { "s" };
-    let base = change.base.get(..12).unwrap_or(&change.base);
-    let head = match &change.head {
-        Head::WorkTree => "the working tree",
-        Head::Rev(rev) => rev.as_str(),
-    };
-    let source = &policy.source;
-    writeln!(
-        text,
-        "\n{files} file{plural} changed from {base} to {head}; policy: {source}"
-    )
-    .ok();
-    if let Some(skipped) = &result.rename_search_skipped {
-        writeln!(text, "warning: {skipped}").ok();
-    }
-    if result.findings.is_empty() {
-        text.push_str("no trigger fired\n");
-        return text;
-    }
-    let mut current: Option<&str> = None;
-    for finding in &result.findings {
-        if current != Some(finding.trigger.as_str()) {
-            current = Some(&finding.trigger);
-            writeln!(text, "\n{} → {}", finding.trigger, finding.class).ok();
-        }
-        writeln!(text, "  {}", finding_line(finding)).ok();
-    }
-    text
-}
-
-fn finding_line(finding: &Finding) -> String {
-    let mut line = match (&finding.path, finding.line) {
-        (Some(path), Some(number)) => {
-            let removed = matches!(finding.side, Some(handoff::git::LineSide::Removed));
-            format!(
-                "{path}:{number}{}",
-                if removed { " (removed line)" } else { "" }
-            )
-        }
-        (Some(path), None) => path.to_string(),
-        (None, _) => String::new(),
-    };
-    if let Some(excerpt) = &finding.excerpt {
-        if !line.is_empty() {
-            line.push_str("  ");
-        }
-        line.push_str(excerpt);
-    }
-    format!("{line}  [{}]", finding.rule)
 }

@@ -11,12 +11,13 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use handoff::contract::check::{check_output, CheckOptions, CheckResult};
-use handoff::contract::next::{decide, Decision};
+use handoff::contract::next::decide;
 use handoff::contract::state::{self, StateFile, Transition};
 use handoff::contract::PlanStatus;
 use handoff::io::{InputError, Source};
+use handoff::report::{ContractCheckReport, ContractNextReport, Format, Report};
 
-use super::output::write_stdout;
+use super::output::{formats, write_report, TemplatesArg};
 use super::{Failure, Outcome};
 
 /// Arguments of `handoff contract`.
@@ -34,15 +35,6 @@ enum Command {
     Next(NextArgs),
 }
 
-/// Output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// Lines for a person or an agent to act on.
-    Human,
-    /// The JSON result documented in docs/contract.md.
-    Json,
-}
-
 #[derive(Debug, clap::Args)]
 struct CheckArgs {
     /// The agent's output; `-` or nothing reads standard input.
@@ -50,8 +42,10 @@ struct CheckArgs {
     #[command(flatten)]
     task: TaskArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, value_parser = formats(ContractCheckReport::FORMATS), default_value_t = Format::Human)]
     format: Format,
+    #[command(flatten)]
+    templates: TemplatesArg,
 }
 
 /// What the runtime knows about the task; shared by `check` and `next`.
@@ -87,8 +81,10 @@ struct NextArgs {
     #[command(flatten)]
     task: TaskArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, value_parser = formats(ContractNextReport::FORMATS), default_value_t = Format::Human)]
     format: Format,
+    #[command(flatten)]
+    templates: TemplatesArg,
 }
 
 /// Runs `handoff contract …`.
@@ -103,16 +99,15 @@ fn run_check(args: CheckArgs) -> Result<Outcome, Failure> {
     let (name, text) = read_input(args.file.as_deref())?;
     let options = args.task.options();
     let (result, _) = check_output(&text, &options);
-    match args.format {
-        Format::Json => {
-            if let Some(reason) = &result.no_block {
-                // A closed standard error must not turn a verdict into a panic.
-                let _ = writeln!(io::stderr(), "note: {name}: {reason}");
-            }
-            write_stdout(&to_json(&result)?)?;
-        }
-        Format::Human => write_stdout(&human_check(&name, &result))?,
+    if let Some(reason) = result.no_block.as_ref().filter(|_| args.format.is_data()) {
+        // A closed standard error must not turn a verdict into a panic.
+        let _ = writeln!(io::stderr(), "note: {name}: {reason}");
     }
+    let report = ContractCheckReport {
+        name: &name,
+        result: &result,
+    };
+    write_report(&report, args.format, &args.templates)?;
     Ok(if result.valid {
         Outcome::Ok
     } else {
@@ -128,10 +123,11 @@ fn run_next(args: NextArgs) -> Result<Outcome, Failure> {
         None => None,
     };
     let decision = decide(result, contract.as_ref(), args.agents as usize, transition);
-    match args.format {
-        Format::Json => write_stdout(&to_json(&decision)?)?,
-        Format::Human => write_stdout(&human_next(&name, &decision))?,
-    }
+    let report = ContractNextReport {
+        name: &name,
+        decision: &decision,
+    };
+    write_report(&report, args.format, &args.templates)?;
     Ok(if decision.action.is_normal() {
         Outcome::Ok
     } else {
@@ -154,12 +150,6 @@ fn track(path: &Path, result: &CheckResult) -> Result<Option<Transition>, Failur
     Ok(Some(verdict))
 }
 
-fn to_json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
-    let mut text = serde_json::to_string_pretty(value)?;
-    text.push('\n');
-    Ok(text)
-}
-
 /// Reads the agent's output through [`handoff::io`]: at most 32 MiB of UTF-8 text.
 fn read_input(file: Option<&Path>) -> Result<(String, String), Failure> {
     let input = file.map_or(Source::Stdin, Source::from_argument);
@@ -172,112 +162,3 @@ fn read_input(file: Option<&Path>) -> Result<(String, String), Failure> {
         Err(error) => Err(Failure(error.to_string())),
     }
 }
-
-/// The human verdict: a headline, then one line per code telling what to repair.
-fn human_check(name: &str, result: &CheckResult) -> String {
-    let mut out = String::new();
-    if result.valid {
-        out.push_str(&format!(
-            "{name}: contract valid (plan_status {}, agent {})\n",
-            result.plan_status, result.agent_id
-        ));
-    } else {
-        let count = result.missing().len() + result.invalid().len();
-        out.push_str(&format!(
-            "{name}: contract not valid: {count} to repair (recommended action: {})\n",
-            result.recommended_action
-        ));
-    }
-    if let Some(reason) = &result.no_block {
-        out.push_str(&format!(
-            "  {reason}\n  end the response with this block, filled in:\n"
-        ));
-        out.push_str(&indent(TEMPLATE, "    "));
-    }
-    for line in result.repair_lines() {
-        out.push_str(&format!("  {line}\n"));
-    }
-    for advisory in &result.advisories {
-        out.push_str(&format!("  advisory: {advisory}\n"));
-    }
-    out
-}
-
-/// The human decision: the action, the steps, then what to relay.
-fn human_next(name: &str, decision: &Decision) -> String {
-    let action = serde_json::to_value(decision.action)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default();
-    let mut out = format!("{name}: {action}");
-    if !decision.plan_status.is_empty() {
-        out.push_str(&format!(
-            " ({} from {})",
-            decision.plan_status,
-            or_unknown(&decision.agent_id)
-        ));
-    }
-    out.push('\n');
-    for (index, step) in decision.instructions.iter().enumerate() {
-        out.push_str(&format!("  {}. {step}\n", index + 1));
-    }
-    if let Some(summary) = &decision.summary {
-        out.push_str(&format!("  summary ({}):\n", summary.source));
-        push_items(&mut out, &summary.lines);
-    }
-    if let Some(verification) = &decision.verification {
-        out.push_str(&format!("  verification: {}\n", verification.result));
-        if !verification.details.is_empty() {
-            out.push_str(&format!("    {}\n", verification.details));
-        }
-    }
-    for (label, items) in [
-        ("cross_layer_impacts", &decision.cross_layer_impacts),
-        ("open_gaps", &decision.open_gaps),
-        ("options", &decision.options),
-        ("memory suggestions", &decision.memory_suggestions),
-    ] {
-        if !items.is_empty() {
-            out.push_str(&format!("  {label}:\n"));
-            push_items(&mut out, items);
-        }
-    }
-    out
-}
-
-fn or_unknown(agent_id: &str) -> &str {
-    if agent_id.is_empty() {
-        "an unidentified agent"
-    } else {
-        agent_id
-    }
-}
-
-fn push_items(out: &mut String, items: &[String]) {
-    for item in items {
-        out.push_str(&format!("    - {item}\n"));
-    }
-}
-
-fn indent(text: &str, prefix: &str) -> String {
-    text.lines()
-        .map(|line| format!("{prefix}{line}\n"))
-        .collect()
-}
-
-/// The skeleton an agent fills in when it emitted no usable block.
-const TEMPLATE: &str = r#"```agent_contract_handoff
-{
-  "agent_status": {
-    "plan_status": "IN_PROGRESS | APPROVAL_REQUEST | COMPLETE | BLOCKED | NEEDS_INPUT",
-    "agent_id": "<your id, like a1b2c3d4e5>",
-    "pending_steps": [],
-    "next_action": "<what happens next>"
-  },
-  "evidence_report": {
-    "patterns_checked": [], "files_checked": [], "commands_run": [], "key_outputs": [],
-    "verbatim_outputs": [], "cross_layer_impacts": [], "open_gaps": [],
-    "verification": {"result": "pass", "details": "<proof; required for COMPLETE>"}
-  }
-}
-```"#;

@@ -6,7 +6,7 @@
 //! and exits 1 when anything would change. `-` formats standard input to standard output.
 
 use super::inputs::expand;
-use super::output::write_stdout;
+use super::output::{write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
 use handoff::io::{replace_atomically, Source};
 use handoff::record::{format_document, unified_diff, Templates};
@@ -21,17 +21,13 @@ pub struct Args {
     /// Change nothing: print a diff and exit 1 when a file is not in canonical form.
     #[arg(long)]
     check: bool,
-    /// A directory whose templates override the embedded ones, file by file.
-    #[arg(long)]
-    templates: Option<PathBuf>,
+    #[command(flatten)]
+    templates: TemplatesArg,
 }
 
 /// Formats every input.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
-    let templates = match &args.templates {
-        Some(dir) => Templates::with_overrides(dir)?,
-        None => Templates::embedded(),
-    };
+    let templates = args.templates.load()?;
     let mut changed = false;
     let mut unreadable = Vec::new();
     for input in expand(&args.paths) {

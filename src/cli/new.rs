@@ -1,15 +1,17 @@
 //! `handoff new <kind>`: a new record in canonical form, ready to fill.
 //!
 //! Every value given on the command line is validated (a bad enumeration exits 2 and
-//! names the allowed values). Every field and section not given keeps the seed
-//! template's placeholder, so `handoff lint` points at exactly what is left to fill.
+//! names the allowed values), then fills the kind's skeleton
+//! ([`handoff::record::skeleton`], `templates/new/`): every field and section not given
+//! keeps the seed template's placeholder, so `handoff lint` points at what is left.
 
-use super::output::write_stdout;
+use super::output::{write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
 use handoff::io::{create_new, replace_atomically};
-use handoff::record::fields::{format_list, is_valid_timestamp, utc_now_rfc3339};
+use handoff::record::fields::{is_valid_timestamp, utc_now_rfc3339};
 use handoff::record::{
-    render, FailureType, FieldKey, InteractionType, Record, RecordKind, Templates, Transport,
+    render, skeleton, FailureType, FieldKey, InteractionType, Record, RecordKind, SkeletonValues,
+    Templates, Transport,
 };
 use handoff::risk::RiskClass;
 use std::path::{Path, PathBuf};
@@ -80,9 +82,8 @@ pub struct Args {
     /// Overwrite the output file if it exists.
     #[arg(long)]
     force: bool,
-    /// A directory whose templates override the embedded ones, file by file.
-    #[arg(long)]
-    templates: Option<PathBuf>,
+    #[command(flatten)]
+    templates: TemplatesArg,
 }
 
 fn parse_risk(text: &str) -> Result<RiskClass, String> {
@@ -116,24 +117,11 @@ fn parse_pair(text: &str) -> Result<(String, String), String> {
         .ok_or_else(|| "expected KEY=VALUE".to_string())
 }
 
-/// The seed's section placeholders.
-const CONTEXT: &str = "[What's been done, relevant files, current state. Be specific — the receiver cold-reads this.]";
-const REQUEST: &str =
-    "[Specific ask — what the sender needs from the receiver. One sentence if possible.]";
-const CONSTRAINTS: &str =
-    "[Timeline, technical limits, dependencies, files that must not be touched.]";
-const EVIDENCE: &str = "[Risk-class-appropriate evidence — see Evidence Bundles section below.]";
-const DECISION: &str =
-    "[Filled by the receiver: what was decided, rationale, next steps. Left blank when sending.]";
-
 /// Builds, renders and writes the record.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     check_applicable(&args)?;
-    let record = build(&args)?;
-    let templates = match &args.templates {
-        Some(dir) => Templates::with_overrides(dir)?,
-        None => Templates::embedded(),
-    };
+    let templates = args.templates.load()?;
+    let record = build(&args, &templates)?;
     let text = render(&record, &templates)?;
     match &args.output {
         Some(path) => write_new(path, &text, args.force)?,
@@ -205,15 +193,19 @@ fn new_kind_name(kind: NewKind) -> &'static str {
     }
 }
 
-fn build(args: &Args) -> Result<Record, Failure> {
-    let mut record = Record::new(kind_of(args.kind));
-    let task = args.task.as_deref().unwrap_or("[DEPT-NNN, e.g., ENG-042]");
-    record.set_field("Task ID", task);
-    match record.kind {
-        RecordKind::InteractionRecord => fill_interaction(&mut record, args),
-        RecordKind::TaskAssignment => fill_assignment(&mut record, args),
-        RecordKind::RoutingDecision => fill_routing(&mut record),
-    }
+fn build(args: &Args, templates: &Templates) -> Result<Record, Failure> {
+    let values = SkeletonValues {
+        task: args.task.clone(),
+        from: args.from.clone(),
+        to: args.to.clone(),
+        transport: args.transport.map(|t| t.to_string()),
+        risk: args.risk.map(|r| r.to_string()),
+        timestamp: args.timestamp.clone(),
+        scope: args.scope.clone(),
+        paths: args.paths.clone(),
+        failure_type: args.failure_type.map(|f| f.to_string()),
+    };
+    let mut record = skeleton(new_kind_name(args.kind), &values, templates)?;
     for (key, value) in &args.sets {
         check_value(&record, key, value)?;
         record.set_field(key, value);
@@ -222,96 +214,6 @@ fn build(args: &Args) -> Result<Record, Failure> {
         record.set_section(title, text);
     }
     Ok(record)
-}
-
-fn risk_text(args: &Args) -> String {
-    args.risk
-        .map_or("[low | medium | high]".to_string(), |risk| risk.to_string())
-}
-
-fn fill_interaction(record: &mut Record, args: &Args) {
-    let interaction_type = match args.kind {
-        NewKind::Handoff => InteractionType::Handoff,
-        NewKind::Review => InteractionType::Review,
-        NewKind::Escalation => InteractionType::Escalation,
-        NewKind::CapabilityRequest => InteractionType::CapabilityRequest,
-        _ => InteractionType::Consultation,
-    };
-    let transport = args.transport.map(|t| t.to_string());
-    record
-        .set_field("Type", interaction_type.as_str())
-        .set_field(
-            "From",
-            args.from.as_deref().unwrap_or("[sender agent name]"),
-        )
-        .set_field(
-            "To",
-            args.to
-                .as_deref()
-                .unwrap_or("[receiver agent name or orchestrator]"),
-        )
-        .set_field(
-            "Transport",
-            transport
-                .as_deref()
-                .unwrap_or("[agent-teams | orchestrator-mediated]"),
-        )
-        .set_field("Risk Class", &risk_text(args))
-        .set_field("Timestamp", &args.timestamp)
-        .push_section("Context", CONTEXT)
-        .push_section("Request", &request_text(args))
-        .push_section("Constraints", CONSTRAINTS)
-        .push_section("Evidence Bundle", EVIDENCE)
-        .push_section("Decision", DECISION);
-}
-
-fn request_text(args: &Args) -> String {
-    match args.kind {
-        NewKind::Escalation => {
-            let failure = args.failure_type.map_or_else(
-                || format!("[{}]", FailureType::allowed().replace(", ", " | ")),
-                |ft| ft.to_string(),
-            );
-            format!("Failure Type: {failure}\nNeed: [the capability or information that would unblock you]")
-        }
-        NewKind::CapabilityRequest => "Capability needed: [domain + [qualifier, ...]]\nReason: [why you need it]\nUrgency: [blocking | non-blocking]".to_string(),
-        NewKind::ScopeExpansion => {
-            let paths = if args.paths.is_empty() {
-                "[path/to/file]".to_string()
-            } else {
-                args.paths.iter().map(|path| format!("`{path}`")).collect::<Vec<_>>().join(", ")
-            };
-            format!("Scope expansion: need to also modify {paths} because [reason]")
-        }
-        _ => REQUEST.to_string(),
-    }
-}
-
-fn fill_assignment(record: &mut Record, args: &Args) {
-    let scope = if args.scope.is_empty() {
-        "[path/or/glob, ...]".to_string()
-    } else {
-        format_list(&args.scope)
-    };
-    record
-        .set_field("Assigned to", args.to.as_deref().unwrap_or("[agent name]"))
-        .set_field("Expected file scope", &scope)
-        .set_field("Baseline SHA", "<git rev-parse HEAD at dispatch>")
-        .set_field("Risk Class", &risk_text(args))
-        .set_field("Capability routed", "[domain: [qualifier, ...]]");
-}
-
-fn fill_routing(record: &mut Record) {
-    record
-        .set_field("Requested capability", "[domain: [qualifier, ...]]")
-        .set_field("Matched agents", "[agent (domain: [qualifiers]), ...]")
-        .set_field("Selected", "[agent name]")
-        .set_field("Reason", "[why this agent: the rule that decided]")
-        .set_field("Rejected", "[agent — reason; ...]")
-        .set_field(
-            "Tie-break rule applied",
-            "[qualifier-match | department-affinity | documented-choice | none]",
-        );
 }
 
 /// Validates a `--set` value for an enumerated key.

@@ -4,8 +4,11 @@
 //! closed pipe (`handoff parse … | head`) as success instead of panicking the way
 //! `println!` does.
 
+use handoff::report::{self, Format, Report};
+use handoff::template::Templates;
 use std::fmt::Display;
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// What a command that ran to the end found.
@@ -49,5 +52,79 @@ pub fn finish(result: Result<Outcome, Failure>) -> ExitCode {
             let _ = writeln!(io::stderr(), "error: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `--templates DIR`: templates that override the embedded ones, file by file.
+#[derive(Debug, clap::Args)]
+pub struct TemplatesArg {
+    /// A directory whose templates override the embedded ones, file by file (record
+    /// templates as `review.md`, report layouts as `reports/check.md`, `new`'s skeletons as
+    /// `new/review.md`; see `templates/`).
+    #[arg(long = "templates", value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+impl TemplatesArg {
+    /// The templates: the embedded ones, overridden from the directory when one is given.
+    pub fn load(&self) -> Result<Templates, Failure> {
+        Ok(Templates::from_option(self.dir.as_deref())?)
+    }
+}
+
+/// Writes `report` to standard output in `format`, laid out with `templates`.
+pub fn write_report<R: Report>(
+    report: &R,
+    format: Format,
+    templates: &TemplatesArg,
+) -> Result<(), Failure> {
+    write_stdout(&report::write(report, format, &templates.load()?)?)
+}
+
+/// The `--format` value parser of a report: its formats, by name or by an older alias
+/// (`md`), listed in `--help` and in the error for any other value.
+pub fn formats(allowed: &'static [Format]) -> FormatParser {
+    FormatParser(allowed)
+}
+
+/// See [`formats`].
+#[derive(Debug, Clone, Copy)]
+pub struct FormatParser(&'static [Format]);
+
+impl clap::builder::TypedValueParser for FormatParser {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        argument: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Format, clap::Error> {
+        let text = value.to_string_lossy();
+        if let Some(format) = Format::named(&text).filter(|format| self.0.contains(format)) {
+            return Ok(format);
+        }
+        use clap::error::{ContextKind, ContextValue, ErrorKind};
+        let mut error = clap::Error::new(ErrorKind::InvalidValue).with_cmd(command);
+        let name = argument.map_or("--format".to_string(), |arg| arg.to_string());
+        error.insert(ContextKind::InvalidArg, ContextValue::String(name));
+        error.insert(
+            ContextKind::InvalidValue,
+            ContextValue::String(text.into_owned()),
+        );
+        let names = self.0.iter().map(|format| format.as_str().to_string());
+        error.insert(
+            ContextKind::ValidValue,
+            ContextValue::Strings(names.collect()),
+        );
+        Err(error)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(self.0.iter().map(|format| {
+            clap::builder::PossibleValue::new(format.as_str()).aliases(format.aliases().iter())
+        })))
     }
 }

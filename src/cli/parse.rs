@@ -5,35 +5,22 @@
 //! cannot be read.
 
 use super::inputs::expand;
-use super::output::write_stdout;
+use super::output::{formats, write_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::record::{parse_document, RecordJson};
-use serde::Serialize;
+use handoff::record::parse_document;
+use handoff::report::{Format, ParseReport, Report};
 use std::path::PathBuf;
-
-/// Data formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum DataFormat {
-    /// JSON, pretty-printed.
-    Json,
-    /// YAML.
-    Yaml,
-}
 
 /// Arguments of `handoff parse`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files or directories (every `.md` below); `-` or nothing reads standard input.
+    /// Files or directories (every Markdown file below); `-` or nothing reads standard input.
     paths: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = DataFormat::Json)]
-    format: DataFormat,
-}
-
-#[derive(Serialize)]
-struct ParseOutput<'a> {
-    records: Vec<RecordJson<'a>>,
-    diagnostics: &'a [handoff::diagnostic::Diagnostic],
+    #[arg(long, value_parser = formats(ParseReport::FORMATS), default_value_t = Format::Json)]
+    format: Format,
+    #[command(flatten)]
+    templates: TemplatesArg,
 }
 
 /// Parses every input and prints records and diagnostics.
@@ -47,14 +34,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         records.extend(document.records);
         diagnostics.extend(document.diagnostics);
     }
-    let output = ParseOutput {
-        records: records.iter().map(RecordJson).collect(),
-        diagnostics: &diagnostics,
-    };
-    let text = match args.format {
-        DataFormat::Json => serde_json::to_string_pretty(&output)? + "\n",
-        DataFormat::Yaml => yaml_serde::to_string(&output)?,
-    };
-    write_stdout(&text)?;
+    let report = ParseReport::new(&records, &diagnostics);
+    write_report(&report, args.format, &args.templates)?;
     Ok(Outcome::Ok)
 }

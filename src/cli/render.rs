@@ -4,10 +4,10 @@
 //! them; derived keys (`decision`, `evidence`, …) are ignored since they follow from the
 //! rest. Prints each record in canonical form, separated by a blank line.
 
-use super::output::write_stdout;
+use super::output::{write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
 use handoff::io::Source;
-use handoff::record::{records_from_json, render, JsonInputError, Templates};
+use handoff::record::{records_from_json, render, JsonInputError};
 use std::path::PathBuf;
 
 /// Arguments of `handoff render`.
@@ -15,9 +15,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The JSON or YAML file; `-` or nothing reads standard input.
     input: Option<PathBuf>,
-    /// A directory whose templates override the embedded ones, file by file.
-    #[arg(long)]
-    templates: Option<PathBuf>,
+    #[command(flatten)]
+    templates: TemplatesArg,
 }
 
 /// Renders every record of the input.
@@ -33,10 +32,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         }
         _ => Failure(format!("{name}: {error}")),
     })?;
-    let templates = match &args.templates {
-        Some(dir) => Templates::with_overrides(dir)?,
-        None => Templates::embedded(),
-    };
+    let templates = args.templates.load()?;
     let rendered = records
         .iter()
         .map(|record| render(record, &templates))

@@ -5,17 +5,15 @@
 //! still tied and no `--pick` documents the choice; 2 when the registry, the aliases or
 //! the request cannot be used.
 
-use super::output::write_stdout;
+use super::output::{formats, write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::record::{render, Record, RecordKind, Templates};
+use handoff::report::{self, Format, Report, RouteReport};
 use handoff::routing::aliases::Aliases;
-use handoff::routing::artifact::{matched_agents, record_fields};
 use handoff::routing::normalise::normalise_term;
 use handoff::routing::{
-    parse_capability, route, Candidate, Capability, Decision, Pick, Registry, Rejection,
-    RouteRequest, RoutingOutcome, Rule,
+    parse_capability, route, Capability, Pick, Registry, RouteRequest, RoutingOutcome,
 };
-use serde::Serialize;
+use handoff::template::Templates;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -44,28 +42,11 @@ pub struct Args {
     /// Why the picked agent fits the task (written into the Reason field).
     #[arg(long, value_name = "TEXT", requires = "pick")]
     reason: Option<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Md)]
+    /// Output format (`md` is accepted for `markdown`).
+    #[arg(long, value_parser = formats(RouteReport::FORMATS), default_value_t = Format::Markdown)]
     format: Format,
-    /// A directory whose templates override the embedded ones, file by file.
-    #[arg(long, value_name = "DIR")]
-    templates: Option<PathBuf>,
-}
-
-fn templates(dir: Option<&Path>) -> Result<Templates, Failure> {
-    Ok(match dir {
-        Some(dir) => Templates::with_overrides(dir)?,
-        None => Templates::embedded(),
-    })
-}
-
-/// How `handoff route` prints its result.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// The `## Routing Decision` record, canonical Markdown.
-    Md,
-    /// The decision as JSON (see docs/routing.md).
-    Json,
+    #[command(flatten)]
+    templates: TemplatesArg,
 }
 
 /// Routes the task and prints the decision.
@@ -85,11 +66,18 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     let outcome = route(&registry, &aliases, &request)?;
     let task = args.task.as_deref();
     let requester = args.requester.as_deref().map(normalise_term);
-    let text = match args.format {
-        Format::Md => markdown(&outcome, task, &templates(args.templates.as_deref())?)?,
-        Format::Json => json(&outcome, task, requester.as_deref())?,
+    let templates = match args.format {
+        Format::Markdown => args.templates.load()?,
+        _ => Templates::embedded(),
     };
-    write_stdout(&text)?;
+    let report = RouteReport::new(
+        &outcome,
+        task,
+        requester.as_deref(),
+        args.format,
+        &templates,
+    )?;
+    write_stdout(&report::write(&report, args.format, &templates)?)?;
     Ok(match outcome {
         RoutingOutcome::Selected(_) => Outcome::Ok,
         _ => Outcome::Findings,
@@ -138,116 +126,4 @@ fn warn_about_request(
             Some(_) => {}
         }
     }
-}
-
-fn markdown(
-    outcome: &RoutingOutcome,
-    task: Option<&str>,
-    templates: &Templates,
-) -> Result<String, Failure> {
-    Ok(match outcome {
-        RoutingOutcome::Selected(decision) => render_record(decision, task, templates)?,
-        RoutingOutcome::NoCandidates { capability } => format!(
-            "no agent declares the domain `{}` (asked: `{capability}`): escalate the task, no agent has the capability\n",
-            capability.domain
-        ),
-        RoutingOutcome::Tied {
-            capability, candidates, tied, ..
-        } => tie_report(capability, candidates, tied),
-    })
-}
-
-fn tie_report(capability: &Capability, candidates: &[Candidate], tied: &[String]) -> String {
-    let mut text = format!(
-        "tie: {} agents are still tied for {capability} after qualifier-match and department-affinity:\n",
-        tied.len()
-    );
-    for candidate in candidates.iter().filter(|c| tied.contains(&c.agent)) {
-        text.push_str(&format!(
-            "  {}\n",
-            matched_agents(std::slice::from_ref(candidate), &capability.domain)
-        ));
-    }
-    text.push_str("the tool never picks silently: re-run with --pick AGENT --reason \"why this agent fits the task\"\n");
-    text
-}
-
-/// Renders the decision as a canonical `## Routing Decision` record through the record
-/// templates (embedded, or a user's directory overriding them).
-fn render_record(
-    decision: &Decision,
-    task: Option<&str>,
-    templates: &Templates,
-) -> Result<String, Failure> {
-    let mut record = Record::new(RecordKind::RoutingDecision);
-    for (key, value) in record_fields(decision, task) {
-        record.set_field(key, &value);
-    }
-    Ok(render(&record, templates)?)
-}
-
-/// The JSON contract of `handoff route --format json`: every key always present.
-#[derive(Debug, Serialize)]
-struct Report<'a> {
-    outcome: &'static str,
-    task_id: Option<&'a str>,
-    requested_capability: &'a Capability,
-    requester: Option<&'a str>,
-    candidates: &'a [Candidate],
-    selected: Option<&'a str>,
-    reason: Option<&'a str>,
-    rejected: &'a [Rejection],
-    tie_break: Option<&'static str>,
-    tied: &'a [String],
-}
-
-fn json(
-    outcome: &RoutingOutcome,
-    task_id: Option<&str>,
-    requester: Option<&str>,
-) -> Result<String, Failure> {
-    let report = match outcome {
-        RoutingOutcome::Selected(d) => Report {
-            outcome: "selected",
-            task_id,
-            requested_capability: &d.capability,
-            requester,
-            candidates: &d.candidates,
-            selected: Some(&d.selected),
-            reason: Some(&d.reason),
-            rejected: &d.rejected,
-            tie_break: Some(Rule::label(d.tie_break)),
-            tied: &[],
-        },
-        RoutingOutcome::NoCandidates { capability } => Report {
-            outcome: "no-candidates",
-            task_id,
-            requested_capability: capability,
-            requester,
-            candidates: &[],
-            selected: None,
-            reason: None,
-            rejected: &[],
-            tie_break: None,
-            tied: &[],
-        },
-        RoutingOutcome::Tied {
-            capability,
-            candidates,
-            tied,
-            rejected,
-        } => Report {
-            outcome: "tied",
-            task_id,
-            requested_capability: capability,
-            requester,
-            candidates,
-            selected: None,
-            reason: None,
-            rejected,
-            tie_break: None,
-            tied,
-        },
-    };
-    Ok(serde_json::to_string_pretty(&report)? + "\n")
 }

@@ -5,12 +5,12 @@
 //! entry names a code.
 
 use super::Severity;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// The documentation of one code, as `handoff explain` prints it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Explanation {
     /// The severity the code is reported with.

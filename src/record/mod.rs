@@ -22,8 +22,10 @@ mod lint;
 mod parse;
 mod render;
 mod sanitize;
+mod skeleton;
 
 pub use crate::evidence::{EvidenceItem, EvidenceItemId};
+pub use crate::template::Templates;
 pub use derived::{CapabilityRequest, Decision, DecisionStatus, ScopeExpansion};
 pub use diff::unified_diff;
 pub use fields::{
@@ -34,7 +36,8 @@ pub use fmt::{format_document, FormattedDocument, SkippedRecord};
 pub use json::{records_from_json, JsonInputError, RecordJson};
 pub use lint::{lint, lint_record};
 pub use parse::{parse_document, ParsedDocument};
-pub use render::{render, RenderError, Templates};
+pub use render::{render, RenderError};
+pub use skeleton::{skeleton, SkeletonError, SkeletonValues, SKELETONS};
 
 use crate::risk::RiskClass;
 use std::collections::HashMap;

@@ -1,8 +1,8 @@
 //! Rendering a record to its canonical Markdown through Tera templates.
 //!
-//! The templates in `templates/` are embedded in the binary: a shared base
-//! (`record.md`) and one per record kind and interaction type, each extending the base.
-//! [`Templates::with_overrides`] replaces them file by file from a user's directory.
+//! The record templates in `templates/` ([`crate::template`]) are a shared base
+//! (`record.md`) and one per record kind and interaction type, each extending the base;
+//! a user's directory can replace them file by file.
 //!
 //! Values reach the templates already escaped for their place: cells through
 //! [`super::fields::encode_cell`], section titles backslash-escaped, bodies sanitized.
@@ -12,67 +12,15 @@
 
 use super::fields::encode_cell;
 use super::{parse_document, Record};
+use crate::template::{TemplateError, Templates};
 use serde::Serialize;
-use std::path::{Path, PathBuf};
-
-/// Every embedded template (name, text), the base first.
-const EMBEDDED: [(&str, &str); 9] = [
-    ("record.md", include_str!("../../templates/record.md")),
-    (
-        "consultation.md",
-        include_str!("../../templates/consultation.md"),
-    ),
-    ("handoff.md", include_str!("../../templates/handoff.md")),
-    ("review.md", include_str!("../../templates/review.md")),
-    (
-        "escalation.md",
-        include_str!("../../templates/escalation.md"),
-    ),
-    (
-        "capability-request.md",
-        include_str!("../../templates/capability-request.md"),
-    ),
-    (
-        "scope-expansion.md",
-        include_str!("../../templates/scope-expansion.md"),
-    ),
-    (
-        "task-assignment.md",
-        include_str!("../../templates/task-assignment.md"),
-    ),
-    (
-        "routing-decision.md",
-        include_str!("../../templates/routing-decision.md"),
-    ),
-];
 
 /// Why a record could not be rendered.
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    /// A template could not be read.
-    #[error("{path}: cannot read template: {source}")]
-    Read {
-        /// The template file.
-        path: PathBuf,
-        /// The operating system's error.
-        source: std::io::Error,
-    },
-    /// The `--templates` path is not a directory.
-    #[error("{path}: not a templates directory ({reason}); pass a directory holding templates named as in `templates/` (e.g. review.md), or leave out --templates")]
-    NotADirectory {
-        /// The path given.
-        path: PathBuf,
-        /// Why it is not one.
-        reason: String,
-    },
-    /// A template does not compile or fails to render.
-    #[error("{}", template_message(.dir, .message))]
-    Template {
-        /// The `--templates` directory, when the templates came from one.
-        dir: Option<PathBuf>,
-        /// Tera's explanation, with the template name and line.
-        message: String,
-    },
+    /// A template could not be read, compiled or rendered.
+    #[error(transparent)]
+    Template(#[from] TemplateError),
     /// The output does not read back as the record (a broken or hostile template).
     #[error("template `{template}` produced Markdown that does not read back as the record: {difference}")]
     Mismatch {
@@ -81,95 +29,6 @@ pub enum RenderError {
         /// What differs.
         difference: String,
     },
-}
-
-fn template_message(dir: &Option<PathBuf>, message: &str) -> String {
-    match dir {
-        Some(dir) => format!(
-            "{}: template error: {message}\nfix that template (templates see heading, kind, \
-             type, rows, preamble and sections: docs/records.md), or delete it to use the \
-             embedded one",
-            dir.display()
-        ),
-        None => format!("template error: {message}"),
-    }
-}
-
-/// The set of templates records are rendered with.
-pub struct Templates {
-    tera: tera::Tera,
-    /// The directory overriding the embedded templates, named in errors.
-    dir: Option<PathBuf>,
-}
-
-impl Templates {
-    /// The templates embedded in the binary.
-    pub fn embedded() -> Templates {
-        Templates::build(
-            None,
-            EMBEDDED
-                .iter()
-                .map(|(name, text)| (name.to_string(), text.to_string()))
-                .collect(),
-        )
-        .unwrap_or_else(|_| Templates {
-            tera: tera::Tera::default(),
-            dir: None,
-        })
-    }
-
-    /// The embedded templates, each replaced by the file of the same name in `dir` when
-    /// there is one.
-    /// A `dir` that is missing or not a directory is refused: a mistyped path must not
-    /// silently fall back to the embedded templates.
-    pub fn with_overrides(dir: &Path) -> Result<Templates, RenderError> {
-        let not_a_directory = |reason: String| RenderError::NotADirectory {
-            path: dir.to_path_buf(),
-            reason,
-        };
-        match std::fs::metadata(dir) {
-            Ok(metadata) if metadata.is_dir() => {}
-            Ok(_) => return Err(not_a_directory("it is a file".to_string())),
-            Err(error) => return Err(not_a_directory(error.to_string())),
-        }
-        let mut sources = Vec::new();
-        for (name, embedded) in EMBEDDED {
-            let path = dir.join(name);
-            let text = if path.is_file() {
-                std::fs::read_to_string(&path)
-                    .map_err(|source| RenderError::Read { path, source })?
-            } else {
-                embedded.to_string()
-            };
-            sources.push((name.to_string(), text));
-        }
-        Templates::build(Some(dir.to_path_buf()), sources)
-    }
-
-    fn build(
-        dir: Option<PathBuf>,
-        sources: Vec<(String, String)>,
-    ) -> Result<Templates, RenderError> {
-        let mut tera = tera::Tera::default();
-        tera.autoescape_on(Vec::new());
-        tera.add_raw_templates(sources)
-            .map_err(|error| template_error(&dir, error))?;
-        Ok(Templates { tera, dir })
-    }
-}
-
-fn template_error(dir: &Option<PathBuf>, error: tera::Error) -> RenderError {
-    let mut message = error.to_string();
-    let mut source = std::error::Error::source(&error);
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    RenderError::Template {
-        dir: dir.clone(),
-        message,
-    }
 }
 
 /// What a template sees.
@@ -201,9 +60,7 @@ struct SectionContext {
 pub fn render(record: &Record, templates: &Templates) -> Result<String, RenderError> {
     let canonical = record.canonical();
     let name = canonical.template_name();
-    let error = |error| template_error(&templates.dir, error);
-    let context = tera::Context::from_serialize(context_of(&canonical)).map_err(error)?;
-    let output = templates.tera.render(name, &context).map_err(error)?;
+    let output = templates.render(name, &context_of(&canonical))?;
     let text = format!("{}\n", output.trim_start_matches(['\n', '\r']).trim_end());
     verify(&canonical, &text, name)?;
     Ok(text)
@@ -328,7 +185,7 @@ mod tests {
         let _ = std::fs::write(dir.join("review.md"), "{% if %}");
         assert!(matches!(
             Templates::with_overrides(&dir),
-            Err(RenderError::Template { .. })
+            Err(TemplateError::Template { .. })
         ));
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -14,6 +14,7 @@ mod cli;
 mod cli_classify;
 mod contract;
 mod contracts;
+mod formats;
 mod git_change_set;
 mod git_renames;
 mod policy_schema;

@@ -1,0 +1,215 @@
+//! `handoff audit`: the routing findings and the summary a team lead reads first, for a
+//! terminal, as Markdown, or as one HTML page.
+
+use super::{Format, Report};
+use crate::diagnostic::{RoutingCode, Severity};
+use crate::routing::summary::AuditReport as Audit;
+use crate::routing::Registry;
+use serde::Serialize;
+
+/// An audit, with what the layouts say about its inputs.
+pub struct AuditReport<'a> {
+    /// The audit (the JSON contract).
+    pub audit: &'a Audit,
+    /// How many files the records came from.
+    pub files: usize,
+    /// The registry decisions were re-derived against, if any.
+    pub registry: Option<&'a Registry>,
+}
+
+#[derive(Serialize)]
+struct Context<'a> {
+    audit: &'a Audit,
+    files: usize,
+    /// Which registry was used, in one phrase.
+    registry: String,
+    errors: usize,
+    warnings: usize,
+    /// Every routing code, for the legend.
+    routing_codes: &'static [RoutingCode],
+    /// The summary tables of the Markdown layout, in order.
+    tables: Vec<Table>,
+    /// The rows of the findings table.
+    finding_rows: Vec<Vec<String>>,
+    /// The rows of the table of records that fail lint.
+    lint_rows: Vec<Vec<String>>,
+}
+
+/// A titled table: its header and rows (cells as plain text, escaped by the layout).
+#[derive(Serialize)]
+struct Table {
+    title: &'static str,
+    header: &'static [&'static str],
+    rows: Vec<Vec<String>>,
+}
+
+impl Report for AuditReport<'_> {
+    const NAME: &'static str = "audit";
+    const FORMATS: &'static [Format] = &[
+        Format::Human,
+        Format::Json,
+        Format::Yaml,
+        Format::Markdown,
+        Format::Html,
+    ];
+    type Contract = Audit;
+
+    fn contract(&self) -> &Audit {
+        self.audit
+    }
+
+    fn context(&self, _format: Format) -> serde_json::Value {
+        let registry = match self.registry {
+            Some(registry) => format!(
+                "registry `{}` ({}, {} agents)",
+                registry.path().display(),
+                registry.layout().describe(),
+                registry.agents().count()
+            ),
+            None => "no registry (routing decisions checked for load-balancing only)".to_string(),
+        };
+        let context = Context {
+            audit: self.audit,
+            files: self.files,
+            registry,
+            errors: self.audit.error_count(),
+            warnings: self.audit.warning_count(),
+            routing_codes: RoutingCode::ALL,
+            tables: summary_tables(self.audit),
+            finding_rows: finding_rows(self.audit),
+            lint_rows: lint_rows(self.audit),
+        };
+        serde_json::to_value(context).unwrap_or_default()
+    }
+}
+
+fn table(title: &'static str, header: &'static [&'static str], rows: Vec<Vec<String>>) -> Table {
+    Table {
+        title,
+        header,
+        rows,
+    }
+}
+
+/// Two-column rows: a label and its count.
+fn label_rows<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>) -> Vec<Vec<String>> {
+    counts
+        .into_iter()
+        .map(|(label, count)| vec![label.to_string(), count.to_string()])
+        .collect()
+}
+
+fn summary_tables(audit: &Audit) -> Vec<Table> {
+    let counted = |map: &std::collections::BTreeMap<&'static str, usize>| {
+        label_rows(map.iter().map(|(label, count)| (*label, *count)))
+    };
+    let routing = audit.routing;
+    let risk = audit.tasks_by_risk;
+    let scope = audit.scope_expansions;
+    let escalations = audit
+        .escalations
+        .iter()
+        .map(|e| {
+            vec![
+                e.failure_type.to_string(),
+                e.orchestrator_action.to_string(),
+                e.total.to_string(),
+                e.decided.to_string(),
+            ]
+        })
+        .collect();
+    vec![
+        table(
+            "Routing decisions",
+            &["Status", "Decisions"],
+            label_rows([
+                ("Compliant", routing.compliant),
+                ("Non-compliant", routing.non_compliant),
+                ("Unverified", routing.unverified),
+            ]),
+        ),
+        table(
+            "Records by kind",
+            &["Kind", "Records"],
+            counted(&audit.by_kind),
+        ),
+        table(
+            "Interaction Records by type",
+            &["Type", "Records"],
+            counted(&audit.by_type),
+        ),
+        table(
+            "Tasks by risk class",
+            &["Risk class", "Tasks"],
+            label_rows([
+                ("low", risk.low),
+                ("medium", risk.medium),
+                ("high", risk.high),
+                ("unclassified", risk.unclassified),
+            ]),
+        ),
+        table(
+            "Escalations",
+            &[
+                "Failure type",
+                "Orchestrator action",
+                "Escalations",
+                "Decided",
+            ],
+            escalations,
+        ),
+        table(
+            "Scope expansions",
+            &["Decision", "Requests"],
+            label_rows([
+                ("Approved", scope.approved),
+                ("Rejected", scope.rejected),
+                ("Undecided", scope.undecided),
+            ]),
+        ),
+        table("Reviews", &["Decision", "Reviews"], counted(&audit.reviews)),
+    ]
+}
+
+fn finding_rows(audit: &Audit) -> Vec<Vec<String>> {
+    audit
+        .findings
+        .iter()
+        .map(|f| {
+            let severity = match f.finding.severity {
+                Severity::Error => "**error**",
+                Severity::Warning => "warning",
+            };
+            vec![
+                severity.to_string(),
+                format!("`{}`", f.finding.code),
+                f.task_id.clone().unwrap_or_default(),
+                f.finding.location(),
+                f.finding.message.clone(),
+            ]
+        })
+        .collect()
+}
+
+fn lint_rows(audit: &Audit) -> Vec<Vec<String>> {
+    audit
+        .lint_failures
+        .iter()
+        .map(|f| {
+            let errors: Vec<String> = f
+                .errors
+                .iter()
+                .map(|d| {
+                    let line = d.line.unwrap_or_default();
+                    format!("line {line}: `{}` {}", d.code, d.message)
+                })
+                .collect();
+            vec![
+                format!("{}:{}", f.source, f.line),
+                f.kind.unwrap_or("-").to_string(),
+                f.task_id.clone().unwrap_or_default(),
+                errors.join("\n"),
+            ]
+        })
+        .collect()
+}
