@@ -29,6 +29,8 @@ struct Context<'a> {
     /// The first risk findings, and how many more there are.
     findings: Vec<FindingLine<'a>>,
     more_findings: usize,
+    /// Why renames were not searched for, when they were not.
+    rename_warning: Option<String>,
     /// The problems of each kind that has any, capped per code.
     groups: Vec<Group<'a>>,
 }
@@ -83,6 +85,7 @@ impl Report for CheckReport<'_> {
             summary: summary_lines(verdict),
             findings: all.iter().take(FINDINGS_SHOWN).map(finding_line).collect(),
             more_findings: all.len().saturating_sub(FINDINGS_SHOWN),
+            rename_warning: verdict.risk.rename_search_skipped.map(|s| s.to_string()),
             groups: grouped(verdict, per_code),
         };
         serde_json::to_value(context).unwrap_or_default()

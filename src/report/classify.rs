@@ -27,6 +27,8 @@ struct Context<'a> {
     base: &'a str,
     head: &'a str,
     policy: String,
+    /// Why renames were not searched for, when they were not.
+    rename_warning: Option<String>,
     /// The findings, one group per trigger, in report order.
     groups: Vec<Group<'a>>,
 }
@@ -76,6 +78,7 @@ impl Report for ClassifyReport<'_> {
                 Head::Rev(rev) => rev.as_str(),
             },
             policy: self.policy.to_string(),
+            rename_warning: result.rename_search_skipped.map(|s| s.to_string()),
             groups,
         };
         serde_json::to_value(context).unwrap_or_default()
