@@ -7,7 +7,7 @@
 //! when, compared case-insensitively with punctuation and spacing folded, it starts with
 //! the seed's wording or one of the aliases (GATE.md); the longest matching alias wins.
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use crate::markdown::{events, Event, LineIndex, Tag, TagEnd};
 use serde::Serialize;
 use std::fmt;
 
@@ -193,13 +193,13 @@ pub struct EvidenceItem {
 
 /// Extracts the labelled items of an Evidence Bundle body whose first line is `first_line`.
 pub fn extract_items(body: &str, first_line: usize) -> Vec<EvidenceItem> {
-    let line_starts = line_starts(body);
-    let line_of = |offset: usize| line_starts.partition_point(|start| *start <= offset) - 1;
+    let lines = LineIndex::new(body);
+    let line_of = |offset: usize| lines.line(offset) - 1;
     let mut items = Vec::new();
     let mut depth = 0usize;
     let mut open_heading: Option<(usize, u8, usize)> = None;
     let mut headings: Vec<(usize, u8, usize)> = Vec::new();
-    let parser = Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter();
+    let parser = events(body);
     for (event, range) in parser {
         match event {
             // List items under a sub-heading are that heading's content, not items.
@@ -243,12 +243,6 @@ pub fn extract_items(body: &str, first_line: usize) -> Vec<EvidenceItem> {
     }
     items.sort_by_key(|(start, _)| *start);
     items.into_iter().map(|(_, item)| item).collect()
-}
-
-fn line_starts(text: &str) -> Vec<usize> {
-    std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-        .collect()
 }
 
 fn heading_label(source: &str) -> String {

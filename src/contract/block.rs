@@ -9,6 +9,7 @@
 //! object (the seed's "JSON rule"); anything else (YAML, comments, a trailing comma, an
 //! array) counts as no block at all, with a [`NoBlock`] reason saying why.
 
+use crate::markdown::line_at;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -69,7 +70,7 @@ impl fmt::Display for NoBlock {
 /// Extracts and parses the first contract block of `output`.
 pub fn extract(output: &str) -> Result<Map<String, Value>, NoBlock> {
     let (open_at, body_start) = find_opening(output).ok_or(NoBlock::NotFound)?;
-    let line = line_of(output, open_at);
+    let line = line_at(output, open_at);
     let body_end = find_closing(output, body_start).ok_or(NoBlock::Unterminated { line })?;
     let body = &output[body_start..body_end];
     match serde_json::from_str::<Value>(body) {
@@ -80,7 +81,7 @@ pub fn extract(output: &str) -> Result<Map<String, Value>, NoBlock> {
         }),
         Err(error) => Err(NoBlock::NotJson {
             line,
-            reason: json_error(&error, line_of(output, body_start)),
+            reason: json_error(&error, line_at(output, body_start)),
         }),
     }
 }
@@ -129,14 +130,6 @@ fn find_closing(output: &str, start: usize) -> Option<usize> {
         index += 1;
     }
     None
-}
-
-fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
 }
 
 fn json_error(error: &serde_json::Error, body_line: usize) -> String {

@@ -15,10 +15,11 @@
 //! The first heading deeper than the record heading sets the
 //! section level; deeper headings stay in the section bodies.
 
-use super::fields::{decode_cell, is_delimiter_row, keys_match, split_row_into};
+use super::fields::keys_match;
 use super::{normalize_body, normalize_title, FieldKey, Record, RecordKind, Section};
 use crate::diagnostic::{Diagnostic, RecordCode};
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use crate::markdown::cell::{decode_cell, is_delimiter_row, split_row_into};
+use crate::markdown::{events, Event, LineIndex, Tag, TagEnd};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -52,55 +53,9 @@ struct Block {
     range: Range<usize>,
 }
 
-/// Byte offsets of line starts, for offset → line and column.
-pub(crate) struct Lines<'a> {
-    text: &'a str,
-    starts: Vec<usize>,
-}
-
-impl<'a> Lines<'a> {
-    pub(crate) fn new(text: &'a str) -> Lines<'a> {
-        // A byte loop: `match_indices` pays a searcher call per line.
-        let mut starts = Vec::with_capacity(text.len() / 32 + 1);
-        starts.push(0);
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|(_, byte)| *byte == b'\n')
-                .map(|(at, _)| at + 1),
-        );
-        Lines { text, starts }
-    }
-
-    /// The 0-based line index of a byte offset.
-    fn index(&self, offset: usize) -> usize {
-        self.starts
-            .partition_point(|start| *start <= offset)
-            .saturating_sub(1)
-    }
-
-    /// The 1-based line of a byte offset.
-    pub(crate) fn line(&self, offset: usize) -> usize {
-        self.index(offset) + 1
-    }
-
-    /// The byte offset where the line holding `offset` starts.
-    fn start_of(&self, offset: usize) -> usize {
-        self.starts[self.index(offset)]
-    }
-
-    /// The byte offset where the line after the one holding `offset` starts.
-    fn next_start(&self, offset: usize) -> usize {
-        self.starts
-            .get(self.index(offset) + 1)
-            .copied()
-            .unwrap_or(self.text.len())
-    }
-}
-
 /// Parses every record of a document. `source` names the document in diagnostics.
 pub fn parse_document(source: &str, text: &str) -> ParsedDocument {
-    let lines = Lines::new(text);
+    let lines = LineIndex::new(text);
     let blocks = top_level_blocks(text);
     let mut document = ParsedDocument::default();
     let mut index = 0;
@@ -133,7 +88,7 @@ fn top_level_blocks(text: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut depth = 0usize;
     let mut heading_text: Option<String> = None;
-    let parser = Parser::new_ext(&text[skip..], Options::ENABLE_TABLES).into_offset_iter();
+    let parser = events(&text[skip..]);
     for (event, range) in parser {
         let range = range.start + skip..range.end + skip;
         match event {
@@ -239,7 +194,7 @@ fn record_end(blocks: &[Block], start: usize, level: u8) -> usize {
 struct RecordReader<'a> {
     source: &'a str,
     text: &'a str,
-    lines: &'a Lines<'a>,
+    lines: &'a LineIndex,
     /// The heading block, then the record's blocks.
     blocks: &'a [Block],
     level: u8,

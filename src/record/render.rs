@@ -5,13 +5,13 @@
 //! a user's directory can replace them file by file.
 //!
 //! Values reach the templates already escaped for their place: cells through
-//! [`super::fields::encode_cell`], section titles backslash-escaped, bodies sanitized.
+//! [`crate::markdown::cell::encode_cell`], section titles backslash-escaped, bodies sanitized.
 //! Templates are user input too, so [`render`] re-parses what a template produced and
 //! refuses output that does not read back as the same record: no template or value can
 //! inject a row, a heading or a decision.
 
-use super::fields::encode_cell;
 use super::{parse_document, Record};
+use crate::markdown::cell::encode_cell;
 use crate::template::{TemplateError, Templates};
 use serde::Serialize;
 

@@ -6,7 +6,7 @@
 //! swallow every section after it, so it is closed; an HTML block of types 1–5 that is
 //! never terminated would do the same, so its `<` is escaped.
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
+use crate::markdown::{events, CodeBlockKind, Event, Tag};
 
 /// How many rounds of escaping are tried before giving up. One round escapes every
 /// top-level heading at once; only a block that swallows the rest of the body (an
@@ -54,7 +54,7 @@ enum Hazard {
 fn hazards(body: &str, max_level: u8) -> Vec<Hazard> {
     let mut found = Vec::new();
     let mut depth = 0usize;
-    for (event, range) in Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter() {
+    for (event, range) in events(body) {
         match event {
             Event::Start(tag) => {
                 if depth == 0 {

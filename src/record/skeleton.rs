@@ -6,8 +6,9 @@
 //! cell, and what a skeleton produces must read back as exactly one record without
 //! structural errors: a user's skeleton cannot smuggle a second record or a broken row.
 
-use super::fields::{encode_cell, format_list};
+use super::fields::format_list;
 use super::{parse_document, Record};
+use crate::markdown::cell::encode_cell;
 use crate::template::{TemplateError, Templates};
 use serde::Serialize;
 
