@@ -5,141 +5,59 @@
 //! An item is a list item `- **Label**: text` / `- Label: text` (its nested content
 //! included), or a sub-heading (`####`) followed by its content. A label names an item
 //! when, compared case-insensitively with punctuation and spacing folded, it starts with
-//! the seed's wording or one of the aliases (GATE.md); the longest matching alias wins.
+//! one of its labels (the policy's: the seed's wording and the aliases, `handoff policy
+//! show` lists them); the longest matching label wins.
 
 use crate::markdown::{events, Event, LineIndex, Tag, TagEnd};
+use crate::policy::{defaults, EvidencePolicy};
+use crate::spelled::spelled_enum;
 use serde::Serialize;
-use std::fmt;
+use std::sync::LazyLock;
 
-/// The evidence items the seed's risk classes require.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum EvidenceItemId {
-    /// File paths changed.
-    FilesChanged,
-    /// Brief description of change (≤3 sentences).
-    Description,
-    /// Test output mapped to acceptance criteria.
-    TestMapping,
-    /// Before/after behavior description.
-    BeforeAfter,
-    /// Any migrations or breaking-change notes.
-    MigrationNotes,
-    /// Security implications analysis.
-    SecurityAnalysis,
-    /// Rollback plan (exact commands or steps).
-    RollbackPlan,
-    /// Reviewer sign-off.
-    ReviewerSignOff,
+spelled_enum! {
+    /// The evidence items the seed's risk classes require. Their wording and the labels
+    /// that name them are the policy's ([`crate::policy::defaults`]).
+    EvidenceItemId {
+        /// File paths changed.
+        FilesChanged => "files-changed",
+        /// Brief description of change (≤3 sentences).
+        Description => "description",
+        /// Test output mapped to acceptance criteria.
+        TestMapping => "test-mapping",
+        /// Before/after behavior description.
+        BeforeAfter => "before-after",
+        /// Any migrations or breaking-change notes.
+        MigrationNotes => "migration-notes",
+        /// Security implications analysis.
+        SecurityAnalysis => "security-analysis",
+        /// Rollback plan (exact commands or steps).
+        RollbackPlan => "rollback-plan",
+        /// Reviewer sign-off.
+        ReviewerSignOff => "reviewer-sign-off",
+    }
 }
 
 impl EvidenceItemId {
-    /// Every item, in the seed's order.
-    pub const ALL: [EvidenceItemId; 8] = [
-        EvidenceItemId::FilesChanged,
-        EvidenceItemId::Description,
-        EvidenceItemId::TestMapping,
-        EvidenceItemId::BeforeAfter,
-        EvidenceItemId::MigrationNotes,
-        EvidenceItemId::SecurityAnalysis,
-        EvidenceItemId::RollbackPlan,
-        EvidenceItemId::ReviewerSignOff,
-    ];
-
-    /// The stable id, e.g. `files-changed`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EvidenceItemId::FilesChanged => "files-changed",
-            EvidenceItemId::Description => "description",
-            EvidenceItemId::TestMapping => "test-mapping",
-            EvidenceItemId::BeforeAfter => "before-after",
-            EvidenceItemId::MigrationNotes => "migration-notes",
-            EvidenceItemId::SecurityAnalysis => "security-analysis",
-            EvidenceItemId::RollbackPlan => "rollback-plan",
-            EvidenceItemId::ReviewerSignOff => "reviewer-sign-off",
-        }
-    }
-
-    /// Looks an item up by its id (case-insensitive).
-    pub fn parse(text: &str) -> Option<EvidenceItemId> {
-        let wanted = text.trim();
-        EvidenceItemId::ALL
-            .into_iter()
-            .find(|item| item.as_str().eq_ignore_ascii_case(wanted))
-    }
-
     /// The seed's wording of the item.
     pub fn seed_wording(self) -> &'static str {
-        match self {
-            EvidenceItemId::FilesChanged => "File paths changed",
-            EvidenceItemId::Description => "Brief description of change (≤3 sentences)",
-            EvidenceItemId::TestMapping => "Test output mapped to acceptance criteria",
-            EvidenceItemId::BeforeAfter => "Before/after behavior description",
-            EvidenceItemId::MigrationNotes => "Any migrations or breaking-change notes",
-            EvidenceItemId::SecurityAnalysis => "Security implications analysis",
-            EvidenceItemId::RollbackPlan => "Rollback plan (exact commands or steps)",
-            EvidenceItemId::ReviewerSignOff => "Reviewer sign-off",
-        }
-    }
-
-    /// The default aliases (GATE.md), the seed's wording first.
-    pub fn default_aliases(self) -> &'static [&'static str] {
-        match self {
-            EvidenceItemId::FilesChanged => &[
-                "File paths changed",
-                "files changed",
-                "changed files",
-                "files",
-            ],
-            EvidenceItemId::Description => &[
-                "Brief description of change",
-                "description",
-                "summary",
-                "brief description",
-            ],
-            EvidenceItemId::TestMapping => &[
-                "Test output mapped to acceptance criteria",
-                "test mapping",
-                "tests",
-                "test output",
-                "acceptance criteria",
-            ],
-            EvidenceItemId::BeforeAfter => &[
-                "Before/after behavior description",
-                "before/after",
-                "behavior change",
-                "behaviour change",
-            ],
-            EvidenceItemId::MigrationNotes => &[
-                "Any migrations or breaking-change notes",
-                "migrations",
-                "breaking changes",
-                "migration notes",
-            ],
-            EvidenceItemId::SecurityAnalysis => &[
-                "Security implications analysis",
-                "security implications",
-                "security analysis",
-                "attack surface",
-            ],
-            EvidenceItemId::RollbackPlan => &["Rollback plan", "rollback", "revert plan"],
-            EvidenceItemId::ReviewerSignOff => {
-                &["Reviewer sign-off", "reviewer sign off", "sign-off"]
-            }
-        }
+        defaults().evidence.wording(self.as_str())
     }
 }
 
-impl fmt::Display for EvidenceItemId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
+/// The labels of a policy's evidence items, folded for matching.
+pub fn labels(policy: &EvidencePolicy) -> Vec<(EvidenceItemId, String)> {
+    policy
+        .aliases
+        .iter()
+        .filter_map(|(id, labels)| Some((EvidenceItemId::parse(id)?, labels)))
+        .flat_map(|(id, labels)| labels.iter().map(move |label| (id, fold_label(label))))
+        .filter(|(_, label)| !label.is_empty())
+        .collect()
 }
 
-impl Serialize for EvidenceItemId {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
+/// The built-in labels ([`labels`] of the default policy).
+static DEFAULT_LABELS: LazyLock<Vec<(EvidenceItemId, String)>> =
+    LazyLock::new(|| labels(&defaults().evidence));
 
 /// Folds a label for matching: lower case, every non-alphanumeric run a single space.
 pub fn fold_label(label: &str) -> String {
@@ -151,25 +69,15 @@ pub fn fold_label(label: &str) -> String {
         .join(" ")
 }
 
-/// The item a label names: the longest alias (default or `extra_aliases`) it starts with.
-pub fn match_label(
-    label: &str,
-    extra_aliases: &[(EvidenceItemId, String)],
-) -> Option<EvidenceItemId> {
+/// The item a label names: the longest of `labels` (folded, see [`labels`]) it starts
+/// with.
+pub fn match_label(label: &str, labels: &[(EvidenceItemId, String)]) -> Option<EvidenceItemId> {
     let folded = fold_label(label);
-    let defaults = EvidenceItemId::ALL.into_iter().flat_map(|item| {
-        item.default_aliases()
-            .iter()
-            .map(move |alias| (item, fold_label(alias)))
-    });
-    let extras = extra_aliases
+    labels
         .iter()
-        .map(|(item, alias)| (*item, fold_label(alias)));
-    defaults
-        .chain(extras)
-        .filter(|(_, alias)| !alias.is_empty() && starts_with_words(&folded, alias))
+        .filter(|(_, alias)| starts_with_words(&folded, alias))
         .max_by_key(|(_, alias)| alias.len())
-        .map(|(item, _)| item)
+        .map(|(item, _)| *item)
 }
 
 fn starts_with_words(folded: &str, alias: &str) -> bool {
@@ -234,7 +142,7 @@ pub fn extract_items(body: &str, first_line: usize) -> Vec<EvidenceItem> {
         let label = heading_label(&body[*start..*heading_end]);
         let text = body[(*heading_end).min(end)..end].trim().to_string();
         let item = EvidenceItem {
-            item: match_label(&label, &[]),
+            item: match_label(&label, &DEFAULT_LABELS),
             label,
             text,
             line: first_line + line_of(*start),
@@ -281,7 +189,7 @@ fn list_item(source: &str, line: usize) -> Option<EvidenceItem> {
         );
     }
     Some(EvidenceItem {
-        item: match_label(&label, &[]),
+        item: match_label(&label, &DEFAULT_LABELS),
         label,
         text: text.trim().to_string(),
         line,
@@ -322,32 +230,63 @@ mod tests {
 
     #[test]
     fn labels_match_seed_wording_and_aliases() {
+        let defaults = &DEFAULT_LABELS;
+        for (label, item) in [
+            ("File paths changed", EvidenceItemId::FilesChanged),
+            ("Files attempted", EvidenceItemId::FilesChanged),
+            (
+                "Before/after behavior description",
+                EvidenceItemId::BeforeAfter,
+            ),
+            (
+                "Brief description (≤3 sentences)",
+                EvidenceItemId::Description,
+            ),
+            ("Rollback plan", EvidenceItemId::RollbackPlan),
+            ("Reviewer sign off", EvidenceItemId::ReviewerSignOff),
+        ] {
+            assert_eq!(match_label(label, defaults), Some(item), "{label}");
+        }
+        assert_eq!(match_label("Filesystem notes", defaults), None);
+        let mut policy = defaults_evidence();
+        let tests = policy
+            .aliases
+            .entry("test-mapping".to_string())
+            .or_default();
+        tests.push("QA run".to_string());
         assert_eq!(
-            match_label("File paths changed", &[]),
-            Some(EvidenceItemId::FilesChanged)
-        );
-        assert_eq!(
-            match_label("Files attempted", &[]),
-            Some(EvidenceItemId::FilesChanged)
-        );
-        assert_eq!(
-            match_label("Before/after behavior description", &[]),
-            Some(EvidenceItemId::BeforeAfter)
-        );
-        assert_eq!(
-            match_label("Brief description (≤3 sentences)", &[]),
-            Some(EvidenceItemId::Description)
-        );
-        assert_eq!(
-            match_label("Rollback plan", &[]),
-            Some(EvidenceItemId::RollbackPlan)
-        );
-        assert_eq!(match_label("Filesystem notes", &[]), None);
-        let extra = [(EvidenceItemId::TestMapping, "QA run".to_string())];
-        assert_eq!(
-            match_label("qa run results", &extra),
+            match_label("qa run results", &labels(&policy)),
             Some(EvidenceItemId::TestMapping)
         );
+    }
+
+    fn defaults_evidence() -> EvidencePolicy {
+        defaults().evidence.clone()
+    }
+
+    #[test]
+    fn every_label_policy_show_prints_is_matched_to_its_item() {
+        for (id, aliases) in &defaults().evidence.aliases {
+            for alias in aliases {
+                assert_eq!(
+                    match_label(alias, &DEFAULT_LABELS),
+                    EvidenceItemId::parse(id),
+                    "`{alias}`"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_item_has_wording_and_labels_and_every_labelled_id_is_an_item() {
+        let evidence = &defaults().evidence;
+        for item in EvidenceItemId::ALL {
+            assert!(evidence.aliases.contains_key(item.as_str()), "{item}");
+            assert_ne!(item.seed_wording(), item.as_str(), "{item} has no wording");
+        }
+        for id in evidence.aliases.keys() {
+            assert!(EvidenceItemId::parse(id).is_some(), "`{id}` is no item");
+        }
     }
 
     #[test]

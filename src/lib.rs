@@ -17,6 +17,7 @@ pub mod git;
 pub mod io;
 pub mod markdown;
 pub mod message;
+pub mod pattern;
 pub mod policy;
 pub mod record;
 pub mod report;

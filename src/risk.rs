@@ -1,86 +1,19 @@
-//! Risk classes, and the classification of a change's risk from what it touched.
+//! The classification of a change's risk from what it touched.
 //!
-//! The protocol knows three risk classes, ordered `low < medium < high`. A change starts
-//! at its declared class and every trigger it fires can only raise it: [`classify`] reads
-//! the change through [`crate::git`], runs the policy's rules ([`rules`] holds the nine
-//! built-in triggers and their defaults) and returns a [`Classification`] whose
-//! [`Finding`]s say exactly why, down to the rule, the file and the line.
+//! A change starts at its declared [`RiskClass`] and every trigger it fires can only
+//! raise it: [`classify`] reads the change through [`crate::git`], runs the rules of a
+//! [`crate::policy::Policy`] (the built-in triggers and their rules are the policy's
+//! defaults, data in `src/policy/defaults.yaml`), compiled once (`matcher`), and returns
+//! a [`Classification`] whose [`Finding`]s say exactly why, down to the rule, the file
+//! and the line. The policy does not depend on this module: it is consumed here.
 
 mod classify;
 mod comments;
 mod matcher;
 #[cfg(test)]
 mod rule_tests;
-pub mod rules;
 
 pub use classify::{
     classify, Classification, ClassifyError, Finding, FILE_COUNT_LIMIT, FILE_COUNT_RULE,
 };
 pub use matcher::CompileError;
-pub use rules::Trigger;
-
-use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
-
-/// The protocol's risk classes, ordered from least to most risky.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RiskClass {
-    /// Docs, comments, config tweaks, typo fixes, small internal refactors.
-    Low,
-    /// New features, refactors, API changes, schema additions.
-    Medium,
-    /// Security, auth, payments, migrations, credentials, env vars.
-    High,
-}
-
-impl RiskClass {
-    /// Every class, lowest first.
-    pub const ALL: [RiskClass; 3] = [RiskClass::Low, RiskClass::Medium, RiskClass::High];
-
-    /// The canonical lower-case spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RiskClass::Low => "low",
-            RiskClass::Medium => "medium",
-            RiskClass::High => "high",
-        }
-    }
-}
-
-impl fmt::Display for RiskClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The error for a string that is not a risk class.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a risk class; expected one of: low, medium, high")]
-pub struct UnknownRiskClass(pub String);
-
-impl FromStr for RiskClass {
-    type Err = UnknownRiskClass;
-
-    /// Matches case-insensitively, ignoring surrounding white space.
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let wanted = text.trim();
-        RiskClass::ALL
-            .into_iter()
-            .find(|class| class.as_str().eq_ignore_ascii_case(wanted))
-            .ok_or_else(|| UnknownRiskClass(text.to_string()))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn classes_are_ordered_and_parse_case_insensitively() {
-        assert!(RiskClass::Low < RiskClass::Medium && RiskClass::Medium < RiskClass::High);
-        assert_eq!(" HIGH ".parse::<RiskClass>(), Ok(RiskClass::High));
-        assert!("critical".parse::<RiskClass>().is_err());
-    }
-}

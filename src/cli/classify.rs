@@ -5,8 +5,9 @@ use super::output::{formats, write_report, TemplatesArg};
 use super::{Failure, Outcome};
 use handoff::git::{Head, Repo};
 use handoff::policy::Policy;
+use handoff::policy::RiskClass;
 use handoff::report::{ClassifyReport, Format, Report};
-use handoff::risk::{classify, RiskClass};
+use handoff::risk::classify;
 use std::path::Path;
 
 /// Arguments of `handoff classify`.

@@ -8,12 +8,12 @@
 use super::output::{write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
 use handoff::io::{create_new, replace_atomically};
+use handoff::policy::RiskClass;
 use handoff::record::fields::{is_valid_timestamp, utc_now_rfc3339};
 use handoff::record::{
     render, skeleton, FailureType, FieldKey, InteractionType, Record, RecordKind, SkeletonValues,
     Templates, Transport,
 };
-use handoff::risk::RiskClass;
 use std::path::{Path, PathBuf};
 
 /// What to create.
@@ -88,7 +88,7 @@ pub struct Args {
 
 fn parse_risk(text: &str) -> Result<RiskClass, String> {
     text.parse()
-        .map_err(|error: handoff::risk::UnknownRiskClass| error.to_string())
+        .map_err(|error: handoff::policy::UnknownRiskClass| error.to_string())
 }
 
 fn parse_transport(text: &str) -> Result<Transport, String> {

@@ -7,7 +7,7 @@
 //! plan holds exact commands or numbered steps. Each check is a pure function of the
 //! item's text and the facts of the change, so it is tested without git or records.
 
-use crate::scope::PatternSet;
+use crate::pattern::PatternSet;
 use regex::Regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;

@@ -32,8 +32,8 @@ pub use verdict::{
 use crate::diagnostic::{Diagnostic, GateCode, RecordCode};
 use crate::evidence::EvidenceItemId;
 use crate::io::STDIN_NAME;
+use crate::policy::RiskClass;
 use crate::record::{DecisionStatus, FieldKey, InteractionType, Record};
-use crate::risk::RiskClass;
 use crate::scope::{
     ExpansionDecision, ExpansionRequest, FixContext, ScopeCheck, ScopeReport, Touch, TouchedPath,
 };
@@ -63,8 +63,8 @@ pub struct GateInput<'a> {
     pub migrations: &'a [String],
     /// Reviewer roles and availability.
     pub roles: &'a Roles,
-    /// Extra evidence label aliases from the policy.
-    pub aliases: &'a [(EvidenceItemId, String)],
+    /// The policy's evidence labels ([`crate::evidence::labels`]).
+    pub labels: &'a [(EvidenceItemId, String)],
     /// The records directory, where fix commands file new records.
     pub records_dir: &'a str,
     /// Structural diagnostics of the record documents (malformed header tables…).
@@ -93,7 +93,7 @@ pub fn evaluate(input: GateInput) -> Verdict {
         class,
         files: input.files,
         migrations: input.migrations,
-        aliases: input.aliases,
+        labels: input.labels,
         sign_off_ok: reviewer.ok,
     });
     problems.extend(evidence.problems);

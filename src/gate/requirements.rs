@@ -13,8 +13,8 @@ use super::task::TaskRecords;
 use super::{ChangedPath, EvidenceReport, ItemProblem};
 use crate::diagnostic::{Diagnostic, GateCode};
 use crate::evidence::{match_label, EvidenceItem, EvidenceItemId};
+use crate::policy::RiskClass;
 use crate::record::{fields, Record};
-use crate::risk::RiskClass;
 
 /// The items a class requires, ALL of them, in the seed's order.
 pub fn required_items(class: RiskClass) -> &'static [EvidenceItemId] {
@@ -43,8 +43,8 @@ pub struct BundleInput<'a> {
     pub files: &'a [ChangedPath],
     /// The migration files of the change.
     pub migrations: &'a [String],
-    /// Extra label aliases from the policy.
-    pub aliases: &'a [(EvidenceItemId, String)],
+    /// The policy's evidence labels ([`crate::evidence::labels`]).
+    pub labels: &'a [(EvidenceItemId, String)],
     /// Whether reviewer sign-off holds (or was waived).
     pub sign_off_ok: bool,
 }
@@ -71,7 +71,7 @@ pub fn judge(input: &BundleInput) -> BundleJudgement {
     let Some(record) = input.task.evidence_record() else {
         return no_evidence_record(input, required);
     };
-    let items = items_of(record, input.aliases);
+    let items = items_of(record, input.labels);
     let mut missing = Vec::new();
     let mut flaws = Vec::new();
     for id in &required {
@@ -152,13 +152,11 @@ fn item_list(items: &[EvidenceItemId]) -> String {
         .join(", ")
 }
 
-/// The record's items, labels re-matched when the policy adds aliases.
-fn items_of(record: &Record, aliases: &[(EvidenceItemId, String)]) -> Vec<EvidenceItem> {
+/// The record's items, their labels matched with the policy's.
+fn items_of(record: &Record, labels: &[(EvidenceItemId, String)]) -> Vec<EvidenceItem> {
     let mut items = record.evidence();
-    if !aliases.is_empty() {
-        for item in &mut items {
-            item.item = match_label(&item.label, aliases);
-        }
+    for item in &mut items {
+        item.item = match_label(&item.label, labels);
     }
     items
 }

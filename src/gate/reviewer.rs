@@ -14,7 +14,7 @@
 //! counts, whatever role the author holds.
 
 use crate::policy::ReviewerPolicy;
-use crate::risk::RiskClass;
+use crate::policy::RiskClass;
 use crate::scope::same_agent;
 
 /// The name records use for the orchestrator whatever the policy calls it.

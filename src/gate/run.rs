@@ -20,15 +20,15 @@ use super::reviewer::Roles;
 use super::task::{select_task, SelectionError, TaskRecords};
 use super::{evaluate, ChangedPath, GateInput, RiskReport, Verdict};
 use crate::diagnostic::Diagnostic;
-use crate::evidence::EvidenceItemId;
 use crate::git::{ChangeStatus, ChangedFile, GitError, Head, Repo};
 use crate::io::{
     decode_text, is_markdown_file, markdown_files, read_text, Depth, InputError, WalkError,
     STDIN_NAME,
 };
+use crate::policy::RiskClass;
 use crate::policy::{Policy, PolicyError};
 use crate::record::{parse_document, Record};
-use crate::risk::{classify, Classification, ClassifyError, RiskClass};
+use crate::risk::{classify, Classification, ClassifyError};
 use crate::scope::Touch;
 use std::cell::OnceCell;
 use std::collections::HashSet;
@@ -154,14 +154,14 @@ fn judge(
     let files: Vec<ChangedPath> = classification.files.iter().map(changed_path).collect();
     let migrations = migration_paths(&classification);
     let roles = Roles::from_policy(&policy.reviewers);
-    let aliases = aliases(policy);
+    let labels = crate::evidence::labels(&policy.evidence);
     Ok(evaluate(GateInput {
         task,
         files: &files,
         risk: risk_report(classification),
         migrations: &migrations,
         roles: &roles,
-        aliases: &aliases,
+        labels: &labels,
         records_dir: &policy.records_dir,
         diagnostics,
     }))
@@ -301,15 +301,4 @@ fn risk_report(classification: Classification) -> RiskReport {
         findings: classification.findings,
         rename_search_skipped: classification.rename_search_skipped,
     }
-}
-
-/// The policy's evidence labels, as extra aliases for label matching.
-fn aliases(policy: &Policy) -> Vec<(EvidenceItemId, String)> {
-    policy
-        .evidence
-        .aliases
-        .iter()
-        .filter_map(|(id, labels)| Some((EvidenceItemId::parse(id)?, labels)))
-        .flat_map(|(id, labels)| labels.iter().map(move |label| (id, label.clone())))
-        .collect()
 }

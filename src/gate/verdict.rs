@@ -4,7 +4,8 @@
 
 use crate::diagnostic::{Code, Diagnostic, GateCode};
 use crate::evidence::EvidenceItemId;
-use crate::risk::{Finding, RiskClass};
+use crate::policy::RiskClass;
+use crate::risk::Finding;
 use serde::Serialize;
 use std::borrow::Cow;
 

@@ -6,8 +6,8 @@
 //! the same way (`deny_unknown_fields`): a typo in a gate's policy must not silently
 //! turn a rule off.
 
-use crate::risk::rules::{normalize_glob, DefaultMatch, Trigger};
-use crate::risk::RiskClass;
+use super::{defaults, RiskClass, RuleMatch, Trigger};
+use crate::pattern::{compile, Dialect};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -80,22 +80,10 @@ impl Validated for Glob {
         if glob.trim().is_empty() {
             return Err("empty glob".to_string());
         }
-        compile_glob(&glob, false)
+        compile(&glob, Dialect::Rule, false)
             .map(|_| Glob(glob.clone()))
             .map_err(|error| format!("invalid glob `{glob}`: {error}"))
     }
-}
-
-/// Compiles a .gitignore-style glob (see [`normalize_glob`]).
-pub(crate) fn compile_glob(
-    glob: &str,
-    case_insensitive: bool,
-) -> Result<globset::Glob, globset::Error> {
-    globset::GlobBuilder::new(&normalize_glob(glob))
-        .literal_separator(true)
-        .backslash_escape(true)
-        .case_insensitive(case_insensitive)
-        .build()
 }
 
 /// A line regex, checked to compile.
@@ -126,14 +114,15 @@ pub(crate) struct Removal(pub String);
 
 impl Validated for Removal {
     fn validate(name: String) -> Result<Removal, String> {
-        let known = Trigger::ALL
+        let known = defaults()
+            .triggers
             .iter()
-            .flat_map(|trigger| trigger.default_rules())
+            .flat_map(|trigger| &trigger.rules)
             .any(|rule| {
                 rule.id == name
-                    || match rule.matches {
-                        DefaultMatch::Paths(globs) => globs.contains(&name.as_str()),
-                        DefaultMatch::Line { regex, .. } => regex == name,
+                    || match &rule.matches {
+                        RuleMatch::Paths { globs } => globs.contains(&name),
+                        RuleMatch::Line { regex, .. } => *regex == name,
                     }
             });
         if known {
@@ -210,13 +199,14 @@ pub(crate) struct EvidenceItemId(pub String);
 
 impl Validated for EvidenceItemId {
     fn validate(id: String) -> Result<EvidenceItemId, String> {
-        let known: Vec<&str> = super::EVIDENCE_ITEMS.iter().map(|item| item.0).collect();
-        if known.contains(&id.as_str()) {
+        let known = &defaults().evidence.aliases;
+        if known.contains_key(&id) {
             Ok(EvidenceItemId(id))
         } else {
+            let ids: Vec<&str> = known.keys().map(String::as_str).collect();
             Err(format!(
                 "unknown evidence item `{id}`; expected one of: {}",
-                known.join(", ")
+                ids.join(", ")
             ))
         }
     }

@@ -8,7 +8,7 @@
 //! gives back the same value, so canonicalisation is idempotent: that is what lets
 //! `parse(render(r)) == r` hold for every record.
 
-use crate::risk::RiskClass;
+use crate::policy::RiskClass;
 use crate::spelled::spelled_enum;
 use serde::Serialize;
 use std::fmt;

@@ -14,7 +14,7 @@ use super::{
     RecordKind, TieBreak, Transport, Urgency, SEED_SECTIONS,
 };
 use crate::diagnostic::{Diagnostic, RecordCode};
-use crate::risk::RiskClass;
+use crate::policy::RiskClass;
 
 /// Every diagnostic of a parsed document: the parser's, then the protocol checks,
 /// sorted by line and column.

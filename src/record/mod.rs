@@ -39,7 +39,7 @@ pub use parse::{parse_document, ParsedDocument};
 pub use render::{render, RenderError};
 pub use skeleton::{skeleton, SkeletonError, SkeletonValues, SKELETONS};
 
-use crate::risk::RiskClass;
+use crate::policy::RiskClass;
 use std::collections::HashMap;
 use std::ops::Range;
 

@@ -112,9 +112,14 @@ fn unclosed_fence(block: &str) -> Option<Hazard> {
     let fence_char = opening.chars().next()?;
     let fence_len = opening.chars().take_while(|ch| *ch == fence_char).count();
     let lines: Vec<&str> = block.trim_end().lines().skip(1).collect();
+    // CommonMark: at most three spaces before a closing fence, only spaces and tabs
+    // after it; any other white space (a U+2028, a tab before) leaves the block open.
     let closed = lines.last().is_some_and(|last| {
-        let last = last.trim();
-        last.len() >= fence_len && last.chars().all(|ch| ch == fence_char)
+        let last = last.trim_end_matches([' ', '\t']);
+        let fence = last.trim_start_matches(' ');
+        last.len() - fence.len() <= 3
+            && fence.len() >= fence_len
+            && fence.chars().all(|ch| ch == fence_char)
     });
     (!closed).then(|| Hazard::CloseFence(fence_char.to_string().repeat(fence_len)))
 }
@@ -167,6 +172,10 @@ mod tests {
         assert_eq!(
             sanitize_body("```rust\nfn x() {}", SECTION_BODY),
             "```rust\nfn x() {}\n```"
+        );
+        assert_eq!(
+            sanitize_body("~~~\n\u{2028}~~~", SECTION_BODY),
+            "~~~\n\u{2028}~~~\n~~~"
         );
         assert_eq!(
             sanitize_body("<!-- never closed\n\n## x", SECTION_BODY),

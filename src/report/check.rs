@@ -38,7 +38,7 @@ struct Context<'a> {
 #[derive(Serialize)]
 struct FindingLine<'a> {
     trigger: &'a str,
-    class: crate::risk::RiskClass,
+    class: crate::policy::RiskClass,
     /// `path:line`, `path`, or `the change`.
     at: String,
     rule: &'a str,

@@ -36,7 +36,7 @@ struct Context<'a> {
 #[derive(Serialize)]
 struct Group<'a> {
     trigger: &'a str,
-    class: crate::risk::RiskClass,
+    class: crate::policy::RiskClass,
     findings: Vec<&'a crate::risk::Finding>,
 }
 

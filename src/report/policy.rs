@@ -1,8 +1,8 @@
 //! `handoff policy show`: the effective policy, defaults merged with `.handoff.yaml`.
 
 use super::{Format, Report};
-use crate::policy::{Policy, TriggerPolicy};
-use crate::risk::{Trigger, FILE_COUNT_LIMIT, FILE_COUNT_RULE};
+use crate::policy::{Policy, Trigger, TriggerPolicy};
+use crate::risk::{FILE_COUNT_LIMIT, FILE_COUNT_RULE};
 use serde::Serialize;
 
 /// The effective policy, as `policy show` prints it.
@@ -19,7 +19,7 @@ struct Context<'a> {
 struct TriggerContext<'a> {
     trigger: &'a TriggerPolicy,
     /// What a built-in trigger looks for, or `custom`.
-    about: &'static str,
+    about: &'a str,
     /// The `file-count` trigger's rule id and limit (it has no patterns).
     count: Option<(&'static str, usize)>,
 }
@@ -39,16 +39,11 @@ impl Report for PolicyReport<'_> {
             .triggers
             .iter()
             .map(|trigger| {
-                let builtin = trigger
-                    .name
-                    .parse::<Trigger>()
-                    .ok()
-                    .filter(|_| trigger.builtin);
+                let counted = trigger.builtin && trigger.name == Trigger::FileCount.as_str();
                 TriggerContext {
                     trigger,
-                    about: builtin.map_or("custom", Trigger::description),
-                    count: (builtin == Some(Trigger::FileCount))
-                        .then_some((FILE_COUNT_RULE, FILE_COUNT_LIMIT)),
+                    about: &trigger.description,
+                    count: counted.then_some((FILE_COUNT_RULE, FILE_COUNT_LIMIT)),
                 }
             })
             .collect();

@@ -10,12 +10,12 @@
 
 use super::comments::CommentStyle;
 use super::matcher::{CompileError, Matcher};
-use super::RiskClass;
 use crate::git::{
     ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, RenameLimitExceeded,
     RenameOptions, Repo, RepoPath,
 };
 use crate::policy::Policy;
+use crate::policy::RiskClass;
 use serde::Serialize;
 
 /// More changed files than this raise a change to medium (seed: "More than 3 files").

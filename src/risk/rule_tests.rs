@@ -5,7 +5,6 @@
 //! every default rule has at least one of each, so a new rule cannot ship untested.
 
 use super::matcher::Matcher;
-use super::rules::Trigger;
 use crate::git::LineSide;
 use crate::policy::Policy;
 use std::collections::BTreeSet;
@@ -532,8 +531,8 @@ fn no_default_rule_fires_on_its_near_misses() {
 
 #[test]
 fn every_default_rule_has_a_positive_and_a_near_miss() {
-    for trigger in Trigger::ALL {
-        for rule in trigger.default_rules() {
+    for trigger in &crate::policy::defaults().triggers {
+        for rule in &trigger.rules {
             assert!(
                 YES.iter().any(|case| case.0 == rule.id),
                 "{} has no positive",

@@ -18,11 +18,11 @@ use super::audit::{check_decision, RecordedDecision, RecordedMatch, RecordedRule
 use super::normalise::{normalise_term, Capability};
 use super::route::Rule;
 use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::policy::RiskClass;
 use crate::record::fields::{is_placeholder_for, FieldKey};
 use crate::record::{
     lint, DecisionStatus, InteractionType, ParsedDocument, Record, RecordKind, TieBreak,
 };
-use crate::risk::RiskClass;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

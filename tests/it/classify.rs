@@ -5,7 +5,8 @@
 use crate::common::{head_commit, shallow_clone_missing_base, TestRepo};
 use handoff::git::{Head, LineSide, Repo};
 use handoff::policy::Policy;
-use handoff::risk::{classify, Classification, ClassifyError, RiskClass};
+use handoff::policy::RiskClass;
+use handoff::risk::{classify, Classification, ClassifyError};
 
 /// Classifies base..head with the policy from the base, as the CLI does.
 fn run(repo: &TestRepo, base: &str, head: &Head, declared: Option<RiskClass>) -> Classification {

@@ -1,8 +1,7 @@
 //! The JSON Schema of the policy file and `docs/gate.md` agree with the code: the same
 //! keys, trigger names, evidence items, and every default rule documented.
 
-use handoff::policy::EVIDENCE_ITEMS;
-use handoff::risk::Trigger;
+use handoff::policy::{defaults, Trigger};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -45,15 +44,12 @@ fn the_schema_lists_every_key_trigger_and_evidence_item() {
     let editable: BTreeSet<String> = Trigger::ALL
         .iter()
         .filter(|trigger| **trigger != Trigger::FileCount)
-        .map(|trigger| trigger.name().to_string())
+        .map(|trigger| trigger.as_str().to_string())
         .collect();
     assert_eq!(triggers, editable);
 
     let items = keys(&schema["properties"]["evidence"]["properties"]["aliases"]["properties"]);
-    let ids: BTreeSet<String> = EVIDENCE_ITEMS
-        .iter()
-        .map(|item| item.0.to_string())
-        .collect();
+    let ids: BTreeSet<String> = defaults().evidence.aliases.keys().cloned().collect();
     assert_eq!(items, ids);
 
     let edit = keys(&schema["$defs"]["trigger_edit"]["properties"]);
@@ -83,10 +79,11 @@ fn the_example_policy_in_the_docs_parses() {
 fn every_default_rule_is_documented() {
     let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/gate.md"))
         .expect("docs/gate.md ships in the repository");
-    let missing: Vec<&str> = Trigger::ALL
+    let missing: Vec<&str> = defaults()
+        .triggers
         .iter()
-        .flat_map(|trigger| trigger.default_rules())
-        .map(|rule| rule.id)
+        .flat_map(|trigger| &trigger.rules)
+        .map(|rule| rule.id.as_str())
         .filter(|id| !docs.contains(&format!("`{id}`")))
         .collect();
     assert!(missing.is_empty(), "undocumented rules: {missing:?}");

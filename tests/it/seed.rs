@@ -1,11 +1,11 @@
 //! Every example record of seed 003, copied verbatim into `tests/fixtures/seed/`, parses
 //! to the fields RECORDS.md names, through the library and through the JSON contract.
 
+use handoff::policy::RiskClass;
 use handoff::record::{
     parse_document, DecisionStatus, EvidenceItemId, FailureType, InteractionType, Record,
     RecordJson, RecordKind, Transport, Urgency,
 };
-use handoff::risk::RiskClass;
 use serde_json::{json, Value};
 
 fn fixture(name: &str) -> String {

@@ -1,9 +1,11 @@
 //! The gate's policy: `.handoff.yaml` merged over built-in defaults.
 //!
-//! The policy says where records live, which paths the classifier ignores, how each
-//! trigger's rules differ from the defaults (patterns added or removed), which extra
-//! triggers exist, which labels count as which evidence item, and which reviewer roles
-//! sign off on which risk class.
+//! The policy says where records live, which paths the classifier ignores, which
+//! triggers raise a change to which [`RiskClass`] and by which rules, which labels count
+//! as which evidence item, and which reviewer roles sign off on which class. The
+//! built-in defaults are data (`defaults.yaml`, read by the same loader as
+//! `.handoff.yaml`), so `handoff policy show` prints exactly what the gate applies; this
+//! module owns them, and [`crate::risk`] consumes a policy (nothing here depends on it).
 //!
 //! It is read from the BASE revision of a change, never from its head: a change must not
 //! be able to weaken its own gate. `--policy FILE` replaces it (CI controls its command
@@ -14,19 +16,29 @@
 //! The file format is documented in `docs/gate.md` and described by the JSON Schema in
 //! `schema/handoff-policy.schema.json`.
 
+mod class;
+mod defaults;
+mod error;
 mod file;
+mod trigger;
 
-use crate::git::{GitError, Head, Repo, RepoPath};
-use crate::io::{read_capped, utf8_error_position, InputError};
-use crate::risk::rules::{DefaultMatch, Trigger};
-use crate::risk::RiskClass;
+pub use class::{RiskClass, UnknownRiskClass};
+pub use defaults::defaults;
+pub use error::PolicyError;
+
+use error::{short, too_large, ErrorContext};
+pub use trigger::Trigger;
+
+use crate::git::{Head, Repo, RepoPath};
+use crate::io::{read_capped, InputError};
+use crate::pattern::literal_rule_glob;
 use file::{PolicyFile, Removal, TriggerEdit};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub(crate) use file::{compile_glob, compile_line_regex};
+pub(crate) use file::compile_line_regex;
 
 /// Where the policy file sits in a repository.
 pub const POLICY_FILE: &str = ".handoff.yaml";
@@ -37,64 +49,9 @@ const MISNAMED_POLICY_FILE: &str = ".handoff.yml";
 /// The rule that fires `policy` when the `--policy` file itself changes.
 pub const OVERRIDE_RULE: &str = "policy.path.override";
 
-/// The default records directory.
-pub const DEFAULT_RECORDS_DIR: &str = ".handoff";
-
 /// The largest policy file read: 1 MiB. A policy is a short hand-written file; a larger
 /// one is refused before it is read in full or quoted back in an error.
 pub const MAX_POLICY_BYTES: u64 = 1024 * 1024;
-
-/// The longest parser message quoted in an error; the rest is elided.
-const MAX_MESSAGE_CHARS: usize = 300;
-
-/// Evidence item ids with the seed's wording and the default aliases (GATE.md).
-pub const EVIDENCE_ITEMS: &[(&str, &str, &[&str])] = &[
-    (
-        "files-changed",
-        "File paths changed",
-        &["files changed", "changed files", "files"],
-    ),
-    (
-        "description",
-        "Brief description of change",
-        &["description", "summary", "brief description"],
-    ),
-    (
-        "test-mapping",
-        "Test output mapped to acceptance criteria",
-        &[
-            "test mapping",
-            "tests",
-            "test output",
-            "acceptance criteria",
-        ],
-    ),
-    (
-        "before-after",
-        "Before/after behavior description",
-        &["before/after", "behavior change"],
-    ),
-    (
-        "migration-notes",
-        "Any migrations or breaking-change notes",
-        &["migrations", "breaking changes", "migration notes"],
-    ),
-    (
-        "security-analysis",
-        "Security implications analysis",
-        &[
-            "security implications",
-            "security analysis",
-            "attack surface",
-        ],
-    ),
-    (
-        "rollback-plan",
-        "Rollback plan",
-        &["rollback", "revert plan"],
-    ),
-    ("reviewer-sign-off", "Reviewer sign-off", &[]),
-];
 
 /// The effective policy: defaults with the policy file applied.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -148,6 +105,9 @@ impl fmt::Display for PolicySource {
 pub struct TriggerPolicy {
     /// The trigger's name, e.g. `auth`, or a custom trigger's name.
     pub name: String,
+    /// What it looks for, in one line (`custom` for a custom trigger).
+    #[serde(skip)]
+    pub description: String,
     /// The class it raises a change to.
     pub class: RiskClass,
     /// Whether it is one of the nine built-in triggers.
@@ -193,9 +153,19 @@ pub enum RuleMatch {
 /// Evidence labels per item id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct EvidencePolicy {
-    /// For each item id, the labels that name it: the seed's wording first, then the
-    /// default aliases, then the policy's.
+    /// For each item id, the labels that name it: the defaults' (the seed's wording
+    /// first), then the policy file's.
     pub aliases: BTreeMap<String, Vec<String>>,
+    /// For each item id, the seed's wording, for messages.
+    #[serde(skip)]
+    pub wording: BTreeMap<String, String>,
+}
+
+impl EvidencePolicy {
+    /// The seed's wording of the item `id` (the id itself when there is none).
+    pub fn wording<'a>(&'a self, id: &'a str) -> &'a str {
+        self.wording.get(id).map_or(id, String::as_str)
+    }
 }
 
 /// Reviewer roles (seed: the "Reviewer" lines of each class).
@@ -211,88 +181,10 @@ pub struct ReviewerPolicy {
     pub unavailable: Vec<String>,
 }
 
-/// Why a policy could not be loaded.
-#[derive(Debug, thiserror::Error)]
-pub enum PolicyError {
-    /// The file is wrong at a known place.
-    #[error("{file}:{line}:{column}: {message}{}", at_base(at))]
-    Invalid {
-        /// The policy file.
-        file: String,
-        /// The 1-based line.
-        line: usize,
-        /// The 1-based column.
-        column: usize,
-        /// What is wrong and how to fix it.
-        message: String,
-        /// The base revision it was read from, when it was.
-        at: Option<String>,
-    },
-    /// The file is wrong as a whole.
-    #[error("{file}: {message}{}", at_base(at))]
-    InvalidFile {
-        /// The policy file.
-        file: String,
-        /// What is wrong.
-        message: String,
-        /// The base revision it was read from, when it was.
-        at: Option<String>,
-    },
-    /// The `--policy` file cannot be read.
-    #[error("{}: cannot read the policy file: {message}; pass --policy the path of a YAML policy file, or leave it out to read `.handoff.yaml` from the base revision", path.display())]
-    Unreadable {
-        /// The file.
-        path: PathBuf,
-        /// The operating system's explanation.
-        message: String,
-    },
-    /// The base revision cannot be read.
-    #[error(transparent)]
-    Git(#[from] GitError),
-}
-
-fn at_base(at: &Option<String>) -> String {
-    match at {
-        Some(rev) => format!(" (policy as committed in the base revision {})", short(rev)),
-        None => String::new(),
-    }
-}
-
-fn short(rev: &str) -> &str {
-    rev.get(..12).unwrap_or(rev)
-}
-
 impl Default for Policy {
-    /// The built-in defaults.
+    /// The built-in defaults (`defaults.yaml`).
     fn default() -> Policy {
-        Policy {
-            source: PolicySource::Defaults,
-            records_dir: DEFAULT_RECORDS_DIR.to_string(),
-            exclude: Vec::new(),
-            copies: false,
-            triggers: Trigger::ALL
-                .iter()
-                .map(|&trigger| builtin_trigger(trigger))
-                .collect(),
-            evidence: EvidencePolicy {
-                aliases: EVIDENCE_ITEMS
-                    .iter()
-                    .map(|(id, wording, aliases)| {
-                        let labels = std::iter::once(wording).chain(aliases.iter());
-                        (
-                            id.to_string(),
-                            labels.map(|label| label.to_string()).collect(),
-                        )
-                    })
-                    .collect(),
-            },
-            reviewers: ReviewerPolicy {
-                medium: vec!["qa-engineer".into(), "reality-checker".into()],
-                high: vec!["reality-checker".into(), "security-engineer".into()],
-                orchestrator: "enterprise-orchestrator".into(),
-                unavailable: Vec::new(),
-            },
-        }
+        defaults().clone()
     }
 }
 
@@ -363,8 +255,7 @@ impl Policy {
         }
         let context = ErrorContext::of(&source);
         let text = std::str::from_utf8(bytes).map_err(|error| context.not_utf8(bytes, &error))?;
-        let parsed: Option<PolicyFile> =
-            yaml_serde::from_str(text).map_err(|error| context.yaml(&error))?;
+        let parsed: Option<PolicyFile> = context.read_yaml(text)?;
         let mut policy = Policy {
             source,
             ..Policy::default()
@@ -386,14 +277,14 @@ impl Policy {
         let Some(trigger) = self
             .triggers
             .iter_mut()
-            .find(|t| t.name == Trigger::Policy.name())
+            .find(|t| t.name == Trigger::Policy.as_str())
         else {
             return;
         };
         trigger.rules.push(Rule {
             id: OVERRIDE_RULE.to_string(),
             matches: RuleMatch::Paths {
-                globs: vec![format!("/{}", globset::escape(relative))],
+                globs: vec![literal_rule_glob(relative)],
             },
             from_policy: false,
         });
@@ -424,7 +315,11 @@ impl Policy {
         }
         for (key, edit) in file.triggers {
             let trigger = key.0;
-            let Some(policy) = self.triggers.iter_mut().find(|t| t.name == trigger.name()) else {
+            let Some(policy) = self
+                .triggers
+                .iter_mut()
+                .find(|t| t.name == trigger.as_str())
+            else {
                 continue;
             };
             edit_trigger(policy, trigger, edit, text, context)?;
@@ -481,6 +376,7 @@ impl Policy {
         add_rules(&mut rules, &name, custom.paths, custom.lines);
         self.triggers.push(TriggerPolicy {
             name,
+            description: "custom".to_string(),
             class: custom.class,
             builtin: false,
             reads_removed_lines: true,
@@ -488,33 +384,6 @@ impl Policy {
             rules,
         });
         Ok(())
-    }
-}
-
-fn builtin_trigger(trigger: Trigger) -> TriggerPolicy {
-    TriggerPolicy {
-        name: trigger.name().to_string(),
-        class: trigger.class(),
-        builtin: true,
-        reads_removed_lines: trigger.reads_removed_lines(),
-        secret: trigger.is_secret(),
-        rules: trigger
-            .default_rules()
-            .iter()
-            .map(|rule| Rule {
-                id: rule.id.to_string(),
-                matches: match rule.matches {
-                    DefaultMatch::Paths(globs) => RuleMatch::Paths {
-                        globs: globs.iter().map(|glob| glob.to_string()).collect(),
-                    },
-                    DefaultMatch::Line { regex, files } => RuleMatch::Line {
-                        regex: regex.to_string(),
-                        files: files.iter().map(|glob| glob.to_string()).collect(),
-                    },
-                },
-                from_policy: false,
-            })
-            .collect(),
     }
 }
 
@@ -533,14 +402,14 @@ fn edit_trigger(
                 format!(
                     "`{}` is not a default rule of trigger `{}`; `handoff policy show` lists them",
                     removal.0,
-                    trigger.name()
+                    trigger.as_str()
                 ),
             ));
         }
     }
     add_rules(
         &mut policy.rules,
-        trigger.name(),
+        trigger.as_str(),
         edit.add_paths,
         edit.add_lines,
     );
@@ -601,105 +470,6 @@ fn add_rules(
             },
             from_policy: true,
         });
-    }
-}
-
-fn too_large(source: &PolicySource, size: u64) -> PolicyError {
-    ErrorContext::of(source).whole(format!(
-        "too large ({size} bytes); a policy file is at most {MAX_POLICY_BYTES} bytes (1 MiB)"
-    ))
-}
-
-/// `message` cut to about [`MAX_MESSAGE_CHARS`] characters, keeping its start and its
-/// end (where the parser says what it expected): a parser may quote a whole value.
-fn elide(message: String) -> String {
-    let chars: Vec<char> = message.chars().collect();
-    if chars.len() <= MAX_MESSAGE_CHARS {
-        return message;
-    }
-    let head: String = chars[..MAX_MESSAGE_CHARS / 2].iter().collect();
-    let tail: String = chars[chars.len() - MAX_MESSAGE_CHARS / 4..]
-        .iter()
-        .collect();
-    format!("{head}…{tail}")
-}
-
-/// Names the policy file in errors.
-struct ErrorContext {
-    file: String,
-    at: Option<String>,
-}
-
-impl ErrorContext {
-    fn of(source: &PolicySource) -> ErrorContext {
-        let (file, at) = match source {
-            PolicySource::File { path } => (path.display().to_string(), None),
-            PolicySource::Base { rev } => (POLICY_FILE.to_string(), Some(rev.clone())),
-            PolicySource::Defaults => (POLICY_FILE.to_string(), None),
-        };
-        ErrorContext { file, at }
-    }
-
-    /// Invalid UTF-8, located at the line and column of the first bad byte.
-    fn not_utf8(&self, bytes: &[u8], error: &std::str::Utf8Error) -> PolicyError {
-        let (line, column) = utf8_error_position(bytes, *error);
-        PolicyError::Invalid {
-            file: self.file.clone(),
-            line,
-            column,
-            message: "not UTF-8 (the first invalid byte is here); save the file as UTF-8"
-                .to_string(),
-            at: self.at.clone(),
-        }
-    }
-
-    fn whole(&self, message: String) -> PolicyError {
-        PolicyError::InvalidFile {
-            file: self.file.clone(),
-            message,
-            at: self.at.clone(),
-        }
-    }
-
-    fn yaml(&self, error: &yaml_serde::Error) -> PolicyError {
-        // serde names the Rust type; a user needs the shape of the file.
-        let message = elide(error.to_string()).replace(
-            "struct PolicyFile",
-            "a mapping of policy keys (records_dir:, exclude:, triggers:, …)",
-        );
-        let Some(location) = error.location() else {
-            return self.whole(message);
-        };
-        // The parser appends "at line L column C"; the location is reported up front.
-        let message = match message.rfind(" at line ") {
-            Some(index) => message[..index].to_string(),
-            None => message,
-        };
-        PolicyError::Invalid {
-            file: self.file.clone(),
-            line: location.line(),
-            column: location.column(),
-            message,
-            at: self.at.clone(),
-        }
-    }
-
-    /// An error located at the first line of `text` that mentions `needle`.
-    fn at_text(&self, text: &str, needle: &str, message: String) -> PolicyError {
-        let found = text
-            .lines()
-            .enumerate()
-            .find_map(|(index, line)| line.find(needle).map(|column| (index + 1, column + 1)));
-        match found {
-            Some((line, column)) => PolicyError::Invalid {
-                file: self.file.clone(),
-                line,
-                column,
-                message,
-                at: self.at.clone(),
-            },
-            None => self.whole(message),
-        }
     }
 }
 

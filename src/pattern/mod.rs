@@ -1,0 +1,149 @@
+//! Path patterns: the two glob dialects `handoff` reads, compiled in one place.
+//!
+//! Both are globs over repository paths (`/`-separated, relative to the root) where `*`
+//! and `?` never cross `/`, `**` does, `{a,b}` is an alternative, `[…]` a class, a
+//! backslash escapes, and dotfiles are ordinary files. They differ in where a pattern is
+//! anchored, because they are written for different jobs:
+//!
+//! | | [`Dialect::Scope`] | [`Dialect::Rule`] |
+//! |---|---|---|
+//! | written in | `Expected file scope`, scope expansions, `Files changed` | `.handoff.yaml` and the built-in rules: rule `paths` and `files`, `exclude` |
+//! | reads like | `CODEOWNERS`: a path from the root | `.gitignore`: a name anywhere |
+//! | `src/a.rs` | that file only | that file only (a `/` inside anchors) |
+//! | `*.pem` | `*.pem` at the root only | any `.pem` at any depth (`**/*.pem`) |
+//! | `vendor/` | everything below the root's `vendor/` | everything below any `vendor/` (`**/vendor/**`) |
+//! | leading `/` | ignored (as is `./`) | anchors at the root: `/.gitlab-ci.yml` |
+//! | case | sensitive | rules: insensitive ([`RuleGlobs`]); `exclude`: sensitive |
+//!
+//! Scope patterns are what an agent is allowed to touch, so they mean exactly what they
+//! say from the root; rule globs find risky files wherever a project keeps them.
+//!
+//! Scope examples (the README's table):
+//!
+//! | pattern | matches | does not match |
+//! |---|---|---|
+//! | `src/auth/oauth.ts` | `src/auth/oauth.ts` (that file only) | `src/auth/oauth.tsx`, `lib/src/auth/oauth.ts` |
+//! | `src/auth/` | everything under `src/auth/`, at any depth | `src/authz/x.ts`, `src/auth` |
+//! | `tests/auth/*.test.ts` | `tests/auth/a.test.ts`, `tests/auth/.x.test.ts` | `tests/auth/sub/a.test.ts` |
+//! | `src/?.rs` | `src/a.rs` | `src/ab.rs`, `src/a/b.rs` |
+//! | `src/**/*.rs` | `src/a.rs`, `src/a/b/c.rs` | `src/a.py` |
+//! | `**/Cargo.toml` | `Cargo.toml`, `crates/x/Cargo.toml` | `Cargo.lock` |
+//! | `*.md` | `README.md`, `.hidden.md` | `docs/guide.md` |
+//! | `src/{a,b}.rs` | `src/a.rs`, `src/b.rs` | `src/c.rs` |
+//! | `Src/A.rs` | `Src/A.rs` | `src/a.rs` (case-sensitive) |
+//! | `src/\*.rs` | `src/*.rs` (a literal star) | `src/a.rs` |
+//!
+//! [`PatternSet`] compiles many scope patterns into one set (a 5,000-file change is one
+//! pass); [`RuleGlobs`] does the same for the rules of a policy.
+
+mod rules;
+mod scope;
+
+pub use rules::{RuleGlobs, RuleGlobsBuilder};
+pub use scope::{PatternError, PatternSet};
+
+use globset::{Glob, GlobBuilder};
+
+/// Which of the two glob dialects a pattern is written in (see the module).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// A file-scope pattern: anchored at the root, `dir/` a directory.
+    Scope,
+    /// A policy rule glob: `.gitignore`-style.
+    Rule,
+}
+
+/// Compiles `pattern`, written in `dialect`, into a glob over full repository paths.
+pub fn compile(
+    pattern: &str,
+    dialect: Dialect,
+    case_insensitive: bool,
+) -> Result<Glob, globset::Error> {
+    let full = match dialect {
+        Dialect::Scope => scope_glob(pattern),
+        Dialect::Rule => rule_glob(pattern),
+    };
+    GlobBuilder::new(&full)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .case_insensitive(case_insensitive)
+        .build()
+}
+
+/// A rule glob matching exactly the repository path `path` (its metacharacters escaped).
+pub fn literal_rule_glob(path: &str) -> String {
+    format!("/{}", globset::escape(path))
+}
+
+/// A scope pattern as a full-path glob: a leading `/` or `./` stripped, `dir/` meaning
+/// everything below `dir`.
+fn scope_glob(pattern: &str) -> String {
+    let mut text = pattern.trim();
+    loop {
+        if let Some(rest) = text.strip_prefix("./") {
+            text = rest;
+        } else if let Some(rest) = text.strip_prefix('/') {
+            text = rest;
+        } else {
+            break;
+        }
+    }
+    if text.ends_with('/') {
+        format!("{text}**")
+    } else {
+        text.to_string()
+    }
+}
+
+/// A rule glob as the full-path glob it means: a leading `/` anchors it at the root; a
+/// glob with no other `/` matches at any depth (`*.pem` means `**/*.pem`); a trailing `/`
+/// means everything below a directory (`vendor/` means `**/vendor/**`).
+fn rule_glob(glob: &str) -> String {
+    let anchored = glob.starts_with('/');
+    let body = glob.trim_start_matches('/');
+    let (body, directory) = match body.strip_suffix('/') {
+        Some(dir) => (dir, true),
+        None => (body, false),
+    };
+    let prefix = if anchored || body.contains('/') || body.starts_with("**") {
+        ""
+    } else {
+        "**/"
+    };
+    let suffix = if directory { "/**" } else { "" };
+    format!("{prefix}{body}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_globs_follow_gitignore_conventions() {
+        assert_eq!(rule_glob("*.pem"), "**/*.pem");
+        assert_eq!(rule_glob("vendor/"), "**/vendor/**");
+        assert_eq!(rule_glob("/.handoff.yaml"), ".handoff.yaml");
+        assert_eq!(rule_glob("db/migrate/"), "db/migrate/**");
+        assert_eq!(rule_glob("**/x"), "**/x");
+    }
+
+    #[test]
+    fn the_dialects_differ_where_the_table_says() {
+        let matches = |pattern: &str, dialect, path: &str| {
+            compile(pattern, dialect, false)
+                .expect("compiles")
+                .compile_matcher()
+                .is_match(path)
+        };
+        assert!(matches("*.pem", Dialect::Rule, "a/b/k.pem"));
+        assert!(!matches("*.pem", Dialect::Scope, "a/b/k.pem"));
+        assert!(matches("vendor/", Dialect::Rule, "x/vendor/y.rs"));
+        assert!(!matches("vendor/", Dialect::Scope, "x/vendor/y.rs"));
+        assert!(matches("/src/a.rs", Dialect::Scope, "src/a.rs"));
+        assert!(matches(
+            &literal_rule_glob("a[1].yaml"),
+            Dialect::Rule,
+            "a[1].yaml"
+        ));
+    }
+}
