@@ -12,25 +12,6 @@ use regex::Regex;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-/// Whether an item's text is empty or still a placeholder (`TBD`, `TODO`, `…`,
-/// `[fill me in]`, `<commands>`).
-pub fn is_placeholder(text: &str) -> bool {
-    let folded = text
-        .trim()
-        .trim_end_matches(['.', '!'])
-        .trim()
-        .to_lowercase();
-    let bracketed = |open: char, close: char| {
-        folded.starts_with(open) && folded.ends_with(close) && !folded[1..].contains(open)
-    };
-    folded.is_empty()
-        || folded.chars().all(|c| matches!(c, '.' | '…' | '-' | '_'))
-        || folded.starts_with("tbd")
-        || folded.starts_with("todo")
-        || bracketed('[', ']')
-        || bracketed('<', '>')
-}
-
 /// How a `files-changed` item covers the files of the change.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileCoverage {
@@ -315,25 +296,6 @@ pub fn has_exact_rollback(text: &str) -> bool {
 mod tests {
     use super::*;
 
-    #[test]
-    fn placeholders_are_not_content() {
-        for text in [
-            "",
-            "  ",
-            "TBD",
-            "todo: later",
-            "…",
-            "...",
-            "[Rollback plan]",
-            "<cmd>",
-        ] {
-            assert!(is_placeholder(text), "{text:?}");
-        }
-        for text in ["none", "`git revert abc`", "[a](b) link then text", "n/a"] {
-            assert!(!is_placeholder(text), "{text:?}");
-        }
-    }
-
     fn changed(paths: &[&str]) -> Vec<(String, Option<String>)> {
         paths.iter().map(|p| (p.to_string(), None)).collect()
     }
@@ -421,7 +383,7 @@ mod tests {
         #[test]
         fn no_text_panics_a_check(text in "\\PC{0,80}", path in "[a-z/.*{}\\[\\]é]{0,12}") {
             let changed = vec![(path.clone(), Some(text.clone()))];
-            let _ = is_placeholder(&text);
+            let _ = crate::record::placeholder::is_placeholder(&text);
             let _ = file_coverage(&text, &changed);
             let _ = sentence_count(&text);
             let _ = test_mapping(&text, std::slice::from_ref(&text));

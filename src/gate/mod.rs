@@ -177,7 +177,7 @@ fn invalid_class_problems(task: &TaskRecords) -> Vec<Diagnostic> {
             let value = field.value.trim();
             if value.is_empty()
                 || value.parse::<RiskClass>().is_ok()
-                || crate::record::fields::is_placeholder_for(FieldKey::RiskClass, value)
+                || crate::record::placeholder::is_placeholder_value(FieldKey::RiskClass, value)
             {
                 return None;
             }

@@ -14,7 +14,14 @@ use super::{ChangedPath, EvidenceReport, ItemProblem};
 use crate::diagnostic::{Diagnostic, GateCode};
 use crate::evidence::{match_label, EvidenceItem, EvidenceItemId};
 use crate::policy::RiskClass;
+use crate::record::placeholder::is_placeholder;
 use crate::record::{fields, Record};
+
+/// Whether an item's text is empty or still a placeholder ([`is_placeholder`]): either
+/// way the item is missing.
+fn unfilled(text: &str) -> bool {
+    text.trim().is_empty() || is_placeholder(text)
+}
 
 /// The items a class requires, ALL of them, in the seed's order.
 pub fn required_items(class: RiskClass) -> &'static [EvidenceItemId] {
@@ -82,7 +89,7 @@ pub fn judge(input: &BundleInput) -> BundleJudgement {
             continue;
         }
         match find_item(&items, *id) {
-            Some(item) if !bundle::is_placeholder(&item.text) => {
+            Some(item) if !unfilled(&item.text) => {
                 flaws.extend(check_item(input, *id, item));
             }
             found => {
@@ -95,7 +102,7 @@ pub fn judge(input: &BundleInput) -> BundleJudgement {
         .iter()
         .filter(|id| !required.contains(id))
     {
-        if let Some(item) = find_item(&items, *id).filter(|i| !bundle::is_placeholder(&i.text)) {
+        if let Some(item) = find_item(&items, *id).filter(|i| !unfilled(&i.text)) {
             flaws.extend(check_item(input, *id, item));
         }
     }
@@ -165,9 +172,7 @@ fn items_of(record: &Record, labels: &[(EvidenceItemId, String)]) -> Vec<Evidenc
 fn find_item(items: &[EvidenceItem], id: EvidenceItemId) -> Option<&EvidenceItem> {
     let mut named = items.iter().filter(|item| item.item == Some(id));
     let first = named.clone().next();
-    named
-        .find(|item| !bundle::is_placeholder(&item.text))
-        .or(first)
+    named.find(|item| !unfilled(&item.text)).or(first)
 }
 
 fn absent(

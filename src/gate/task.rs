@@ -6,7 +6,8 @@
 //! `Timestamp` when every candidate has one that parses, else the last in document order
 //! (files in the order they were read, records in the order they appear).
 
-use crate::record::{fields, InteractionType, Record, RecordKind};
+use crate::record::placeholder::is_placeholder;
+use crate::record::{InteractionType, Record, RecordKind};
 use std::collections::BTreeMap;
 
 /// Why the task of a check cannot be chosen.
@@ -165,7 +166,7 @@ impl<'a> TaskRecords<'a> {
 pub fn filled(value: Option<&str>) -> Option<&str> {
     value
         .map(str::trim)
-        .filter(|value| !value.is_empty() && !fields::is_placeholder(value))
+        .filter(|value| !value.is_empty() && !is_placeholder(value))
 }
 
 /// The latest of `records` (see the module documentation).

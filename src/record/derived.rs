@@ -5,7 +5,8 @@
 //! body line that merely contains `### Decision` is text. That is a security property,
 //! since a record must not be able to approve itself through a field value.
 
-use super::fields::{is_placeholder, Capability, Urgency};
+use super::fields::{Capability, Urgency};
+use super::placeholder::is_placeholder;
 use super::Record;
 use serde::Serialize;
 use std::fmt;

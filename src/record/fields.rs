@@ -213,7 +213,7 @@ impl FieldKey {
     /// Brings a value to its stored form: the canonical text when it parses, else as written.
     pub fn canonical_value(self, value: &str) -> String {
         let value = normalize_value(value);
-        if is_placeholder_for(self, &value) {
+        if super::placeholder::is_placeholder_value(self, &value) {
             return value;
         }
         let canonical = match self {
@@ -595,54 +595,6 @@ pub fn format_rejected(agents: &[RejectedAgent]) -> String {
     out
 }
 
-/// Whether a field value is an unfilled template placeholder.
-pub fn is_placeholder_for(key: FieldKey, value: &str) -> bool {
-    let value = value.trim();
-    if is_bare_placeholder(value) || is_angle_placeholder(value) {
-        return true;
-    }
-    let Some(inner) = wholly_bracketed(value) else {
-        return false;
-    };
-    !key.is_list() || inner.contains("...") || inner.contains('…') || inner.contains("e.g.")
-}
-
-/// Whether a free-text value (a section body, a line of one) is an unfilled placeholder.
-pub fn is_placeholder(value: &str) -> bool {
-    let value = value.trim();
-    is_bare_placeholder(value)
-        || is_angle_placeholder(value)
-        || wholly_bracketed(value).is_some_and(|inner| !inner.trim().is_empty())
-}
-
-/// The inside of `[...]` when the first `[` closes at the very end (`[a] [b]` is not).
-fn wholly_bracketed(value: &str) -> Option<&str> {
-    let inner = value.strip_prefix('[')?.strip_suffix(']')?;
-    let mut depth = 0usize;
-    for ch in inner.chars() {
-        match ch {
-            '[' => depth += 1,
-            ']' if depth == 0 => return None,
-            ']' => depth -= 1,
-            _ => {}
-        }
-    }
-    Some(inner)
-}
-
-fn is_bare_placeholder(value: &str) -> bool {
-    ["TBD", "TODO", "...", "…"]
-        .iter()
-        .any(|word| value.eq_ignore_ascii_case(word))
-}
-
-fn is_angle_placeholder(value: &str) -> bool {
-    value
-        .strip_prefix('<')
-        .and_then(|rest| rest.strip_suffix('>'))
-        .is_some_and(|inner| inner.trim() == inner && inner.contains(char::is_whitespace))
-}
-
 /// Whether a timestamp is RFC 3339 / ISO 8601 with a zone.
 pub fn is_valid_timestamp(text: &str) -> bool {
     let bytes = text.trim().as_bytes();
@@ -793,31 +745,6 @@ mod tests {
             FieldKey::Rejected.canonical_value("a - x;b – y"),
             "a — x; b — y"
         );
-    }
-
-    #[test]
-    fn placeholders_are_recognised() {
-        assert!(is_placeholder_for(
-            FieldKey::TaskId,
-            "[DEPT-NNN, e.g., ENG-042]"
-        ));
-        assert!(is_placeholder_for(
-            FieldKey::BaselineSha,
-            "<git rev-parse HEAD at dispatch>"
-        ));
-        assert!(is_placeholder_for(FieldKey::From, "TBD"));
-        assert!(!is_placeholder_for(
-            FieldKey::ExpectedFileScope,
-            "[src/a.ts, src/b.ts]"
-        ));
-        assert!(is_placeholder_for(
-            FieldKey::ExpectedFileScope,
-            "[src/..., e.g. x]"
-        ));
-        assert!(!is_placeholder_for(FieldKey::From, "<b>"));
-        assert!(is_placeholder("[domain + [qualifier, ...]]"));
-        assert!(!is_placeholder("[RFC 7636] says so, see [1]"));
-        assert!(!is_placeholder_for(FieldKey::Reason, "[a] beats [b]"));
     }
 
     #[test]

@@ -12,8 +12,8 @@
 //! (`{"records": [...]}`); derived keys are ignored, since they follow from the rest.
 
 use super::fields::{
-    format_list, format_matched, format_rejected, is_placeholder_for, parse_list,
-    parse_matched_agents, parse_rejected, Capability, FieldKey, MatchedAgent, RejectedAgent,
+    format_list, format_matched, format_rejected, parse_list, parse_matched_agents, parse_rejected,
+    Capability, FieldKey, MatchedAgent, RejectedAgent,
 };
 use super::{Record, RecordKind};
 use serde::de::{MapAccess, Visitor};
@@ -115,7 +115,7 @@ fn typed_field(record: &Record, key: FieldKey) -> Value {
         };
     };
     let as_written = Value::String(value.to_string());
-    if is_placeholder_for(key, value) {
+    if super::placeholder::is_placeholder_value(key, value) {
         return as_written;
     }
     let typed = match key {

@@ -7,8 +7,9 @@
 //! failure type, a review's evidence, a capability request's capability, a scope
 //! expansion's paths, unknown sections and unrecognised decisions or tie-breaks.
 
-use super::fields::{is_placeholder, is_placeholder_for, is_valid_timestamp, Capability};
+use super::fields::{is_valid_timestamp, Capability};
 use super::fields::{parse_list, parse_matched_agents, parse_rejected};
+use super::placeholder::{is_placeholder, is_placeholder_value};
 use super::{
     derived, DecisionStatus, FailureType, FieldKey, InteractionType, ParsedDocument, Record,
     RecordKind, TieBreak, Transport, Urgency, SEED_SECTIONS,
@@ -66,7 +67,7 @@ fn check_required(record: &Record, out: &mut Vec<Diagnostic>) {
 fn check_values(record: &Record, out: &mut Vec<Diagnostic>) {
     for field in record.fields() {
         let (value, line, column) = (field.value.as_str(), field.line, field.column);
-        if is_placeholder_for(field.key, value) {
+        if is_placeholder_value(field.key, value) {
             let message = format!(
                 "`{}` still holds the placeholder `{value}`",
                 field.key.label()

@@ -20,6 +20,7 @@ mod fmt;
 mod json;
 mod lint;
 mod parse;
+pub mod placeholder;
 mod render;
 mod sanitize;
 mod skeleton;
@@ -371,7 +372,7 @@ impl Record {
     /// A value that is present and not an unfilled placeholder.
     fn filled(&self, key: FieldKey) -> Option<&str> {
         self.value(key)
-            .filter(|value| !fields::is_placeholder_for(key, value))
+            .filter(|value| !placeholder::is_placeholder_value(key, value))
     }
 
     /// `Task ID`.

@@ -189,7 +189,7 @@ impl Matcher {
         regex
             .captures_iter(content)
             .any(|captures| match captures.name("value") {
-                Some(value) => !is_placeholder(value.as_bytes()),
+                Some(value) => !is_dummy_secret(value.as_bytes()),
                 None => true,
             })
     }
@@ -337,11 +337,11 @@ fn redact(regex: &Regex, whole: bool, text: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Whether a secret-looking value is a placeholder, a reference or a template rather than
-/// a real secret: `changeme`, `${DB_PASSWORD}`, `<your-token>`, `DB_PASSWORD`, `********`,
+/// Whether a secret-looking value is a dummy (a placeholder, a reference or a template)
+/// rather than a real secret: `changeme`, `${DB_PASSWORD}`, `<your-token>`, `DB_PASSWORD`, `********`,
 /// `/run/secrets/db`, an all-digit number, a value that names itself (`password123`,
 /// `my-secret-token`) …
-pub(crate) fn is_placeholder(value: &[u8]) -> bool {
+pub(crate) fn is_dummy_secret(value: &[u8]) -> bool {
     let Ok(value) = std::str::from_utf8(value) else {
         return false;
     };
@@ -443,7 +443,7 @@ mod tests {
             "password123",
             "test-secret-key",
         ] {
-            assert!(is_placeholder(value.as_bytes()), "{value}");
+            assert!(is_dummy_secret(value.as_bytes()), "{value}");
         }
         for value in [
             "hunter22x",
@@ -451,7 +451,7 @@ mod tests {
             "AKIAIOSFODNN7EXAMPLF",
             "q8Zr!x0pL",
         ] {
-            assert!(!is_placeholder(value.as_bytes()), "{value}");
+            assert!(!is_dummy_secret(value.as_bytes()), "{value}");
         }
     }
 

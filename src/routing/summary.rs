@@ -19,7 +19,8 @@ use super::normalise::{normalise_term, Capability};
 use super::route::Rule;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::policy::RiskClass;
-use crate::record::fields::{is_placeholder_for, FieldKey};
+use crate::record::placeholder::is_placeholder_value;
+use crate::record::FieldKey;
 use crate::record::{
     lint, DecisionStatus, InteractionType, ParsedDocument, Record, RecordKind, TieBreak,
 };
@@ -340,7 +341,7 @@ pub fn recorded_decision(record: &Record, requester_fallback: Option<&str>) -> R
             .collect(),
         selected: record
             .selected()
-            .filter(|s| !s.trim().is_empty() && !is_placeholder_for(FieldKey::Selected, s))
+            .filter(|s| !s.trim().is_empty() && !is_placeholder_value(FieldKey::Selected, s))
             .map(str::to_string),
         reason: record.reason().map(str::to_string),
         rejected: record

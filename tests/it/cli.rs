@@ -755,3 +755,25 @@ fn render_given_a_directory_says_to_pass_a_file() {
             dir.path().display()
         )));
 }
+
+#[test]
+fn lint_reads_the_placeholders_the_gate_reads() {
+    let record = "## Task Assignment\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-1 |\n\
+                  | Assigned to | backend-engineer |\n| Expected file scope | [src/] |\n\
+                  | Baseline SHA | <sha> |\n| Risk Class | TBD later |\n";
+    let output = handoff()
+        .args(["lint", "--format", "json", "-"])
+        .write_stdin(record)
+        .output()
+        .expect("run handoff");
+    assert_eq!(output.status.code(), Some(1));
+    let value: Value = serde_json::from_slice(&output.stdout).expect("lint JSON");
+    let placeholders: Vec<u64> = value["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["code"] == "unfilled-placeholder")
+        .filter_map(|d| d["line"].as_u64())
+        .collect();
+    assert_eq!(placeholders, [8, 9], "{value}");
+}
