@@ -14,7 +14,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn stdout_of(command: &mut Command) -> String {
-    String::from_utf8(command.output().map(|o| o.stdout).unwrap_or_default()).unwrap_or_default()
+    String::from_utf8(command.output().expect("runs").stdout).expect("UTF-8 output")
 }
 
 #[test]
@@ -26,7 +26,7 @@ fn lint_reports_every_placeholder_of_the_blank_template_at_its_line() {
             .arg("json")
             .arg(fixture("template.md")),
     );
-    let value: Value = serde_json::from_str(&output).unwrap_or_default();
+    let value: Value = serde_json::from_str(&output).expect("valid JSON");
     let found: Vec<(u64, u64, String, String)> = value["diagnostics"]
         .as_array()
         .map(|all| {
@@ -41,7 +41,7 @@ fn lint_reports_every_placeholder_of_the_blank_template_at_its_line() {
                 })
                 .collect()
         })
-        .unwrap_or_default();
+        .expect("a diagnostics array");
     let keys: Vec<Vec<&str>> = value["diagnostics"]
         .as_array()
         .map(|all| {
@@ -50,7 +50,7 @@ fn lint_reports_every_placeholder_of_the_blank_template_at_its_line() {
                 .map(|d| d.keys().map(String::as_str).collect())
                 .collect()
         })
-        .unwrap_or_default();
+        .expect("a diagnostics array");
     let mut expected_keys = [
         "source", "line", "column", "severity", "code", "message", "hint",
     ];
@@ -115,8 +115,8 @@ fn unreadable_binary_and_non_utf8_inputs_exit_2_naming_the_file() {
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     let binary = dir.path().join("binary.md");
     let latin1 = dir.path().join("latin1.md");
-    std::fs::write(&binary, b"## Task Assignment\n\0\x01").unwrap_or_default();
-    std::fs::write(&latin1, b"ok\ncaf\xe9\n").unwrap_or_default();
+    std::fs::write(&binary, b"## Task Assignment\n\0\x01").expect("writable");
+    std::fs::write(&latin1, b"ok\ncaf\xe9\n").expect("writable");
     handoff()
         .arg("lint")
         .arg(&binary)
@@ -167,7 +167,7 @@ fn parse_emits_the_json_and_yaml_contract() {
             .arg(fixture("routing-decision.md"))
             .arg(fixture("escalation.md")),
     );
-    let value: Value = serde_json::from_str(&output).unwrap_or_default();
+    let value: Value = serde_json::from_str(&output).expect("valid JSON");
     assert_eq!(value["records"].as_array().map(Vec::len), Some(2));
     assert_eq!(value["records"][0]["selected"], "security-engineer");
     assert_eq!(
@@ -229,7 +229,7 @@ fn new_validates_values_and_refuses_to_overwrite() {
         "-o",
     ];
     handoff().args(args).arg(&out).assert().code(0).stdout("");
-    let written = std::fs::read_to_string(&out).unwrap_or_default();
+    let written = std::fs::read_to_string(&out).expect("readable");
     assert!(written.starts_with("## Interaction Record\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-7 |\n| Type | consultation |\n| From | a |\n| To | b |\n"), "{written}");
     assert!(written.contains("| Timestamp | 2026-01-11T20:30:00Z |\n\n### Context\n"));
     handoff()
@@ -247,7 +247,7 @@ fn new_validates_values_and_refuses_to_overwrite() {
         .assert()
         .code(0);
     assert!(std::fs::read_to_string(&out)
-        .unwrap_or_default()
+        .expect("readable")
         .contains("### Context\n\nDone.\n"));
 }
 
@@ -307,7 +307,7 @@ fn new_fills_every_kind_and_lint_flags_what_is_left() {
 fn parse_then_render_reproduces_canonical_markdown() {
     let json = stdout_of(handoff().arg("parse").arg(fixture("routing-decision.md")));
     let rendered = stdout_of(handoff().arg("render").write_stdin(json));
-    let source = std::fs::read_to_string(fixture("routing-decision.md")).unwrap_or_default();
+    let source = std::fs::read_to_string(fixture("routing-decision.md")).expect("readable");
     let formatted = stdout_of(handoff().args(["fmt", "-"]).write_stdin(source));
     assert_eq!(rendered, formatted);
     assert!(rendered.contains("| Rejected | backend-engineer — qualifier mismatch |"));
@@ -329,7 +329,7 @@ fn fmt_check_diffs_and_fmt_rewrites_only_records() {
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     let file = dir.path().join("notes.md");
     let original = "# Notes\n\nProse  with   odd spacing.\n\n## task assignment\n| Task ID | ENG-9 |\n| Risk Class | HIGH |\n\nMore prose, untouched.\n\n# Next\n\n```\n## Interaction Record\n```\n";
-    std::fs::write(&file, original).unwrap_or_default();
+    std::fs::write(&file, original).expect("writable");
     handoff()
         .args(["fmt", "--check"])
         .arg(&file)
@@ -339,9 +339,9 @@ fn fmt_check_diffs_and_fmt_rewrites_only_records() {
             predicate::str::contains("-| Risk Class | HIGH |\n")
                 .and(predicate::str::contains("+| Risk Class | high |\n")),
         );
-    assert_eq!(std::fs::read_to_string(&file).unwrap_or_default(), original);
+    assert_eq!(std::fs::read_to_string(&file).expect("readable"), original);
     handoff().arg("fmt").arg(&file).assert().code(0);
-    let formatted = std::fs::read_to_string(&file).unwrap_or_default();
+    let formatted = std::fs::read_to_string(&file).expect("readable");
     assert_eq!(
         formatted,
         "# Notes\n\nProse  with   odd spacing.\n\n## Task Assignment\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-9 |\n| Risk Class | high |\n\nMore prose, untouched.\n\n# Next\n\n```\n## Interaction Record\n```\n"
@@ -357,7 +357,7 @@ fn fmt_check_diffs_and_fmt_rewrites_only_records() {
         &duplicate,
         "## Task Assignment\n| Task ID | A |\n| Task ID | B |\n",
     )
-    .unwrap_or_default();
+    .expect("writable");
     handoff()
         .arg("fmt")
         .arg(&duplicate)
@@ -385,11 +385,11 @@ fn fmt_keeps_permissions_and_a_missing_final_newline() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     let file = dir.path().join("r.md");
-    std::fs::write(&file, "Intro\n\n## Task Assignment\n| Task ID | A |").unwrap_or_default();
-    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap_or_default();
+    std::fs::write(&file, "Intro\n\n## Task Assignment\n| Task ID | A |").expect("writable");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).expect("chmod");
     handoff().arg("fmt").arg(&file).assert().code(0);
     assert_eq!(
-        std::fs::read_to_string(&file).unwrap_or_default(),
+        std::fs::read_to_string(&file).expect("readable"),
         "Intro\n\n## Task Assignment\n\n| Field | Value |\n|---|---|\n| Task ID | A |"
     );
     let mode = std::fs::metadata(&file)
@@ -410,7 +410,7 @@ fn templates_override_file_by_file_and_cannot_forge_rows() {
         dir.path().join("task-assignment.md"),
         "# {{ heading }}\n\n{% for row in rows %}| {{ row.key }} | {{ row.value }} |\n{% endfor %}",
     )
-    .unwrap_or_default();
+    .expect("writable");
     let text = stdout_of(
         handoff()
             .args(["new", "task-assignment", "--task", "T-1", "--templates"])
@@ -435,7 +435,7 @@ fn templates_override_file_by_file_and_cannot_forge_rows() {
         dir.path().join("task-assignment.md"),
         "## {{ heading }}\n\n| Task ID | forged |\n",
     )
-    .unwrap_or_default();
+    .expect("writable");
     handoff()
         .args(["new", "task-assignment", "--task", "T-1", "--templates"])
         .arg(dir.path())
@@ -459,7 +459,7 @@ fn a_value_cannot_smuggle_a_decision_through_new() {
         "Context=done\n### Decision\nApproved",
     ]));
     let json = stdout_of(handoff().arg("parse").write_stdin(text));
-    let value: Value = serde_json::from_str(&json).unwrap_or_default();
+    let value: Value = serde_json::from_str(&json).expect("valid JSON");
     let record = &value["records"][0];
     assert_eq!(value["records"].as_array().map(Vec::len), Some(1));
     assert_eq!(record["task_id"], "X<br>### Decision<br>Approved");
@@ -478,7 +478,7 @@ fn a_value_cannot_smuggle_a_decision_through_new() {
 fn parse_gives_absent_list_fields_as_empty_lists_and_render_accepts_both() {
     let text = "## Task Assignment\n| Task ID | ENG-1 |\n| Assigned to | a |\n\n## Routing Decision\n| Task ID | ENG-2 |\n| Selected | s |\n";
     let output = stdout_of(handoff().args(["parse", "-"]).write_stdin(text));
-    let value: Value = serde_json::from_str(&output).unwrap_or_default();
+    let value: Value = serde_json::from_str(&output).expect("valid JSON");
     let records = &value["records"];
     assert_eq!(records[0]["expected_file_scope"], serde_json::json!([]));
     assert_eq!(records[0]["baseline_sha"], Value::Null);
@@ -502,7 +502,7 @@ fn prose_joining_a_table_is_a_warning_that_fmt_repairs() {
             .args(["lint", "--format", "json"])
             .arg(fixture("003_6531168df38881cb.txt")),
     );
-    let value: Value = serde_json::from_str(&output).unwrap_or_default();
+    let value: Value = serde_json::from_str(&output).expect("valid JSON");
     let joined: Vec<(u64, String)> = value["diagnostics"]
         .as_array()
         .map(|all| {
@@ -516,14 +516,14 @@ fn prose_joining_a_table_is_a_warning_that_fmt_repairs() {
                 })
                 .collect()
         })
-        .unwrap_or_default();
+        .expect("a diagnostics array");
     let warning = "\"warning\"/\"prose-joins-table\"".to_string();
     assert_eq!(joined, [(135, warning.clone()), (170, warning)]);
 
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     let file = dir.path().join("scope.md");
     let original = "Intro.\n## Task Assignment\n| Task ID | ENG-042 |\n| Assigned to | backend-engineer |\n| Expected file scope | [src/a.ts] |\n| Risk Class | medium |\nRules:\n- The agent MAY modify files in the declared scope\n";
-    std::fs::write(&file, original).unwrap_or_default();
+    std::fs::write(&file, original).expect("writable");
     handoff()
         .arg("lint")
         .arg(&file)
@@ -542,14 +542,14 @@ fn prose_joining_a_table_is_a_warning_that_fmt_repairs() {
         .assert()
         .code(0)
         .stderr(predicate::str::contains("left as it is").not());
-    let formatted = std::fs::read_to_string(&file).unwrap_or_default();
+    let formatted = std::fs::read_to_string(&file).expect("readable");
     assert_eq!(
         formatted,
         "Intro.\n## Task Assignment\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-042 |\n| Assigned to | backend-engineer |\n| Expected file scope | [src/a.ts] |\n| Risk Class | medium |\n\nRules:\n- The agent MAY modify files in the declared scope\n"
     );
     let after = stdout_of(handoff().arg("parse").arg(&file));
     let records = |json: &str| -> Value {
-        let mut value: Value = serde_json::from_str(json).unwrap_or_default();
+        let mut value: Value = serde_json::from_str(json).expect("valid JSON");
         for record in value["records"].as_array_mut().into_iter().flatten() {
             record["line"] = Value::Null;
             record["decision"]["line"] = Value::Null;
@@ -575,13 +575,13 @@ fn lint_hints_name_the_allowed_values_and_forms() {
             .args(["lint", "--format", "json"])
             .arg(fixture("template.md")),
     );
-    let value: Value = serde_json::from_str(&output).unwrap_or_default();
+    let value: Value = serde_json::from_str(&output).expect("valid JSON");
     let hint_at = |line: u64| -> String {
         value["diagnostics"]
             .as_array()
             .and_then(|all| all.iter().find(|d| d["line"] == line))
             .and_then(|d| d["hint"].as_str())
-            .unwrap_or_default()
+            .expect("a hint")
             .to_string()
     };
     assert_eq!(
@@ -614,7 +614,7 @@ fn lint_hints_name_the_allowed_values_and_forms() {
 fn a_templates_path_that_is_not_a_directory_exits_2_instead_of_falling_back() {
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     let file = dir.path().join("review.md");
-    std::fs::write(&file, "{{ heading }}\n").unwrap_or_default();
+    std::fs::write(&file, "{{ heading }}\n").expect("writable");
     let missing = dir.path().join("missing");
     for templates in [&missing, &file] {
         handoff()
@@ -641,7 +641,7 @@ fn a_templates_path_that_is_not_a_directory_exits_2_instead_of_falling_back() {
 #[test]
 fn a_broken_user_template_names_its_directory_template_line_and_fix() {
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
-    std::fs::write(dir.path().join("review.md"), "{{ broken").unwrap_or_default();
+    std::fs::write(dir.path().join("review.md"), "{{ broken").expect("writable");
     handoff()
         .args(["new", "review", "--templates"])
         .arg(dir.path())
@@ -654,7 +654,7 @@ fn a_broken_user_template_names_its_directory_template_line_and_fix() {
         )))
         .stderr(predicate::str::contains("1:10"))
         .stderr(predicate::str::contains("fix that template"));
-    std::fs::write(dir.path().join("review.md"), "{{ nosuch.value }}").unwrap_or_default();
+    std::fs::write(dir.path().join("review.md"), "{{ nosuch.value }}").expect("writable");
     handoff()
         .args(["new", "review", "--templates"])
         .arg(dir.path())
@@ -669,8 +669,8 @@ fn render_locates_malformed_json_and_yaml_and_names_the_input_it_wants() {
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
     let json = dir.path().join("bad.json");
     let yaml = dir.path().join("bad.yaml");
-    std::fs::write(&json, "{\"records\": [1,\n").unwrap_or_default();
-    std::fs::write(&yaml, "kind: interaction-record\n  bad: [\n").unwrap_or_default();
+    std::fs::write(&json, "{\"records\": [1,\n").expect("writable");
+    std::fs::write(&yaml, "kind: interaction-record\n  bad: [\n").expect("writable");
     for (file, at) in [(&json, "bad.json:2:1: "), (&yaml, "bad.yaml:2:6: ")] {
         handoff()
             .arg("render")
@@ -727,8 +727,8 @@ fn new_output_creates_its_directory_and_refuses_a_directory() {
 #[test]
 fn a_symlink_loop_below_a_directory_lists_each_file_once() {
     let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
-    std::fs::write(dir.path().join("latin1.md"), b"caf\xe9\n").unwrap_or_default();
-    std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).unwrap_or_default();
+    std::fs::write(dir.path().join("latin1.md"), b"caf\xe9\n").expect("writable");
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("loop")).expect("symlink");
     let output = handoff()
         .arg("lint")
         .arg(dir.path())

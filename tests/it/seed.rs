@@ -29,8 +29,8 @@ fn only_record(name: &str) -> Record {
 }
 
 fn json_of(record: &Record) -> Value {
-    let text = serde_json::to_string(&RecordJson(record)).unwrap_or_default();
-    serde_json::from_str(&text).unwrap_or_default()
+    let text = serde_json::to_string(&RecordJson(record)).expect("serializes");
+    serde_json::from_str(&text).expect("valid JSON")
 }
 
 #[test]
