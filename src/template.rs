@@ -7,8 +7,9 @@
 //! path in a user's directory (`--templates DIR`), so a team can change how a record
 //! or a report looks without rebuilding.
 //!
-//! Templates are compiled by family (the files of one folder, which may extend each
-//! other) the first time one of them is rendered.
+//! A template is compiled (with the templates it extends) the first time it is
+//! rendered, and only then: compiling every layout up front cost a report 28 M
+//! instructions.
 
 use serde::Serialize;
 use std::collections::HashMap;
@@ -170,7 +171,7 @@ pub struct Templates {
     sources: HashMap<&'static str, String>,
     /// The directory overriding the embedded templates, named in errors.
     dir: Option<PathBuf>,
-    /// Each family compiled on first use, by folder.
+    /// Each template compiled on first use, with the templates it extends.
     compiled: OnceLock<HashMap<&'static str, OnceLock<Result<tera::Tera, String>>>>,
 }
 
@@ -213,7 +214,7 @@ impl Templates {
         }
         let templates = Templates::new(sources, Some(dir.to_path_buf()));
         for name in overridden {
-            templates.family(name)?;
+            templates.compiled(name)?;
         }
         Ok(templates)
     }
@@ -236,38 +237,39 @@ impl Templates {
 
     /// Renders the template at `name` (a path below `templates/`) with `context`.
     pub fn render(&self, name: &str, context: &impl Serialize) -> Result<String, TemplateError> {
-        let tera = self.family(name)?;
+        let tera = self.compiled(name)?;
         let context = tera::Context::from_serialize(context).map_err(|e| self.error(e))?;
         tera.render(name, &context).map_err(|e| self.error(e))
     }
 
-    /// The compiled family (folder) of the template at `name`.
-    fn family(&self, name: &str) -> Result<&tera::Tera, TemplateError> {
+    /// The template at `name`, compiled with the templates it extends.
+    fn compiled(&self, name: &str) -> Result<&tera::Tera, TemplateError> {
         let compiled = self.compiled.get_or_init(|| {
             EMBEDDED
                 .iter()
-                .map(|(name, _)| (folder(name), OnceLock::new()))
+                .map(|(name, _)| (*name, OnceLock::new()))
                 .collect()
         });
-        let folder = folder(name);
-        let Some(cell) = compiled.get(folder) else {
+        let Some(cell) = compiled.get(name) else {
             return Err(self.message(format!("no template named `{name}`")));
         };
-        let tera = cell.get_or_init(|| self.compile(folder).map_err(|e| error_chain(&e)));
+        let tera = cell.get_or_init(|| self.compile(name).map_err(|e| error_chain(&e)));
         tera.as_ref()
             .map_err(|message| self.message(message.clone()))
     }
 
-    fn compile(&self, folder: &str) -> Result<tera::Tera, tera::Error> {
+    fn compile(&self, name: &str) -> Result<tera::Tera, tera::Error> {
         let mut tera = tera::Tera::default();
         tera.autoescape_on(Vec::new());
         register_filters(&mut tera);
-        let family = self
-            .sources
-            .iter()
-            .filter(|(name, _)| self::folder(name) == folder)
-            .map(|(name, text)| (name.to_string(), text.clone()));
-        tera.add_raw_templates(family)?;
+        let mut chain = Vec::new();
+        let mut next = Some(name);
+        while let Some(current) = next.filter(|n| !chain.iter().any(|(c, _)| c == n)) {
+            let text = self.sources.get(current).map_or("", String::as_str);
+            chain.push((current.to_string(), text.to_string()));
+            next = extended(text);
+        }
+        tera.add_raw_templates(chain)?;
         Ok(tera)
     }
 
@@ -295,9 +297,14 @@ fn error_chain(error: &tera::Error) -> String {
     message
 }
 
-/// The folder of a template path (`""` for the record templates at the top).
-fn folder(name: &str) -> &str {
-    name.rsplit_once('/').map_or("", |(folder, _)| folder)
+/// The template `text` extends (`{% extends "name" %}` before any other tag), if any.
+fn extended(text: &str) -> Option<&str> {
+    let start = text.find("{%")?;
+    let tag = text[start + 2..].trim_start_matches('-').trim_start();
+    let rest = tag.strip_prefix("extends")?.trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let name = &rest[1..];
+    name.find(quote).map(|end| &name[..end])
 }
 
 /// The filters every template can use beside Tera's own.

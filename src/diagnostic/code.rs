@@ -2,9 +2,9 @@
 //!
 //! Each area's codes are declared once, with their stable names, by
 //! [`crate::spelled::spelled_enum!`], which derives their iteration (`ALL`), parsing and
-//! printing; [`Code::all`] chains the areas. What a code means, its severity, an example
-//! and the fix are data ([`super::explain`]), so `handoff explain`, the reports and any
-//! machine format read one table.
+//! printing; [`Code::all`] chains the areas; each area lists its warnings (`WARNINGS`),
+//! every other code is an error. What a code means, an example and the fix are data
+//! ([`super::explain`]), so `handoff explain` and any machine format read one table.
 //!
 //! Code names are a public contract: scripts match on them, so a code is never renamed
 //! once shipped.
@@ -181,6 +181,40 @@ spelled_enum! {
     }
 }
 
+impl RecordCode {
+    /// The record codes reported as warnings: the input is usable as it is.
+    pub const WARNINGS: &'static [RecordCode] = &[
+        RecordCode::ProseJoinsTable,
+        RecordCode::UnfilledDecision,
+        RecordCode::UnrecognizedDecision,
+        RecordCode::InvalidUrgency,
+        RecordCode::UnknownSection,
+        RecordCode::UnrecognizedTieBreak,
+    ];
+}
+
+impl GateCode {
+    /// The gate codes reported as warnings: they do not reject the change.
+    pub const WARNINGS: &'static [GateCode] = &[
+        GateCode::FileListedUnchanged,
+        GateCode::ReviewWaived,
+        GateCode::RiskReclassified,
+    ];
+}
+
+impl RoutingCode {
+    /// The routing codes reported as warnings (the registry may have changed since).
+    pub const WARNINGS: &'static [RoutingCode] = &[RoutingCode::CandidatesDiffer];
+}
+
+impl ContractCode {
+    /// The contract codes reported as warnings (CONTRACT.md's `warnings` list).
+    pub const WARNINGS: &'static [ContractCode] = &[
+        ContractCode::ApprovalRequestFieldMissing,
+        ContractCode::ApprovalRequestInvalidRiskLevel,
+    ];
+}
+
 /// Every diagnostic code `handoff` can report, by area.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Code {
@@ -225,9 +259,20 @@ impl Code {
         explanation(self.name())
     }
 
-    /// The severity the code is reported with.
+    /// The severity the code is reported with: a warning when its area lists it in
+    /// `WARNINGS`, else an error (a new code fails closed until it is listed).
     pub fn severity(self) -> Severity {
-        self.explanation().severity
+        let warning = match self {
+            Code::Record(code) => RecordCode::WARNINGS.contains(&code),
+            Code::Gate(code) => GateCode::WARNINGS.contains(&code),
+            Code::Routing(code) => RoutingCode::WARNINGS.contains(&code),
+            Code::Contract(code) => ContractCode::WARNINGS.contains(&code),
+        };
+        if warning {
+            Severity::Warning
+        } else {
+            Severity::Error
+        }
     }
 }
 

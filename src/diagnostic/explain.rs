@@ -1,10 +1,10 @@
 //! The explanation table: what each code means, its severity, an example and the fix.
 //!
-//! The table is data (`explain.yaml`, embedded at build time), read once on first use.
+//! The table is data (`explain.yaml`, embedded at build time), read once, by `explain`
+//! only: reporting a diagnostic never needs it.
 //! A test holds it to the codes: every code has an entry with all four parts, and every
 //! entry names a code.
 
-use super::Severity;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -13,8 +13,6 @@ use std::sync::LazyLock;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Explanation {
-    /// The severity the code is reported with.
-    pub severity: Severity,
     /// One sentence: what the code means.
     pub summary: String,
     /// A small input that triggers it.
@@ -31,10 +29,8 @@ static TABLE: LazyLock<HashMap<String, Explanation>> = LazyLock::new(|| {
     yaml_serde::from_str(TABLE_TEXT).unwrap_or_default()
 });
 
-/// What an undocumented code reads as: an error, so a code missing from the table fails
-/// closed (the tests keep the table complete).
+/// What an undocumented code reads as (the tests keep the table complete).
 static UNDOCUMENTED: LazyLock<Explanation> = LazyLock::new(|| Explanation {
-    severity: Severity::Error,
     summary: "(undocumented)".to_string(),
     example: String::new(),
     fix: String::new(),

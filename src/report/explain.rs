@@ -10,6 +10,7 @@ pub struct ExplainReport(pub Option<Code>);
 #[derive(Serialize)]
 struct Entry {
     name: &'static str,
+    severity: crate::diagnostic::Severity,
     #[serde(flatten)]
     explanation: &'static Explanation,
     /// The example, line by line (the layout indents it).
@@ -20,6 +21,7 @@ fn entry(code: Code) -> Entry {
     let explanation = code.explanation();
     Entry {
         name: code.name(),
+        severity: code.severity(),
         explanation,
         example_lines: explanation.example.lines().collect(),
     }
