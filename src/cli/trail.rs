@@ -397,14 +397,16 @@ fn append(trail: &Trail, args: AppendArgs) -> Result<Outcome, TrailError> {
         problems.push_str("nothing appended: fix the messages above (`handoff message check`)");
         return Err(TrailError::plain(problems));
     }
+    let file = checked.file;
     let intents: Vec<Located> = checked
         .messages
-        .iter()
+        .into_iter()
         .filter_map(|m| {
-            m.intent().map(|intent| Located {
+            let line = m.line;
+            m.into_intent().map(|intent| Located {
                 intent,
-                file: checked.file.clone(),
-                line: m.line,
+                file: file.clone(),
+                line,
             })
         })
         .collect();

@@ -93,12 +93,11 @@ fn from_004(message: &Value) -> Value {
 }
 
 /// What the trail appends for a message without errors.
-pub fn intent(kind: Kind, message: &Value) -> Option<Intent> {
+pub fn intent(kind: Kind, message: Value) -> Option<Intent> {
+    let message = &message;
     match kind {
-        Kind::Handoff | Kind::Handoff004 => {
-            let canonical = canonical_handoff(kind, message)?;
-            initiation(canonical).map(|i| Intent::Initiate(Box::new(i)))
-        }
+        Kind::Handoff => initiation(message.clone()).map(|i| Intent::Initiate(Box::new(i))),
+        Kind::Handoff004 => initiation(from_004(message)).map(|i| Intent::Initiate(Box::new(i))),
         Kind::Acceptance => acceptance(message),
         Kind::Return => returned(message),
         Kind::Completion => {

@@ -127,9 +127,9 @@ impl Checked {
     }
 
     /// What the trail appends for the message, when it has no errors.
-    pub fn intent(&self) -> Option<Intent> {
+    pub fn into_intent(self) -> Option<Intent> {
         match (self.has_errors(), self.kind) {
-            (false, Some(kind)) => convert::intent(kind, &self.value),
+            (false, Some(kind)) => convert::intent(kind, self.value),
             _ => None,
         }
     }

@@ -10,7 +10,7 @@
 //! `hash`). Absent optional fields are left out of the line, never written as `null`.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::value::RawValue;
 use std::fmt;
 
 /// What happened to a handoff (002 §7.1 `event_type`).
@@ -158,104 +158,109 @@ impl OnTimeout {
 /// 002 §7.1's `context_snapshot`: the task as it stood when the event happened.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContextSnapshot {
+    /// How many artifacts the handoff carried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub artifact_count: Option<u64>,
+    /// SHA-256 (hex) of the RFC 8785 form of the handoff's `context_variables`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_variables_hash: Option<String>,
     /// The task the handoff serves.
     pub task_id: String,
     /// `pending`, `in_progress`, `blocked`, `complete` or `failed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_status: Option<String>,
-    /// SHA-256 (hex) of the RFC 8785 form of the handoff's `context_variables`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context_variables_hash: Option<String>,
-    /// How many artifacts the handoff carried.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub artifact_count: Option<u64>,
 }
 
 /// One audit event, as it stands on a line of the trail.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// The fields are declared in lexicographic order, so serializing an event with
+/// `serde_json` writes its keys in RFC 8785 order: the line is canonical JSON without
+/// a canonicalization pass (`store::seal`; a test holds the two equal).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Event {
-    /// 0-based position in the trail.
-    pub seq: u64,
-    /// The `hash` of the event before (64 zeros for the first).
-    pub prev: String,
-    /// SHA-256 (hex) of the RFC 8785 form of this event without `hash`; empty before
-    /// the event is sealed.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub hash: String,
-    /// When the event was appended (UTC); its day names the segment.
-    pub recorded_at: String,
-    /// The handoff the event belongs to.
-    pub handoff_id: String,
-    /// When it happened (UTC, from the message, or the append time).
-    pub timestamp: String,
-    /// What happened.
-    pub event_type: EventType,
-    /// The sender of the handoff.
-    pub from_agent: String,
-    /// The receiver of the handoff.
-    pub to_agent: String,
-    /// The kind of handoff.
-    pub handoff_type: HandoffType,
-    /// Why (the handoff's reason, a rejection's or a failure's reason).
+    /// 1-based attempt (a retry adds one).
+    pub attempt: u32,
+    /// Recipients of one broadcast share this id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    pub broadcast_group_id: Option<String>,
     /// The task as it stood.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_snapshot: Option<ContextSnapshot>,
     /// Why the decision was taken (required on escalations).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision_rationale: Option<String>,
-    /// Risk of the handoff.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub risk_level: Option<RiskLevel>,
-    /// Time from the first `initiated` to this final event.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duration_ms: Option<u64>,
-    /// Tokens the receiver reported.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tokens_consumed: Option<u64>,
-    /// How it ended.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<Outcome>,
-    /// The workflow the handoff belongs to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub workflow_id: Option<String>,
-    /// The handoff this one escalates or re-routes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent_handoff: Option<String>,
-    /// 1-based attempt (a retry adds one).
-    pub attempt: u32,
     /// Escalation depth (0 for a handoff that is not an escalation).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub depth: u32,
-    /// Recipients of one broadcast share this id.
+    /// Time from the first `initiated` to this final event.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub broadcast_group_id: Option<String>,
+    pub duration_ms: Option<u64>,
+    /// Who a timeout escalates to (else the sender).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escalate_to: Option<String>,
+    /// What happened.
+    pub event_type: EventType,
+    /// The sender of the handoff.
+    pub from_agent: String,
+    /// The handoff the event belongs to.
+    pub handoff_id: String,
+    /// The kind of handoff.
+    pub handoff_type: HandoffType,
+    /// SHA-256 (hex) of the RFC 8785 form of this event without `hash`; empty before
+    /// the event is sealed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub hash: String,
+    /// The message the event was derived from, as given; kept as raw JSON so reading
+    /// the trail does not build it unless a view asks ([`Event::message_value`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<Box<RawValue>>,
+    /// What a timeout does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_timeout: Option<OnTimeout>,
+    /// How it ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// The handoff this one escalates or re-routes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_handoff: Option<String>,
+    /// The `hash` of the event before (64 zeros for the first).
+    pub prev: String,
+    /// Why (the handoff's reason, a rejection's or a failure's reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// When the event was appended (UTC); its day names the segment.
+    pub recorded_at: String,
+    /// Capabilities the handoff requires.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub required_capabilities: Vec<String>,
+    /// Risk of the handoff.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk_level: Option<RiskLevel>,
+    /// Who to return to on failure (004 `rollback.on_failure`,
+    /// `rollback_request.target_agent`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rollback_to: Option<String>,
+    /// 0-based position in the trail.
+    pub seq: u64,
     /// The return timeout as given (e.g. `30m`, `PT30M`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<String>,
     /// The return timeout in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    /// What a timeout does.
+    /// When it happened (UTC, from the message, or the append time).
+    pub timestamp: String,
+    /// The receiver of the handoff.
+    pub to_agent: String,
+    /// Tokens the receiver reported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub on_timeout: Option<OnTimeout>,
-    /// Who a timeout escalates to (else the sender).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub escalate_to: Option<String>,
-    /// Who to return to on failure (004 `rollback.on_failure`,
-    /// `rollback_request.target_agent`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rollback_to: Option<String>,
-    /// Capabilities the handoff requires.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub required_capabilities: Vec<String>,
+    pub tokens_consumed: Option<u64>,
     /// What validation let through with a warning (a capability gap).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
-    /// The message the event was derived from, as given.
+    /// The workflow the handoff belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<Value>,
+    pub workflow_id: Option<String>,
 }
 
 fn is_zero(value: &u32) -> bool {
@@ -268,6 +273,13 @@ impl Event {
         self.context_snapshot
             .as_ref()
             .map(|snapshot| snapshot.task_id.as_str())
+    }
+
+    /// The message the event was derived from, parsed.
+    pub fn message_value(&self) -> Option<serde_json::Value> {
+        self.message
+            .as_ref()
+            .and_then(|raw| serde_json::from_str(raw.get()).ok())
     }
 
     /// Whether this event ends its handoff.

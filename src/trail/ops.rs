@@ -172,6 +172,12 @@ pub fn append(
     })
 }
 
+/// A message kept in an event, in canonical form (so the event's line is canonical).
+fn raw(message: Option<Value>) -> Option<Box<serde_json::value::RawValue>> {
+    let canonical = String::from_utf8(chain::canonical_json(&message?)).ok()?;
+    serde_json::value::RawValue::from_string(canonical).ok()
+}
+
 /// A new handoff id: a UUIDv4.
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
@@ -290,7 +296,7 @@ pub fn initiate(batch: &mut Batch, request: Initiation) -> Result<String, TrailE
         rollback_to: request.rollback_to,
         required_capabilities: request.required_capabilities,
         warnings: request.warnings,
-        message: request.message,
+        message: raw(request.message),
     })?;
     Ok(id)
 }
@@ -375,7 +381,7 @@ pub fn follow(batch: &mut Batch, step: Step) -> Result<Event, TrailError> {
         rollback_to: step.rollback_to,
         required_capabilities: Vec::new(),
         warnings: Vec::new(),
-        message: step.message,
+        message: raw(step.message),
     };
     batch.push(event.clone())?;
     Ok(event)

@@ -453,14 +453,15 @@ pub fn parse_line(line: &Line<'_>) -> Result<Event, TrailError> {
 }
 
 /// Sets the event's hash and returns its canonical line (without the newline).
+///
+/// [`Event`]'s fields are declared in key order and its `message` is stored in
+/// canonical form, so `serde_json` writes the RFC 8785 form directly: once without
+/// `hash` (what is hashed), once with it (the line).
 pub fn seal(event: &mut Event) -> Vec<u8> {
-    let mut value = serde_json::to_value(&*event).unwrap_or_default();
-    if let Some(map) = value.as_object_mut() {
-        let (_, hash) = chain::split_hash(map);
-        map.insert("hash".into(), serde_json::Value::String(hash.clone()));
-        event.hash = hash;
-    }
-    chain::canonical_json(&value)
+    event.hash = String::new();
+    let unsealed = serde_json::to_vec(&*event).unwrap_or_default();
+    event.hash = chain::sha256_hex(&unsealed);
+    serde_json::to_vec(&*event).unwrap_or_default()
 }
 
 /// The day of a segment file name, `YYYY-MM-DD.jsonl`.
@@ -533,4 +534,68 @@ pub fn default_dir(start: &Path) -> PathBuf {
         .find(|dir| dir.join(".git").exists())
         .unwrap_or(start);
     root.join(".handoff").join("trail")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trail::event::{
+        ContextSnapshot, EventType, HandoffType, OnTimeout, Outcome, RiskLevel,
+    };
+
+    /// Every field set, strings that need escaping, a message with floats and Unicode:
+    /// the sealed line is byte for byte the RFC 8785 form of itself.
+    #[test]
+    fn a_sealed_line_is_its_own_canonical_form() {
+        let message = serde_json::json!({"z": 1e30, "a": [4.5, 0.002, -0.0], "é": "\u{1f600}", "\u{e000}": 1, "\u{1f600}": 2});
+        let canonical = String::from_utf8(chain::canonical_json(&message)).unwrap_or_default();
+        let mut event = Event {
+            attempt: 2,
+            broadcast_group_id: Some("g".into()),
+            context_snapshot: Some(ContextSnapshot {
+                artifact_count: Some(3),
+                context_variables_hash: Some(GENESIS.into()),
+                task_id: "ENG-42 \"quoted\" \\ \u{1}\u{1f} \n\t é".into(),
+                task_status: Some("pending".into()),
+            }),
+            decision_rationale: Some("r".into()),
+            depth: 1,
+            duration_ms: Some(5),
+            escalate_to: Some("e".into()),
+            event_type: EventType::Completed,
+            from_agent: "a".into(),
+            handoff_id: "h".into(),
+            handoff_type: HandoffType::Escalation,
+            hash: String::new(),
+            message: serde_json::value::RawValue::from_string(canonical).ok(),
+            on_timeout: Some(OnTimeout::Retry),
+            outcome: Some(Outcome::Partial),
+            parent_handoff: Some("p".into()),
+            prev: GENESIS.into(),
+            reason: Some("\u{7f} \u{2028} </script>".into()),
+            recorded_at: "2026-01-11T20:30:00.000Z".into(),
+            required_capabilities: vec!["auth: [oauth2]".into()],
+            risk_level: Some(RiskLevel::High),
+            rollback_to: Some("r".into()),
+            seq: 9_007_199_254_740_991,
+            timeout: Some("30m".into()),
+            timeout_ms: Some(1_800_000),
+            timestamp: "2026-01-11T20:30:00.000Z".into(),
+            to_agent: "b".into(),
+            tokens_consumed: Some(7),
+            warnings: vec!["w".into()],
+            workflow_id: Some("wf".into()),
+        };
+        let line = seal(&mut event);
+        let value: serde_json::Value = serde_json::from_slice(&line).unwrap_or_default();
+        assert_eq!(chain::canonical_json(&value), line);
+        let map = value.as_object().cloned().unwrap_or_default();
+        assert_eq!(chain::event_hash(&map), event.hash);
+        // Floats in the message send `verify` down the slow path; without them the line
+        // takes the fast one.
+        assert!(crate::trail::canonical::hash_member(&line).is_none());
+        event.message = None;
+        let plain = seal(&mut event);
+        assert!(crate::trail::canonical::hash_member(&plain).is_some());
+    }
 }

@@ -13,11 +13,12 @@
 //! Every break names the `seq`, the segment file and the line. Memory is the ledger
 //! (one entry per handoff), not the events: the trail is streamed.
 
+use super::canonical;
 use super::chain::{self, GENESIS};
 use super::error::TrailError;
 use super::event::Event;
 use super::lifecycle::{Ledger, ViolationKind};
-use super::store::{ChainPoint, Line, Trail};
+use super::store::{ChainPoint, Trail};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -155,6 +156,53 @@ struct Pass {
     noted_leftover: bool,
 }
 
+/// One line, hashed and parsed (the part of `verify` that runs in parallel).
+enum Parsed {
+    /// The stored hash, the computed one, and the event.
+    Event(String, String, Box<Event>),
+    /// Not an event: the break to report.
+    Broken(BreakKind, String),
+}
+
+/// Hashes and parses one line: the fast path for a line already canonical, else the
+/// definition (parse, canonicalise, hash).
+fn parse(text: &[u8], terminated: bool) -> Parsed {
+    if !terminated {
+        let message = "the line is torn (no newline): a write was interrupted; `handoff trail repair` removes it";
+        return Parsed::Broken(BreakKind::Torn, message.to_string());
+    }
+    if let Some((member, stored)) = canonical::hash_member(text) {
+        if let Ok(event) = serde_json::from_slice::<Event>(text) {
+            let (before, after) = canonical::without_hash(text, member);
+            let computed = chain::sha256_hex_parts(&[before, after]);
+            return Parsed::Event(stored.to_string(), computed, Box::new(event));
+        }
+    }
+    let mut map = match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Object(map)) => map,
+        Ok(_) => {
+            let message = "is not a JSON object: every line of a segment is one audit event";
+            return Parsed::Broken(BreakKind::Malformed, message.to_string());
+        }
+        Err(error) => {
+            let message = format!("is not JSON ({error}): the line was damaged or edited");
+            return Parsed::Broken(BreakKind::Malformed, message);
+        }
+    };
+    let (stored, computed) = chain::split_hash(&mut map);
+    let stored = match stored {
+        Some(Value::String(hash)) => hash,
+        _ => String::new(),
+    };
+    match serde_json::from_value(Value::Object(map)) {
+        Ok(event) => Parsed::Event(stored, computed, Box::new(event)),
+        Err(error) => Parsed::Broken(
+            BreakKind::Malformed,
+            format!("is not an audit event ({error})"),
+        ),
+    }
+}
+
 /// Verifies the trail in `trail`.
 pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
     trail.require()?;
@@ -182,8 +230,10 @@ pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
     }
     pass.head_seq = head.as_ref().map(|h| h.seq);
     pass.report.segments = trail.segments()?.len();
+    // One thread: on a shared two-core machine a reader/hasher pipeline measured
+    // slower (cross-thread frees), see docs/trail.md "Performance".
     let _ = trail.for_each_line(|line| {
-        pass.line(line);
+        pass.line(line.segment, line.number, parse(line.text, line.terminated));
         Ok::<(), ()>(())
     })?;
     pass.finish(trail, head, anchor);
@@ -233,39 +283,16 @@ impl Pass {
         });
     }
 
-    fn line(&mut self, line: &Line<'_>) {
-        self.last_segment = Some(line.segment.to_path_buf());
-        self.last_line = line.number;
-        let here = (line.segment, Some(line.number));
-        if !line.terminated {
-            let message = "the line is torn (no newline): a write was interrupted; `handoff trail repair` removes it".to_string();
-            self.push(BreakKind::Torn, None, here.0, here.1, message);
-            return;
+    fn line(&mut self, segment: &Path, number: usize, parsed: Parsed) {
+        if self.last_segment.as_deref() != Some(segment) {
+            self.last_segment = Some(segment.to_path_buf());
         }
-        let mut map = match serde_json::from_slice::<Value>(line.text) {
-            Ok(Value::Object(map)) => map,
-            Ok(_) => {
-                let message =
-                    "is not a JSON object: every line of a segment is one audit event".to_string();
-                self.push(BreakKind::Malformed, None, here.0, here.1, message);
-                return;
-            }
-            Err(error) => {
-                let message = format!("is not JSON ({error}): the line was damaged or edited");
-                self.push(BreakKind::Malformed, None, here.0, here.1, message);
-                return;
-            }
-        };
-        let (stored, computed) = chain::split_hash(&mut map);
-        let stored = match stored {
-            Some(Value::String(hash)) => hash,
-            _ => String::new(),
-        };
-        let event: Event = match serde_json::from_value(Value::Object(map)) {
-            Ok(event) => event,
-            Err(error) => {
-                let message = format!("is not an audit event ({error})");
-                self.push(BreakKind::Malformed, None, here.0, here.1, message);
+        self.last_line = number;
+        let here = (segment, Some(number));
+        let (stored, computed, event) = match parsed {
+            Parsed::Event(stored, computed, event) => (stored, computed, *event),
+            Parsed::Broken(kind, message) => {
+                self.push(kind, None, here.0, here.1, message);
                 return;
             }
         };
@@ -274,7 +301,7 @@ impl Pass {
                 self.noted_leftover = true;
                 self.report.notes.push(format!(
                     "{} holds events up to the anchor: a prune was interrupted; `handoff trail prune` finishes it",
-                    line.segment.display()
+                    segment.display()
                 ));
             }
             return;
@@ -290,8 +317,7 @@ impl Pass {
             );
             self.push(BreakKind::Edited, seq, here.0, here.1, message);
         }
-        let day_matches = line
-            .segment
+        let day_matches = segment
             .file_name()
             .and_then(|name| name.to_str())
             .and_then(super::store::segment_day)

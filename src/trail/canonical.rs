@@ -1,0 +1,236 @@
+//! A fast path for `verify`: is a line already in RFC 8785 canonical form?
+//!
+//! `append` writes every event as its canonical JSON, so on an untouched trail each
+//! line *is* the JCS form of its event. If a single scan confirms that (no white space,
+//! object keys in strictly ascending order, strings with exactly the escapes JCS
+//! makes, integers in their shortest form), the hash of the event without `hash` is the
+//! SHA-256 of the line with its `"hash":"…"` member cut out, and no re-serialization is
+//! needed. The scan is deliberately narrow: a non-ASCII key, a fraction or an exponent,
+//! an integer beyond 2^53 or anything unusual answers "not sure", and `verify` takes
+//! the slow path (parse, canonicalise with `serde_json_canonicalizer`, hash), which is
+//! the definition. So the fast path can only agree with the definition, never differ.
+
+/// The byte range of the top-level `"hash":"<64 hex>"` member, with the comma that
+/// joins it to its neighbour, when `line` is confirmed canonical.
+pub fn hash_member(line: &[u8]) -> Option<(std::ops::Range<usize>, &str)> {
+    let mut scan = Scan {
+        bytes: line,
+        at: 0,
+        hash: None,
+    };
+    scan.object(true)?;
+    if scan.at != line.len() {
+        return None;
+    }
+    scan.hash
+}
+
+/// The SHA-256 input of a canonical line: the line without its hash member.
+pub fn without_hash(line: &[u8], member: std::ops::Range<usize>) -> (&[u8], &[u8]) {
+    (&line[..member.start], &line[member.end..])
+}
+
+struct Scan<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    hash: Option<(std::ops::Range<usize>, &'a str)>,
+}
+
+impl<'a> Scan<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    fn value(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'{' => self.object(false),
+            b'[' => self.array(),
+            b'"' => self.string(false).map(|_| ()),
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            b'-' | b'0'..=b'9' => self.integer(),
+            _ => None,
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        let end = self.at + word.len();
+        (self.bytes.get(self.at..end)? == word).then(|| self.at = end)
+    }
+
+    fn object(&mut self, top: bool) -> Option<()> {
+        self.eat(b'{')?;
+        if self.eat(b'}').is_some() {
+            return Some(());
+        }
+        let mut previous: Option<&[u8]> = None;
+        loop {
+            let member_start = self.at;
+            let key = self.string(true)?;
+            // ASCII keys only: their byte order is their UTF-16 order.
+            if previous.is_some_and(|p| p >= key) {
+                return None;
+            }
+            previous = Some(key);
+            self.eat(b':')?;
+            let value_start = self.at;
+            self.value()?;
+            if top && key == b"hash" {
+                let value = &self.bytes[value_start..self.at];
+                let hex = value.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+                let hex = std::str::from_utf8(hex).ok()?;
+                let range = match self.peek()? {
+                    b',' => member_start..self.at + 1,
+                    _ if member_start > 1 => member_start - 1..self.at,
+                    _ => member_start..self.at,
+                };
+                self.hash = Some((range, hex));
+            }
+            match self.peek()? {
+                b',' => self.at += 1,
+                b'}' => {
+                    self.at += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    fn array(&mut self) -> Option<()> {
+        self.eat(b'[')?;
+        if self.eat(b']').is_some() {
+            return Some(());
+        }
+        loop {
+            self.value()?;
+            match self.peek()? {
+                b',' => self.at += 1,
+                b']' => {
+                    self.at += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// A string with exactly JCS's escapes; `ascii` also refuses non-ASCII (keys).
+    fn string(&mut self, ascii: bool) -> Option<&'a [u8]> {
+        self.eat(b'"')?;
+        let start = self.at;
+        loop {
+            let rest = &self.bytes[self.at..];
+            let stop = memchr::memchr2(b'"', b'\\', rest)?;
+            let plain = &rest[..stop];
+            if plain.iter().any(|b| *b < 0x20) || (ascii && !plain.is_ascii()) {
+                return None;
+            }
+            self.at += stop;
+            if self.bytes[self.at] == b'"' {
+                let text = &self.bytes[start..self.at];
+                self.at += 1;
+                return Some(text);
+            }
+            self.at += 1;
+            match self.peek()? {
+                b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => self.at += 1,
+                b'u' => self.control_escape()?,
+                _ => return None,
+            }
+        }
+    }
+
+    /// `\u00xx` for a control character that has no short escape, lower-case hex.
+    fn control_escape(&mut self) -> Option<()> {
+        let digits = self.bytes.get(self.at + 1..self.at + 5)?;
+        if &digits[..2] != b"00" || !matches!(digits[2], b'0' | b'1') {
+            return None;
+        }
+        if !matches!(digits[3], b'0'..=b'9' | b'a'..=b'f') {
+            return None;
+        }
+        let code = u8::from_str_radix(std::str::from_utf8(&digits[2..]).ok()?, 16).ok()?;
+        if matches!(code, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d) {
+            return None;
+        }
+        self.at += 5;
+        Some(())
+    }
+
+    /// An integer in its shortest form, within ±2^53: anything else is for the slow path.
+    fn integer(&mut self) -> Option<()> {
+        let start = self.at;
+        self.eat(b'-');
+        let digits_start = self.at;
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.at += 1;
+        }
+        let digits = &self.bytes[digits_start..self.at];
+        let shortest = !digits.is_empty() && (digits == b"0" || digits[0] != b'0');
+        let negative_zero = digits == b"0" && digits_start > start;
+        if !shortest || negative_zero || digits.len() > 16 {
+            return None;
+        }
+        if matches!(self.peek(), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        let value: u64 = std::str::from_utf8(digits).ok()?.parse().ok()?;
+        (value <= 1 << 53).then_some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trail::chain;
+    use serde_json::Value;
+
+    fn fast(line: &str) -> Option<String> {
+        let (member, _) = hash_member(line.as_bytes())?;
+        let (before, after) = without_hash(line.as_bytes(), member);
+        Some(chain::sha256_hex(&[before, after].concat()))
+    }
+
+    fn slow(line: &str) -> String {
+        let mut value: Value = serde_json::from_str(line).unwrap_or_default();
+        let map = value.as_object_mut().cloned().unwrap_or_default();
+        chain::event_hash(&map)
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_definition_or_declines() {
+        let lines = [
+            r#"{"a":1,"hash":"x","z":[true,false,null,{"b":"\u001f\n"}]}"#,
+            r#"{"hash":"x","z":-12}"#,
+            r#"{"a":"é €","hash":"x"}"#,
+        ];
+        for line in lines {
+            assert_eq!(fast(line).as_deref(), Some(slow(line).as_str()), "{line}");
+        }
+        let declined = [
+            r#"{"a": 1,"hash":"x"}"#,
+            r#"{"b":1,"a":2,"hash":"x"}"#,
+            r#"{"a":1.5,"hash":"x"}"#,
+            r#"{"a":1e3,"hash":"x"}"#,
+            r#"{"a":"\/","hash":"x"}"#,
+            r#"{"a":"\u000a","hash":"x"}"#,
+            r#"{"a":"\u001F","hash":"x"}"#,
+            r#"{"é":1,"hash":"x"}"#,
+            r#"{"a":-0,"hash":"x"}"#,
+            r#"{"a":01,"hash":"x"}"#,
+            r#"{"a":90071992547409930,"hash":"x"}"#,
+            r#"{"a":1,"a":2,"hash":"x"}"#,
+            r#"{"a":1,"hash":"x"} "#,
+            r#"{"a":1}"#,
+        ];
+        for line in declined {
+            assert!(fast(line).is_none(), "{line}");
+        }
+    }
+}
