@@ -13,7 +13,7 @@ use handoff::trail::ops::{self, Initiation, Located, Step};
 use handoff::trail::query::{query, Filter};
 use handoff::trail::{
     report, store, tick, time, validate, verify, EventType, HandoffType, OnTimeout,
-    Outcome as EventOutcome, RiskLevel, Severity, Trail, TrailError,
+    Outcome as EventOutcome, RiskLevel, Scope, Severity, Trail, TrailError,
 };
 use std::path::PathBuf;
 
@@ -325,7 +325,8 @@ fn execute(trail: &Trail, command: Command) -> Result<Outcome, TrailError> {
             vec![Step::new(args.id, EventType::Failed).because(Some(args.reason))],
         ),
         Command::Escalate(args) => {
-            let (child, events) = trail.transact(now, |batch| {
+            let scope = Scope::handoffs([args.id.clone()]);
+            let (child, events) = trail.transact_in(&scope, now, |batch| {
                 ops::escalate(batch, &args.id, &args.to, &args.reason)
             })?;
             print(&report::appended(&events, &[]))?;
@@ -459,7 +460,14 @@ fn open(trail: &Trail, args: OpenArgs) -> Result<Outcome, TrailError> {
     request.decision_rationale = args
         .rationale
         .or_else(|| (handoff_type == HandoffType::Escalation).then(|| args.reason.clone()));
-    let (id, events) = trail.transact(time::now(), |batch| {
+    let scope = Scope::Only {
+        handoffs: [request.handoff_id.clone()]
+            .into_iter()
+            .chain(request.parent_handoff.clone())
+            .collect(),
+        receivers: registry.iter().map(|_| request.to_agent.clone()).collect(),
+    };
+    let (id, events) = trail.transact_in(&scope, time::now(), |batch| {
         if let Some(registry) = &registry {
             request.warnings = validate::against_registry(
                 registry,
@@ -485,7 +493,8 @@ fn answer(
     reason: Option<String>,
 ) -> Result<Outcome, TrailError> {
     let step = Step::new(id, event_type).because(reason);
-    let (_, events) = trail.transact(time::now(), |batch| {
+    let scope = Scope::handoffs([id]);
+    let (_, events) = trail.transact_in(&scope, time::now(), |batch| {
         if let (Some(by), Some(handoff)) = (&by, batch.ledger().get(id)) {
             if &handoff.to_agent != by {
                 return Err(TrailError::refused(format!(
@@ -501,7 +510,8 @@ fn answer(
 }
 
 fn steps(trail: &Trail, steps: Vec<Step>) -> Result<Outcome, TrailError> {
-    let (_, events) = trail.transact(time::now(), |batch| {
+    let scope = Scope::handoffs(steps.iter().map(|s| s.handoff_id.clone()));
+    let (_, events) = trail.transact_in(&scope, time::now(), |batch| {
         for step in steps {
             ops::follow(batch, step)?;
         }

@@ -32,6 +32,6 @@ pub mod verify;
 pub use error::{Severity, TrailError};
 pub use event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome, RiskLevel};
 pub use lifecycle::{Handoff, Ledger, Violation, ViolationKind};
-pub use store::{Batch, ChainPoint, Line, Segment, Trail};
+pub use store::{Batch, ChainPoint, Line, Scope, Segment, Trail};
 pub use tick::tick;
 pub use verify::{verify, Break, BreakKind, Verification};

@@ -149,7 +149,23 @@ pub fn append(
     intents: Vec<Located>,
     now: jiff::Timestamp,
 ) -> Result<(Vec<Deferred>, Vec<Event>), TrailError> {
-    trail.transact(now, |batch| {
+    let mut ids: Vec<String> = Vec::new();
+    for located in &intents {
+        match &located.intent {
+            Intent::Initiate(request) => {
+                ids.push(request.handoff_id.clone());
+                ids.extend(request.parent_handoff.clone());
+            }
+            Intent::Step(step) => ids.push(step.handoff_id.clone()),
+            Intent::Defer { handoff_id, .. } => ids.push(handoff_id.clone()),
+        }
+    }
+    // A few handoffs: read only theirs; a large batch reads the whole trail once.
+    let scope = match ids.len() <= 64 {
+        true => super::Scope::handoffs(ids),
+        false => super::Scope::All,
+    };
+    trail.transact_in(&scope, now, |batch| {
         let mut deferred = Vec::new();
         for located in intents {
             let place = std::path::PathBuf::from(&located.file);

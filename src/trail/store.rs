@@ -244,9 +244,21 @@ impl Trail {
         now: Timestamp,
         build: impl FnOnce(&mut Batch) -> Result<T, TrailError>,
     ) -> Result<(T, Vec<Event>), TrailError> {
+        self.transact_in(&Scope::All, now, build)
+    }
+
+    /// [`Trail::transact`] reading only the handoffs `scope` names into the ledger
+    /// (every line is still checked for its place in the chain): a single step on a
+    /// large trail parses a handful of lines instead of all of them.
+    pub fn transact_in<T>(
+        &self,
+        scope: &Scope,
+        now: Timestamp,
+        build: impl FnOnce(&mut Batch) -> Result<T, TrailError>,
+    ) -> Result<(T, Vec<Event>), TrailError> {
         self.create()?;
         let _lock = self.lock()?;
-        let (ledger, tail, last_recorded) = self.read_state()?;
+        let (ledger, tail, last_recorded) = self.read_state(scope)?;
         let mut batch = Batch {
             ledger,
             events: Vec::new(),
@@ -264,7 +276,7 @@ impl Trail {
     /// The ledger of every handoff, read without the lock (for reports and `open`
     /// validation before appending).
     pub fn ledger(&self) -> Result<Ledger, TrailError> {
-        Ok(self.read_state()?.0)
+        Ok(self.read_state(&Scope::All)?.0)
     }
 
     /// `transact`'s `now` is the time of the events (their default `timestamp`, the
@@ -297,47 +309,62 @@ impl Trail {
     }
 
     /// Reads the ledger and the chain's tail, checked against `HEAD` and `ANCHOR`.
-    fn read_state(&self) -> Result<(Ledger, Option<ChainPoint>, Option<Timestamp>), TrailError> {
+    fn read_state(
+        &self,
+        scope: &Scope,
+    ) -> Result<(Ledger, Option<ChainPoint>, Option<Timestamp>), TrailError> {
         if !self.dir.exists() {
             return Ok((Ledger::new(), None, None));
         }
-        let mut last_recorded = String::new();
         let head = self.head()?;
         let anchor = self.anchor()?;
         let mut tail = anchor.clone();
         let mut expected = anchor.as_ref().map_or(0, |a| a.seq + 1);
         let mut head_matched = head.is_some() && head == anchor;
         let mut ledger = Ledger::new();
+        let mut last_recorded = None;
         let pruned_up_to = anchor.as_ref().map(|a| a.seq);
-        self.for_each_event(|event, line| {
+        let seq_key = memchr::memmem::FinderRev::new(b"\"seq\":");
+        let finders = scope.finders();
+        self.for_each_line(|line| {
+            let broken = |what: String| TrailError::at(line.segment, Some(line.number), what);
+            if !line.terminated {
+                return Err(broken("the last line is torn (no newline: a write was interrupted); `handoff trail repair` removes it".into()));
+            }
+            let Some(seq) = line_seq(&seq_key, line.text) else {
+                return Err(broken("is not an audit event (no `seq`); run `handoff trail verify`".into()));
+            };
             // Left behind by a prune interrupted between ANCHOR and the deletions.
-            if pruned_up_to.is_some_and(|last| event.seq <= last) {
+            if pruned_up_to.is_some_and(|last| seq <= last) {
                 return Ok(());
             }
-            if event.seq != expected {
-                return Err(TrailError::at(
-                    line.segment,
-                    Some(line.number),
-                    format!(
-                        "the chain is broken here (seq {} where {expected} was due); run `handoff trail verify`",
-                        event.seq
-                    ),
-                ));
+            if seq != expected {
+                return Err(broken(format!(
+                    "the chain is broken here (seq {seq} where {expected} was due); run `handoff trail verify`"
+                )));
             }
+            expected += 1;
+            let wanted = line.last
+                || head.as_ref().is_some_and(|h| h.seq == seq)
+                || finders.as_ref().is_none_or(|f| f.iter().any(|f| f.find(line.text).is_some()));
+            if !wanted {
+                return Ok(());
+            }
+            let event = parse_line(line)?;
             if head.as_ref().is_some_and(|h| h.seq == event.seq && h.hash == event.hash) {
                 head_matched = true;
             }
-            expected += 1;
             ledger.apply(&event);
-            last_recorded.clone_from(&event.recorded_at);
-            tail = Some(ChainPoint {
-                seq: event.seq,
-                hash: event.hash,
-            });
+            if line.last {
+                last_recorded = time::parse_utc(&event.recorded_at).ok();
+                tail = Some(ChainPoint {
+                    seq: event.seq,
+                    hash: event.hash,
+                });
+            }
             Ok(())
-        })?;
+        })??;
         check_head(&self.dir, head.as_ref(), tail.as_ref(), head_matched)?;
-        let last_recorded = time::parse_utc(&last_recorded).ok();
         Ok((ledger, tail, last_recorded))
     }
 
@@ -432,6 +459,64 @@ fn check_head(
             ),
         )),
     }
+}
+
+/// Which handoffs an append needs to know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Every handoff (batch appends, `tick`).
+    All,
+    /// The events of these handoffs and of their children, and of handoffs to these
+    /// receivers (a single step; `open` with its parent and, for the capacity check,
+    /// its receiver).
+    Only {
+        /// Handoff ids: events with `"handoff_id":"<id>"`.
+        handoffs: Vec<String>,
+        /// Agents: events with `"to_agent":"<agent>"`.
+        receivers: Vec<String>,
+    },
+}
+
+impl Scope {
+    /// The scope of the handoffs `ids`.
+    pub fn handoffs<I: IntoIterator<Item = S>, S: Into<String>>(ids: I) -> Scope {
+        Scope::Only {
+            handoffs: ids.into_iter().map(Into::into).collect(),
+            receivers: Vec::new(),
+        }
+    }
+
+    fn finders(&self) -> Option<Vec<memchr::memmem::Finder<'static>>> {
+        let Scope::Only {
+            handoffs,
+            receivers,
+        } = self
+        else {
+            return None;
+        };
+        let quoted = |key: &str, value: &str| {
+            let value = serde_json::to_string(value).unwrap_or_default();
+            memchr::memmem::Finder::new(format!("\"{key}\":{value}").as_bytes()).into_owned()
+        };
+        // A handoff's children count too: its re-routes are limited.
+        let ids = handoffs
+            .iter()
+            .flat_map(|id| [quoted("handoff_id", id), quoted("parent_handoff", id)]);
+        let agents = receivers.iter().map(|agent| quoted("to_agent", agent));
+        Some(ids.chain(agents).collect())
+    }
+}
+
+/// The `seq` of a line, read without parsing it: the last `"seq":` key, since in the
+/// canonical order nothing after the top-level `seq` can hold an object (a `seq` key
+/// inside `message` comes before it), and inside a string the quotes are escaped.
+fn line_seq(finder: &memchr::memmem::FinderRev<'_>, text: &[u8]) -> Option<u64> {
+    let at = finder.rfind(text)? + b"\"seq\":".len();
+    let digits = text[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+    std::str::from_utf8(&text[at..at + digits])
+        .ok()?
+        .parse()
+        .ok()
 }
 
 /// Parses one line into an event, or says which line is not one.

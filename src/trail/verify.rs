@@ -156,17 +156,29 @@ struct Pass {
     noted_leftover: bool,
 }
 
-/// One line, hashed and parsed (the part of `verify` that runs in parallel).
-enum Parsed {
+/// One line, hashed and parsed.
+#[derive(Debug)]
+pub enum Parsed {
     /// The stored hash, the computed one, and the event.
     Event(String, String, Box<Event>),
     /// Not an event: the break to report.
     Broken(BreakKind, String),
 }
 
-/// Hashes and parses one line: the fast path for a line already canonical, else the
+/// The hash of a line by the definition alone (parse, canonicalise, SHA-256 without
+/// `hash`), for tests and fuzzing against [`parse`]'s fast path.
+pub fn definition_hash(text: &[u8]) -> Option<String> {
+    let mut map = match serde_json::from_slice::<Value>(text) {
+        Ok(Value::Object(map)) => map,
+        _ => return None,
+    };
+    Some(chain::split_hash(&mut map).1)
+}
+
+/// Hashes and parses one line of a segment (without its newline; `terminated` says
+/// whether one ended it): the fast path for a line already canonical, else the
 /// definition (parse, canonicalise, hash).
-fn parse(text: &[u8], terminated: bool) -> Parsed {
+pub fn parse(text: &[u8], terminated: bool) -> Parsed {
     if !terminated {
         let message = "the line is torn (no newline): a write was interrupted; `handoff trail repair` removes it";
         return Parsed::Broken(BreakKind::Torn, message.to_string());

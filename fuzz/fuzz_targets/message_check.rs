@@ -1,0 +1,20 @@
+//! `handoff message check` on any text: never panics, and every problem points at a
+//! line and column inside the document.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let report = handoff::message::check("fuzz", text);
+    let lines = text.split('\n').count().max(1);
+    for problem in report.all_problems() {
+        assert!(problem.line >= 1 && problem.line <= lines, "{problem:?}");
+        assert!(problem.column >= 1, "{problem:?}");
+    }
+    for message in report.messages {
+        let _ = message.into_intent();
+    }
+});
