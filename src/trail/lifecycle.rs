@@ -185,12 +185,62 @@ fn violation(kind: ViolationKind, message: String, legal: Vec<EventType>) -> Vio
 #[derive(Debug, Clone, Default)]
 pub struct Ledger {
     handoffs: HashMap<String, Handoff>,
+    /// In a compact ledger, handoffs that have ended, with only what later checks need.
+    closed: HashMap<String, Closed>,
+    compact: bool,
+}
+
+/// What a compact ledger keeps of a handoff that has ended.
+#[derive(Debug, Clone)]
+struct Closed {
+    state: EventType,
+    depth: u32,
+    to_agent: String,
+    reroutes: u32,
+}
+
+/// What a new handoff's checks need of its parent, from either kind of entry.
+struct Parent<'a> {
+    id: &'a str,
+    state: EventType,
+    depth: u32,
+    to_agent: &'a str,
+    reroutes: u32,
 }
 
 impl Ledger {
     /// An empty ledger.
     pub fn new() -> Ledger {
         Ledger::default()
+    }
+
+    /// An empty ledger that keeps only what the lifecycle checks need of a handoff
+    /// once it has ended (`verify`: memory grows with open handoffs, not with events).
+    /// [`Ledger::get`] and [`Ledger::handoffs`] do not see ended handoffs.
+    pub fn compact() -> Ledger {
+        Ledger {
+            compact: true,
+            ..Ledger::default()
+        }
+    }
+
+    fn parent(&self, id: &str) -> Option<Parent<'_>> {
+        if let Some((id, h)) = self.handoffs.get_key_value(id) {
+            return Some(Parent {
+                id,
+                state: h.state,
+                depth: h.depth,
+                to_agent: &h.to_agent,
+                reroutes: h.reroutes,
+            });
+        }
+        self.closed.get_key_value(id).map(|(id, c)| Parent {
+            id,
+            state: c.state,
+            depth: c.depth,
+            to_agent: &c.to_agent,
+            reroutes: c.reroutes,
+        })
     }
 
     /// The handoff called `id`.
@@ -205,12 +255,12 @@ impl Ledger {
 
     /// How many handoffs the ledger holds.
     pub fn len(&self) -> usize {
-        self.handoffs.len()
+        self.handoffs.len() + self.closed.len()
     }
 
     /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
-        self.handoffs.is_empty()
+        self.len() == 0
     }
 
     /// Handoffs to `agent` that have not ended: its current load (002 §5.2).
@@ -228,6 +278,16 @@ impl Ledger {
 
     /// Checks that `event` is a legal next step.
     pub fn check(&self, event: &Event) -> Result<(), Violation> {
+        if let Some(closed) = self.closed.get(&event.handoff_id) {
+            return Err(violation(
+                ViolationKind::IllegalTransition,
+                format!(
+                    "{} may not follow {} for handoff `{}`",
+                    event.event_type, closed.state, event.handoff_id
+                ),
+                Vec::new(),
+            ));
+        }
         match (self.handoffs.get(&event.handoff_id), event.event_type) {
             (None, EventType::Initiated) => self.check_new(event),
             (None, _) => Err(violation(
@@ -256,8 +316,8 @@ impl Ledger {
         let parent = event
             .parent_handoff
             .as_deref()
-            .and_then(|id| self.handoffs.get(id));
-        let expected_depth = match (event.handoff_type, parent) {
+            .and_then(|id| self.parent(id));
+        let expected_depth = match (event.handoff_type, &parent) {
             (HandoffType::Escalation, Some(parent)) => Some(parent.depth + 1),
             (HandoffType::Escalation, None) => None,
             (_, _) => Some(0),
@@ -286,7 +346,7 @@ impl Ledger {
         }
         if let Some(parent) = parent.filter(|p| p.state == EventType::Rejected) {
             if event.handoff_type != HandoffType::Escalation {
-                return check_reroute(parent, event);
+                return check_reroute(&parent, event);
             }
         }
         Ok(())
@@ -304,15 +364,13 @@ impl Ledger {
                 handoff.last_timestamp.clone_from(&event.timestamp);
                 return;
             }
-            if let Some(parent) = event
-                .parent_handoff
-                .as_deref()
-                .and_then(|id| self.handoffs.get_mut(id))
-            {
-                if parent.state == EventType::Rejected
-                    && event.handoff_type != HandoffType::Escalation
-                {
-                    parent.reroutes += 1;
+            if let Some(parent) = event.parent_handoff.as_deref() {
+                if event.handoff_type != HandoffType::Escalation {
+                    if let Some(p) = self.handoffs.get_mut(parent) {
+                        p.reroutes += u32::from(p.state == EventType::Rejected);
+                    } else if let Some(p) = self.closed.get_mut(parent) {
+                        p.reroutes += u32::from(p.state == EventType::Rejected);
+                    }
                 }
             }
             let started = at_ms();
@@ -324,6 +382,17 @@ impl Ledger {
             handoff.state = event.event_type;
             handoff.last_seq = event.seq;
             handoff.last_timestamp.clone_from(&event.timestamp);
+            if self.compact && handoff.is_closed() {
+                if let Some((id, handoff)) = self.handoffs.remove_entry(&event.handoff_id) {
+                    let closed = Closed {
+                        state: handoff.state,
+                        depth: handoff.depth,
+                        to_agent: handoff.to_agent,
+                        reroutes: handoff.reroutes,
+                    };
+                    self.closed.insert(id, closed);
+                }
+            }
         }
     }
 
@@ -362,7 +431,7 @@ fn new_handoff(event: &Event, started: Option<i64>) -> Handoff {
     }
 }
 
-fn check_reroute(parent: &Handoff, event: &Event) -> Result<(), Violation> {
+fn check_reroute(parent: &Parent<'_>, event: &Event) -> Result<(), Violation> {
     if parent.reroutes >= MAX_REROUTES {
         return Err(violation(
             ViolationKind::RerouteLimit,

@@ -222,7 +222,7 @@ pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
     let anchor = trail.anchor();
     let mut pass = Pass {
         report: Verification::default(),
-        ledger: Ledger::new(),
+        ledger: Ledger::compact(),
         expected: 0,
         prev_hash: GENESIS.to_string(),
         missing: BTreeMap::new(),

@@ -3,6 +3,7 @@
 
 mod lifecycle;
 mod messages;
+mod retention;
 mod tamper;
 mod timeouts;
 
