@@ -218,12 +218,14 @@ pub fn check(file: &str, text: &str) -> Report {
 }
 
 fn document_problem(code: &'static str, at: (usize, usize), message: String) -> Problem {
+    // serde_json says column 0 for an error at a line's start (a raw newline in a
+    // string); positions here are 1-based.
     Problem {
         severity: Severity::Error,
         code,
         pointer: String::new(),
-        line: at.0,
-        column: at.1,
+        line: at.0.max(1),
+        column: at.1.max(1),
         message,
     }
 }

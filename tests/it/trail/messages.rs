@@ -403,3 +403,23 @@ fn eight_processes_appending_at_once_lose_and_duplicate_nothing() {
     ids.dedup();
     assert_eq!(ids.len(), 160);
 }
+
+/// Inputs the fuzzers found (`fuzz/`), kept as regression tests: every problem points
+/// at a real line and a 1-based column.
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let dir = fixture("fuzz");
+    let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("fixtures").flatten().collect();
+    entries.sort_by_key(|e| e.path());
+    assert!(!entries.is_empty());
+    for entry in entries {
+        let bytes = std::fs::read(entry.path()).expect("read");
+        let text = String::from_utf8_lossy(&bytes);
+        let report = handoff::message::check("fuzz", &text);
+        let lines = text.split('\n').count();
+        for problem in report.all_problems() {
+            assert!(problem.line >= 1 && problem.line <= lines, "{problem:?}");
+            assert!(problem.column >= 1, "{:?}: {problem:?}", entry.path());
+        }
+    }
+}
