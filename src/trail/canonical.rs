@@ -198,8 +198,8 @@ mod tests {
     }
 
     fn slow(line: &str) -> String {
-        let mut value: Value = serde_json::from_str(line).unwrap_or_default();
-        let map = value.as_object_mut().cloned().unwrap_or_default();
+        let mut value: Value = serde_json::from_str(line).expect("JSON");
+        let map = value.as_object_mut().cloned().expect("an object");
         chain::event_hash(&map)
     }
 

@@ -633,7 +633,7 @@ mod tests {
     #[test]
     fn a_sealed_line_is_its_own_canonical_form() {
         let message = serde_json::json!({"z": 1e30, "a": [4.5, 0.002, -0.0], "é": "\u{1f600}", "\u{e000}": 1, "\u{1f600}": 2});
-        let canonical = String::from_utf8(chain::canonical_json(&message)).unwrap_or_default();
+        let canonical = String::from_utf8(chain::canonical_json(&message)).expect("UTF-8");
         let mut event = Event {
             attempt: 2,
             broadcast_group_id: Some("g".into()),
@@ -672,9 +672,9 @@ mod tests {
             workflow_id: Some("wf".into()),
         };
         let line = seal(&mut event);
-        let value: serde_json::Value = serde_json::from_slice(&line).unwrap_or_default();
+        let value: serde_json::Value = serde_json::from_slice(&line).expect("JSON");
         assert_eq!(chain::canonical_json(&value), line);
-        let map = value.as_object().cloned().unwrap_or_default();
+        let map = value.as_object().cloned().expect("an object");
         assert_eq!(chain::event_hash(&map), event.hash);
         // Floats in the message send `verify` down the slow path; without them the line
         // takes the fast one.

@@ -409,7 +409,10 @@ fn eight_processes_appending_at_once_lose_and_duplicate_nothing() {
 #[test]
 fn fuzz_findings_stay_fixed() {
     let dir = fixture("fuzz");
-    let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("fixtures").flatten().collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures")
+        .flatten()
+        .collect();
     entries.sort_by_key(|e| e.path());
     assert!(!entries.is_empty());
     for entry in entries {

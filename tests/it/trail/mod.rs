@@ -107,7 +107,7 @@ impl TestTrail {
                 entries
                     .map(|e| e.expect("an entry").path())
                     .map(|p| {
-                        let bytes = std::fs::read(&p).unwrap_or_default();
+                        let bytes = std::fs::read(&p).expect("read a trail file");
                         (p, bytes)
                     })
                     .collect()
