@@ -9,6 +9,9 @@
 //! `src/cli/` are a thin command-line layer over it. Parsing is total: it returns what
 //! it understood together with [`diagnostic::Diagnostic`]s that carry line numbers.
 
+#![warn(missing_docs)]
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod contract;
 pub mod diagnostic;
 pub mod evidence;

@@ -127,6 +127,7 @@ const EMBEDDED: &[(&str, &str)] = &[
 
 /// Why a template could not be read, compiled or rendered.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TemplateError {
     /// A template file could not be read.
     #[error("{}: cannot read template: {source}", path.display())]

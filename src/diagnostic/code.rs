@@ -17,6 +17,7 @@ use std::fmt;
 spelled_enum! {
     /// Problems in a record as written: structure, fields, values, sections (`lint`,
     /// `parse`, and the gate for the task's own record files).
+    #[non_exhaustive]
     RecordCode {
         /// A record heading with no key/value table after it.
         MissingHeaderTable => "missing-header-table",
@@ -59,6 +60,7 @@ spelled_enum! {
 
 spelled_enum! {
     /// What `handoff check` finds: evidence, scope, sign-off and the task's records.
+    #[non_exhaustive]
     GateCode {
         /// The task has no `review` or `handoff` record to take the Evidence Bundle from.
         NoEvidenceRecord => "no-evidence-record",
@@ -108,6 +110,7 @@ spelled_enum! {
 
 spelled_enum! {
     /// What `handoff audit` finds in a recorded Routing Decision.
+    #[non_exhaustive]
     RoutingCode {
         /// The selected agent does not declare the requested domain.
         SelectedLacksDomain => "selected-lacks-domain",
@@ -125,6 +128,7 @@ spelled_enum! {
 spelled_enum! {
     /// What `handoff contract check` finds in an `agent_contract_handoff` block, spelled
     /// as CONTRACT.md spells its codes.
+    #[non_exhaustive]
     ContractCode {
         /// `agent_status` is not an object.
         AgentStatus => "AGENT_STATUS",
@@ -215,8 +219,10 @@ impl ContractCode {
     ];
 }
 
-/// Every diagnostic code `handoff` can report, by area.
+/// Every diagnostic code `handoff` can report, by area. Areas and codes are added over
+/// time, so a `match` outside this crate needs a wildcard arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Code {
     /// A record as written.
     Record(RecordCode),

@@ -44,6 +44,7 @@ impl fmt::Display for Severity {
 /// Its JSON form (`lint`, `parse`) is `{source, line, column, severity, code, message,
 /// hint}` in that order, every key present; `fix` is added only when there is one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// The file it was found in (`-` for standard input), when it is about a file.
     pub source: Option<String>,

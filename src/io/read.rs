@@ -16,6 +16,7 @@ pub const STDIN_NAME: &str = "-";
 
 /// Why a document could not be read.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum InputError {
     /// The file could not be opened or read.
     #[error("{}: cannot read: {source}", path.display())]

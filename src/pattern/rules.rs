@@ -67,6 +67,7 @@ impl RuleGlobs {
     }
 }
 
+/// Collects rule globs, each with its rule number, for [`RuleGlobs`].
 pub struct RuleGlobsBuilder {
     whole: GlobSetBuilder,
     whole_rule: Vec<usize>,

@@ -54,6 +54,7 @@ pub trait Report {
 
 /// Why a report could not be written.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReportError {
     /// The format is not one this report offers.
     #[error("the {report} report has no {format} format; use one of: {allowed}")]
