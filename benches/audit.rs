@@ -6,10 +6,10 @@
 #[path = "../tests/support/generate.rs"]
 mod generate;
 
-use handoff::record::{parse_document, ParsedDocument};
-use handoff::routing::audit::Reference;
-use handoff::routing::summary::audit_documents;
-use handoff::routing::{Aliases, Registry};
+use handoff::audit_documents;
+use handoff::Reference;
+use handoff::{parse_document, ParsedDocument};
+use handoff::{Aliases, Registry};
 use std::hint::black_box;
 use std::path::Path;
 use std::process::ExitCode;

@@ -7,8 +7,8 @@
 //! outputs without a block, YAML bodies, and long outputs whose strings quote code
 //! fences. It prints contracts per second and megabytes per second.
 
-use handoff::contract::check::{check_output, CheckOptions};
-use handoff::contract::next::decide;
+use handoff::decide;
+use handoff::{check_output, ContractOptions as CheckOptions};
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::time::Instant;

@@ -1,11 +1,11 @@
-//! Parse throughput: `handoff::record::parse_document` next to pulldown-cmark's bare
+//! Parse throughput: `handoff::parse_document` next to pulldown-cmark's bare
 //! event iteration (offset iterator, tables on: the same pass our parser starts with)
 //! over the same generated corpus of records.
 //!
 //! Run: `cargo bench --bench parse` (release profile). Optional argument: the number of
 //! records (default 12,000).
 
-use handoff::record::parse_document;
+use handoff::parse_document;
 use pulldown_cmark::{Options, Parser};
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -3,30 +3,121 @@
 //! Interaction Records are the Markdown artifacts that AI agents (and people) exchange
 //! when they hand work over, consult, escalate, review or ask for a capability. This
 //! crate is the domain: it parses and renders records, lints them, classifies the risk
-//! of a git change, checks evidence, file scope and sign-off, and routes tasks.
+//! of a git change, checks evidence, file scope and sign-off, routes tasks, checks agent
+//! contracts, and reports each result in the format asked for.
 //!
-//! The library prints nothing and never exits the process; `src/main.rs` and
-//! `src/cli/` are a thin command-line layer over it. Parsing is total: it returns what
-//! it understood together with [`diagnostic::Diagnostic`]s that carry line numbers.
+//! The library prints nothing and never exits the process (the crate's lints hold it to
+//! that); `src/main.rs` and `src/cli/` are a thin command-line layer over it. Parsing is
+//! total: it returns what it understood together with [`Diagnostic`]s that carry line
+//! numbers.
+//!
+//! The modules are private, one per idea; what they offer is re-exported here, by area:
+//! records, the gate (policy, risk, scope, evidence, verdict), git, routing, agent
+//! contracts, diagnostics, reports and templates, files and patterns.
 
 #![warn(missing_docs)]
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
-pub mod contract;
-pub mod diagnostic;
-pub mod evidence;
-pub mod gate;
-pub mod git;
-pub mod io;
-pub mod markdown;
+mod contract;
+mod diagnostic;
+mod evidence;
+mod gate;
+mod git;
+mod io;
+mod markdown;
 pub mod message;
-pub mod pattern;
-pub mod policy;
-pub mod record;
-pub mod report;
-pub mod risk;
-pub mod routing;
-pub mod scope;
+mod pattern;
+mod policy;
+mod record;
+mod report;
+mod risk;
+mod routing;
+mod scope;
 mod spelled;
-pub mod template;
+mod template;
 pub mod trail;
+
+// Records: parse, lint, render, format, create.
+pub use record::fields::{format_unix_utc, is_valid_timestamp, utc_now_rfc3339};
+pub use record::placeholder::{is_placeholder, is_placeholder_value};
+pub use record::{
+    format_document, lint, lint_record, parse_document, records_from_json, render, skeleton,
+    unified_diff, Capability, CapabilityRequest, Decision, DecisionStatus, FailureType, Field,
+    FieldKey, FormattedDocument, InteractionType, JsonInputError, MatchedAgent, ParsedDocument,
+    Record, RecordJson, RecordKind, RejectedAgent, RenderError, ScopeExpansion, Section,
+    SkeletonError, SkeletonValues, SkippedRecord, TieBreak, Transport, Urgency, SEED_SECTIONS,
+    SKELETONS,
+};
+
+// The gate: policy, risk classification, evidence, scope, sign-off, verdict.
+pub use evidence::{
+    extract_items, labels as evidence_labels, match_label, EvidenceItem, EvidenceItemId,
+};
+pub use gate::run::{check, CheckError, CheckOptions, RecordsInput};
+pub use gate::{
+    EvidenceReport, ItemProblem, Kind as ProblemKind, Outcome as GateOutcome, ReviewerSummary,
+    RiskReport, ScopeSummary, Verdict,
+};
+pub use policy::{
+    defaults as default_policy, EvidencePolicy, Policy, PolicyError, PolicySource, ReviewerPolicy,
+    RiskClass, Rule, RuleMatch, Trigger, TriggerPolicy, UnknownRiskClass, MAX_POLICY_BYTES,
+    OVERRIDE_RULE, POLICY_FILE,
+};
+pub use risk::{
+    classify, Classification, ClassifyError, CompileError, Finding, FILE_COUNT_LIMIT,
+    FILE_COUNT_RULE,
+};
+pub use scope::{
+    same_agent, shell_quote, ExpansionDecision, ExpansionRequest, FixContext, ScopeCheck,
+    ScopeReport, Standing, Touch, TouchedPath,
+};
+
+// Git: the change between two revisions, streamed.
+pub use git::{
+    ChangeSet, ChangeStatus, ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide,
+    RenameLimitExceeded, RenameOptions, Repo, RepoPath, DEFAULT_RENAME_LIMIT, WORKTREE,
+};
+
+// Routing: route a task by the tie-break rules; audit recorded decisions.
+pub use routing::artifact::{record_fields, TASK_ID_PLACEHOLDER};
+pub use routing::audit::{
+    check_decision, RecordedDecision, RecordedMatch, RecordedRule, Reference,
+};
+pub use routing::normalise::normalise_term;
+pub use routing::summary::{
+    audit_documents, recorded_decision, AuditReport as Audit, LintFailure, RoutingFinding,
+};
+pub use routing::{
+    parse_capability, route, Agent, Aliases, Candidate, Capability as RouteCapability,
+    Decision as RouteDecision, Pick, Registry, RegistryError, Rejection, RouteError, RouteRequest,
+    RoutingOutcome, Rule as RoutingRule,
+};
+
+// Agent contracts: check the block, decide the next action, track status.
+pub use contract::check::is_resumable_agent_id;
+pub use contract::next::{decide, Action, Decision as NextStep};
+pub use contract::state::{transition, AgentRecord, StateError, StateFile, Transition};
+pub use contract::{
+    check_output, CheckOptions as ContractOptions, CheckResult, ContractFinding, Listed, PlanStatus,
+};
+
+// Diagnostics, reports and templates.
+pub use diagnostic::{
+    Code, ContractCode, Diagnostic, Explanation, GateCode, RecordCode, RoutingCode, Severity,
+};
+pub use report::{
+    write as write_report, AuditReport, CheckReport, ClassifyReport, ContractCheckReport,
+    ContractNextReport, ExplainReport, Format, LintReport, ParseReport, PolicyReport, Report,
+    ReportError, RouteContract, RouteReport,
+};
+pub use template::{TemplateError, Templates};
+
+// Files, Markdown and patterns.
+pub use io::{
+    create_new, decode_text, is_markdown_file, markdown_files, read_capped, read_stdin, read_text,
+    replace_atomically, utf8_error_position, Depth, InputError, Source, WalkError, MAX_INPUT_BYTES,
+    STDIN_NAME,
+};
+pub use markdown::cell::{decode_cell, encode_cell, escape_report_text, split_row};
+pub use markdown::{line_at, LineIndex};
+pub use pattern::{compile as compile_pattern, Dialect, PatternError, PatternSet};

@@ -2,17 +2,17 @@
 //!
 //! Formats: `human` (findings as `path:line: severity[kind]`, then the summary),
 //! `markdown` (or `md`: a Markdown report), `html` (that report in one self-contained
-//! page) and `json` (the documented contract); see [`handoff::report::AuditReport`]. Exit 0 when no error was found, 1 when a routing finding or a lint error
+//! page) and `json` (the documented contract); see [`handoff::AuditReport`]. Exit 0 when no error was found, 1 when a routing finding or a lint error
 //! is an error, 2 when an input or the registry cannot be read.
 
 use super::inputs::expand;
-use super::output::{formats, write_report, TemplatesArg};
+use super::output::{formats, print_report, TemplatesArg};
 use super::route::load;
 use super::{Failure, Outcome};
-use handoff::record::parse_document;
-use handoff::report::{AuditReport, Format, Report};
-use handoff::routing::audit::Reference;
-use handoff::routing::summary::audit_documents;
+use handoff::audit_documents;
+use handoff::parse_document;
+use handoff::Reference;
+use handoff::{AuditReport, Format, Report};
 use std::path::PathBuf;
 
 /// Arguments of `handoff audit`.
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         files: documents.len(),
         registry: reference.as_ref().map(|(registry, _)| registry),
     };
-    write_report(&layout, args.format, &args.templates)?;
+    print_report(&layout, args.format, &args.templates)?;
     Ok(match report.error_count() {
         0 => Outcome::Ok,
         _ => Outcome::Findings,

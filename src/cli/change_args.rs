@@ -2,7 +2,7 @@
 //! and head of the change, and a policy file to use instead of the base's.
 
 use super::Failure;
-use handoff::git::{Head, Repo};
+use handoff::{Head, Repo};
 use std::path::{Path, PathBuf};
 
 /// Which change a command looks at, and under which policy.

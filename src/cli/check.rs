@@ -5,12 +5,12 @@
 //! the contract of GATE.md; Markdown is a summary for a pull-request comment.
 
 use super::change_args::{discover_repo, head, ChangeArgs};
-use super::output::{formats, write_report, TemplatesArg};
+use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::gate::run::{check, CheckOptions, RecordsInput};
-use handoff::gate::Outcome as GateOutcome;
-use handoff::io::{read_stdin, STDIN_NAME};
-use handoff::report::{CheckReport, Format, Report};
+use handoff::GateOutcome;
+use handoff::{check, CheckOptions, RecordsInput};
+use handoff::{read_stdin, STDIN_NAME};
+use handoff::{CheckReport, Format, Report};
 use std::path::PathBuf;
 
 /// Arguments of `handoff check`.
@@ -51,7 +51,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         copies: args.change.copies,
     };
     let verdict = check(&repo, &options)?;
-    write_report(&CheckReport(&verdict), args.format, &args.templates)?;
+    print_report(&CheckReport(&verdict), args.format, &args.templates)?;
     Ok(match verdict.verdict {
         GateOutcome::Pass => Outcome::Ok,
         GateOutcome::Reject => Outcome::Findings,

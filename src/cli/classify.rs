@@ -1,13 +1,13 @@
 //! `handoff classify`: the risk class of a change, and why.
 
 use super::change_args::{self, discover_repo, ChangeArgs};
-use super::output::{formats, write_report, TemplatesArg};
+use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::git::{Head, Repo};
-use handoff::policy::Policy;
-use handoff::policy::RiskClass;
-use handoff::report::{ClassifyReport, Format, Report};
-use handoff::risk::classify;
+use handoff::classify;
+use handoff::Policy;
+use handoff::RiskClass;
+use handoff::{ClassifyReport, Format, Report};
+use handoff::{Head, Repo};
 use std::path::Path;
 
 /// Arguments of `handoff classify`.
@@ -80,6 +80,6 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         head: &change.head,
         policy: &policy.source,
     };
-    write_report(&report, args.format, &args.templates)?;
+    print_report(&report, args.format, &args.templates)?;
     Ok(Outcome::Ok)
 }

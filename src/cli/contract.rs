@@ -10,14 +10,14 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use handoff::contract::check::{check_output, CheckOptions, CheckResult};
-use handoff::contract::next::decide;
-use handoff::contract::state::{self, StateFile, Transition};
-use handoff::contract::PlanStatus;
-use handoff::io::{InputError, Source};
-use handoff::report::{ContractCheckReport, ContractNextReport, Format, Report};
+use handoff::decide;
+use handoff::PlanStatus;
+use handoff::{check_output, transition, CheckResult, ContractOptions as CheckOptions};
+use handoff::{ContractCheckReport, ContractNextReport, Format, Report};
+use handoff::{InputError, Source};
+use handoff::{StateFile, Transition};
 
-use super::output::{formats, write_report, TemplatesArg};
+use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
 
 /// Arguments of `handoff contract`.
@@ -107,7 +107,7 @@ fn run_check(args: CheckArgs) -> Result<Outcome, Failure> {
         name: &name,
         result: &result,
     };
-    write_report(&report, args.format, &args.templates)?;
+    print_report(&report, args.format, &args.templates)?;
     Ok(if result.valid {
         Outcome::Ok
     } else {
@@ -127,7 +127,7 @@ fn run_next(args: NextArgs) -> Result<Outcome, Failure> {
         name: &name,
         decision: &decision,
     };
-    write_report(&report, args.format, &args.templates)?;
+    print_report(&report, args.format, &args.templates)?;
     Ok(if decision.action.is_normal() {
         Outcome::Ok
     } else {
@@ -142,7 +142,7 @@ fn track(path: &Path, result: &CheckResult) -> Result<Option<Transition>, Failur
     };
     let mut file = StateFile::load(path)?;
     let record = file.record(&result.agent_id)?;
-    let (verdict, updated) = state::transition(record.as_ref(), status);
+    let (verdict, updated) = transition(record.as_ref(), status);
     if let Some(updated) = updated {
         file.set(&result.agent_id, &updated);
         file.save()?;

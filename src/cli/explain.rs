@@ -1,9 +1,9 @@
 //! `handoff explain CODE`: the documentation of a diagnostic code.
 
-use super::output::{write_report, TemplatesArg};
+use super::output::{print_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::diagnostic::Code;
-use handoff::report::{ExplainReport, Format};
+use handoff::Code;
+use handoff::{ExplainReport, Format};
 
 /// Arguments of `handoff explain`.
 #[derive(Debug, clap::Args)]
@@ -24,6 +24,6 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
             ))
         })?),
     };
-    write_report(&ExplainReport(code), Format::Human, &args.templates)?;
+    print_report(&ExplainReport(code), Format::Human, &args.templates)?;
     Ok(Outcome::Ok)
 }

@@ -8,8 +8,8 @@
 use super::inputs::expand;
 use super::output::{write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::io::{replace_atomically, Source};
-use handoff::record::{format_document, unified_diff, Templates};
+use handoff::{format_document, unified_diff, Templates};
+use handoff::{replace_atomically, Source};
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -1,10 +1,10 @@
 //! Turning the command line's `FILE|-|DIR` arguments into documents to read.
 //!
-//! A directory stands for every Markdown file below it ([`handoff::io::markdown_files`]),
+//! A directory stands for every Markdown file below it ([`handoff::markdown_files`]),
 //! so `handoff lint examples/` checks a whole folder. `-` (or no argument) is standard
 //! input.
 
-use handoff::io::{markdown_files, Depth, Source, WalkError};
+use handoff::{markdown_files, Depth, Source, WalkError};
 use std::path::PathBuf;
 
 /// Expands arguments: `-` is standard input, a directory its Markdown files; none means

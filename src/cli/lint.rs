@@ -7,10 +7,10 @@
 //! Exit 0 without errors (warnings allowed), 1 with errors, 2 when a file cannot be read.
 
 use super::inputs::expand;
-use super::output::{formats, write_report, TemplatesArg};
+use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::record::{lint, parse_document};
-use handoff::report::{Format, LintReport, Report};
+use handoff::{lint, parse_document};
+use handoff::{Format, LintReport, Report};
 use std::path::PathBuf;
 
 /// Arguments of `handoff lint`.
@@ -43,7 +43,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
             Err(message) => report.add_unreadable(message),
         }
     }
-    write_report(&report, args.format, &args.templates)?;
+    print_report(&report, args.format, &args.templates)?;
     if !report.unreadable().is_empty() {
         return Err(Failure(report.unreadable().join("\nerror: ")));
     }

@@ -4,8 +4,8 @@
 
 use super::output::write_stdout;
 use super::{Failure, Outcome};
-use handoff::io::Source;
 use handoff::message::{self, report};
+use handoff::Source;
 use std::path::PathBuf;
 
 /// Arguments of `handoff message`.

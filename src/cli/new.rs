@@ -2,15 +2,15 @@
 //!
 //! Every value given on the command line is validated (a bad enumeration exits 2 and
 //! names the allowed values), then fills the kind's skeleton
-//! ([`handoff::record::skeleton`], `templates/new/`): every field and section not given
+//! ([`handoff::skeleton`], `templates/new/`): every field and section not given
 //! keeps the seed template's placeholder, so `handoff lint` points at what is left.
 
 use super::output::{write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::io::{create_new, replace_atomically};
-use handoff::policy::RiskClass;
-use handoff::record::fields::{is_valid_timestamp, utc_now_rfc3339};
-use handoff::record::{
+use handoff::RiskClass;
+use handoff::{create_new, replace_atomically};
+use handoff::{is_valid_timestamp, utc_now_rfc3339};
+use handoff::{
     render, skeleton, FailureType, FieldKey, InteractionType, Record, RecordKind, SkeletonValues,
     Templates, Transport,
 };
@@ -88,7 +88,7 @@ pub struct Args {
 
 fn parse_risk(text: &str) -> Result<RiskClass, String> {
     text.parse()
-        .map_err(|error: handoff::policy::UnknownRiskClass| error.to_string())
+        .map_err(|error: handoff::UnknownRiskClass| error.to_string())
 }
 
 fn parse_transport(text: &str) -> Result<Transport, String> {

@@ -4,8 +4,8 @@
 //! closed pipe (`handoff parse … | head`) as success instead of panicking the way
 //! `println!` does.
 
-use handoff::report::{self, Format, Report};
-use handoff::template::Templates;
+use handoff::Templates;
+use handoff::{write_report, Format, Report};
 use std::fmt::Display;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -73,12 +73,12 @@ impl TemplatesArg {
 }
 
 /// Writes `report` to standard output in `format`, laid out with `templates`.
-pub fn write_report<R: Report>(
+pub fn print_report<R: Report>(
     report: &R,
     format: Format,
     templates: &TemplatesArg,
 ) -> Result<(), Failure> {
-    write_stdout(&report::write(report, format, &templates.load()?)?)
+    write_stdout(&write_report(report, format, &templates.load()?)?)
 }
 
 /// The `--format` value parser of a report: its formats, by name or by an older alias

@@ -5,10 +5,10 @@
 //! cannot be read.
 
 use super::inputs::expand;
-use super::output::{formats, write_report, TemplatesArg};
+use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::record::parse_document;
-use handoff::report::{Format, ParseReport, Report};
+use handoff::parse_document;
+use handoff::{Format, ParseReport, Report};
 use std::path::PathBuf;
 
 /// Arguments of `handoff parse`.
@@ -35,6 +35,6 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         diagnostics.extend(document.diagnostics);
     }
     let report = ParseReport::new(&records, &diagnostics);
-    write_report(&report, args.format, &args.templates)?;
+    print_report(&report, args.format, &args.templates)?;
     Ok(Outcome::Ok)
 }

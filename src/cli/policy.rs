@@ -1,10 +1,10 @@
 //! `handoff policy show`: the effective policy, defaults merged with `.handoff.yaml`.
 
 use super::classify::Change;
-use super::output::{formats, write_report, TemplatesArg};
+use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::policy::Policy;
-use handoff::report::{Format, PolicyReport, Report};
+use handoff::Policy;
+use handoff::{Format, PolicyReport, Report};
 use std::path::PathBuf;
 
 /// Arguments of `handoff policy`.
@@ -61,6 +61,6 @@ fn show(args: ShowArgs) -> Result<Outcome, Failure> {
             Policy::load(&change.repo, &change.base, None)?
         }
     };
-    write_report(&PolicyReport(&policy), args.format, &args.templates)?;
+    print_report(&PolicyReport(&policy), args.format, &args.templates)?;
     Ok(Outcome::Ok)
 }

@@ -6,8 +6,8 @@
 
 use super::output::{write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::io::Source;
-use handoff::record::{records_from_json, render, JsonInputError};
+use handoff::Source;
+use handoff::{records_from_json, render, JsonInputError};
 use std::path::PathBuf;
 
 /// Arguments of `handoff render`.

@@ -7,13 +7,14 @@
 
 use super::output::{formats, write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::report::{self, Format, Report, RouteReport};
-use handoff::routing::aliases::Aliases;
-use handoff::routing::normalise::normalise_term;
-use handoff::routing::{
-    parse_capability, route, Capability, Pick, Registry, RouteRequest, RoutingOutcome,
+use handoff::normalise_term;
+use handoff::Aliases;
+use handoff::Templates;
+use handoff::{
+    parse_capability, route, Pick, Registry, RouteCapability as Capability, RouteRequest,
+    RoutingOutcome,
 };
-use handoff::template::Templates;
+use handoff::{write_report, Format, Report, RouteReport};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -77,7 +78,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         args.format,
         &templates,
     )?;
-    write_stdout(&report::write(&report, args.format, &templates)?)?;
+    write_stdout(&write_report(&report, args.format, &templates)?)?;
     Ok(match outcome {
         RoutingOutcome::Selected(_) => Outcome::Ok,
         _ => Outcome::Findings,

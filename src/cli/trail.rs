@@ -5,9 +5,7 @@
 
 use super::output::write_stdout;
 use super::{Failure, Outcome};
-use handoff::io::Source;
 use handoff::message;
-use handoff::routing::Registry;
 use handoff::trail::maintenance::{prune, repair};
 use handoff::trail::ops::{self, Initiation, Located, Step};
 use handoff::trail::query::{query, Filter};
@@ -15,6 +13,8 @@ use handoff::trail::{
     report, store, tick, time, validate, verify, EventType, HandoffType, OnTimeout,
     Outcome as EventOutcome, RiskLevel, Scope, Severity, Trail, TrailError,
 };
+use handoff::Registry;
+use handoff::Source;
 use std::path::PathBuf;
 
 /// Arguments of `handoff trail`.

@@ -10,7 +10,7 @@ pub mod cell;
 mod lines;
 
 pub use lines::{line_at, LineIndex};
-pub use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Tag, TagEnd};
+pub use pulldown_cmark::{CodeBlockKind, Event, Tag, TagEnd};
 
 use std::ops::Range;
 

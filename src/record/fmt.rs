@@ -11,7 +11,8 @@
 //! re-parsing the whole new document.
 
 use super::sanitize::{sanitize_body, PREAMBLE, SECTION_BODY};
-use super::{parse_document, render, Record, Templates};
+use super::{parse_document, render, Record};
+use crate::template::Templates;
 
 /// A record `fmt` left as it was, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -25,8 +25,6 @@ mod render;
 mod sanitize;
 mod skeleton;
 
-pub use crate::evidence::{EvidenceItem, EvidenceItemId};
-pub use crate::template::Templates;
 pub use derived::{CapabilityRequest, Decision, DecisionStatus, ScopeExpansion};
 pub use diff::unified_diff;
 pub use fields::{
@@ -40,6 +38,7 @@ pub use parse::{parse_document, ParsedDocument};
 pub use render::{render, RenderError};
 pub use skeleton::{skeleton, SkeletonError, SkeletonValues, SKELETONS};
 
+use crate::evidence::EvidenceItem;
 use crate::policy::RiskClass;
 use std::collections::HashMap;
 use std::ops::Range;

@@ -3,11 +3,11 @@
 
 use crate::common::{example_registry, handoff_in};
 use crate::generate;
-use handoff::diagnostic::{Code, RoutingCode};
-use handoff::record::parse_document;
-use handoff::routing::audit::Reference;
-use handoff::routing::summary::{audit_documents, AuditReport};
-use handoff::routing::{Aliases, Registry};
+use handoff::parse_document;
+use handoff::Reference;
+use handoff::{audit_documents, Audit as AuditReport};
+use handoff::{Aliases, Registry};
+use handoff::{Code, RoutingCode};
 use std::collections::BTreeMap;
 use std::path::Path;
 

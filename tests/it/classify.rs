@@ -3,10 +3,10 @@
 //! the records directory, the policy read from the base, the working tree, shallow clones.
 
 use crate::common::{head_commit, shallow_clone_missing_base, TestRepo};
-use handoff::git::{Head, LineSide, Repo};
-use handoff::policy::Policy;
-use handoff::policy::RiskClass;
-use handoff::risk::{classify, Classification, ClassifyError};
+use handoff::Policy;
+use handoff::RiskClass;
+use handoff::{classify, Classification, ClassifyError};
+use handoff::{Head, LineSide, Repo};
 
 /// Classifies base..head with the policy from the base, as the CLI does.
 fn run(repo: &TestRepo, base: &str, head: &Head, declared: Option<RiskClass>) -> Classification {

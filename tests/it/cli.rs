@@ -370,7 +370,7 @@ fn fmt_check_diffs_and_fmt_rewrites_only_records() {
 
 #[test]
 fn explain_documents_every_code() {
-    for code in handoff::diagnostic::Code::all() {
+    for code in handoff::Code::all() {
         handoff()
             .args(["explain", code.name()])
             .assert()

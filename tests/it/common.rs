@@ -171,8 +171,8 @@ pub fn shallow_clone_missing_base(path: &str) -> (TempDir, PathBuf, String) {
 }
 
 /// `HEAD` as the head of a change.
-pub fn head_commit() -> handoff::git::Head {
-    handoff::git::Head::Rev("HEAD".to_string())
+pub fn head_commit() -> handoff::Head {
+    handoff::Head::Rev("HEAD".to_string())
 }
 
 /// A path inside a fresh temporary directory that is not a repository.

@@ -2,7 +2,7 @@
 //! submodules, non-UTF-8 paths, the working tree, merge bases and the errors.
 
 use crate::common::{git_in, head_commit, not_a_repository, shallow_clone_missing_base, TestRepo};
-use handoff::git::{
+use handoff::{
     ChangeSet, ChangeStatus, ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide,
     RenameOptions, Repo, RepoPath, WORKTREE,
 };

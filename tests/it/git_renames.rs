@@ -4,7 +4,7 @@
 //! `git diff -M --name-status` itself on generated histories.
 
 use crate::common::{head_commit, stdout_of, TestRepo};
-use handoff::git::{ChangeSet, ChangeStatus, GitError, RenameOptions, Repo};
+use handoff::{ChangeSet, ChangeStatus, GitError, RenameOptions, Repo};
 use serde_json::Value;
 
 /// `(status letter, old path, path)` for every file, sorted, as `git diff --name-status`
@@ -70,11 +70,11 @@ fn change(repo: &TestRepo, base: &str, options: RenameOptions) -> ChangeSet {
 /// Reads no lines.
 struct NoLines;
 
-impl handoff::git::ChangeVisitor for NoLines {
-    fn file(&mut self, _file: &handoff::git::ChangedFile) -> bool {
+impl handoff::ChangeVisitor for NoLines {
+    fn file(&mut self, _file: &handoff::ChangedFile) -> bool {
         false
     }
-    fn line(&mut self, _file: &handoff::git::ChangedFile, _line: handoff::git::DiffLine<'_>) {}
+    fn line(&mut self, _file: &handoff::ChangedFile, _line: handoff::DiffLine<'_>) {}
     fn reads_lines(&self) -> bool {
         false
     }

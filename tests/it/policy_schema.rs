@@ -1,7 +1,7 @@
 //! The JSON Schema of the policy file and `docs/gate.md` agree with the code: the same
 //! keys, trigger names, evidence items, and every default rule documented.
 
-use handoff::policy::{defaults, Trigger};
+use handoff::{default_policy as defaults, Trigger};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -68,10 +68,10 @@ fn the_example_policy_in_the_docs_parses() {
         .expect("docs/gate.md has a YAML example")
         + "```yaml\n".len();
     let end = start + docs[start..].find("```").expect("the example is closed");
-    let source = handoff::policy::PolicySource::File {
+    let source = handoff::PolicySource::File {
         path: "docs/gate.md".into(),
     };
-    let policy = handoff::policy::Policy::parse(&docs.as_bytes()[start..end], source);
+    let policy = handoff::Policy::parse(&docs.as_bytes()[start..end], source);
     assert!(policy.is_ok(), "{:?}", policy.err());
 }
 
@@ -93,7 +93,7 @@ const CODE_EXTENSIONS: &str = ".{py,pyi,rb,erb,rake,js,jsx,mjs,cjs,ts,tsx,mts,ct
 
 /// The trigger tables of docs/gate.md, rendered from the default policy.
 fn rules_tables() -> String {
-    use handoff::policy::{Policy, RuleMatch};
+    use handoff::{Policy, RuleMatch};
     let cell = |text: &str| {
         format!(
             "`{}`",

@@ -4,7 +4,7 @@
 //! (comrak); and arbitrary bytes never panic the parser.
 
 use comrak::nodes::NodeValue;
-use handoff::record::{format_document, parse_document, render, Record, RecordKind, Templates};
+use handoff::{format_document, parse_document, render, Record, RecordKind, Templates};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -199,8 +199,8 @@ proptest! {
             let _ = render(record, &Templates::embedded());
         }
         let _ = format_document("lossy", &lossy, &Templates::embedded());
-        if let Ok(text) = handoff::io::decode_text(bytes, Path::new("bytes")) {
-            let _ = handoff::record::lint(&parse_document("bytes", &text));
+        if let Ok(text) = handoff::decode_text(bytes, Path::new("bytes")) {
+            let _ = handoff::lint(&parse_document("bytes", &text));
         }
     }
 
@@ -208,7 +208,7 @@ proptest! {
     fn markdown_shaped_noise_never_panics(text in prop::collection::vec(prop::sample::select(NOISE), 0..40)) {
         let text = text.concat();
         let document = parse_document("noise", &text);
-        let _ = handoff::record::lint(&document);
+        let _ = handoff::lint(&document);
         for record in &document.records {
             let _ = record.to_json();
         }

@@ -2,11 +2,13 @@
 //! decision `route` makes, written as a record and read back, passes the audit with no
 //! finding; routing is deterministic; and a tie is never broken without a pick.
 
-use handoff::record::{parse_document, render, Record, RecordKind, Templates};
-use handoff::routing::artifact::record_fields;
-use handoff::routing::audit::{check_decision, Reference};
-use handoff::routing::summary::recorded_decision;
-use handoff::routing::{route, Aliases, Capability, Pick, Registry, RouteRequest, RoutingOutcome};
+use handoff::record_fields;
+use handoff::recorded_decision;
+use handoff::{check_decision, Reference};
+use handoff::{parse_document, render, Record, RecordKind, Templates};
+use handoff::{
+    route, Aliases, Pick, Registry, RouteCapability as Capability, RouteRequest, RoutingOutcome,
+};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -44,7 +46,7 @@ fn request() -> impl Strategy<Value = (Vec<&'static str>, Option<usize>)> {
     )
 }
 
-fn as_record(decision: &handoff::routing::Decision) -> Record {
+fn as_record(decision: &handoff::RouteDecision) -> Record {
     let mut record = Record::new(RecordKind::RoutingDecision);
     for (key, value) in record_fields(decision, Some("T-1")) {
         record.set_field(key, &value);

@@ -1,8 +1,8 @@
 //! Every example record of seed 003, copied verbatim into `tests/fixtures/seed/`, parses
 //! to the fields RECORDS.md names, through the library and through the JSON contract.
 
-use handoff::policy::RiskClass;
-use handoff::record::{
+use handoff::RiskClass;
+use handoff::{
     parse_document, DecisionStatus, EvidenceItemId, FailureType, InteractionType, Record,
     RecordJson, RecordKind, Transport, Urgency,
 };

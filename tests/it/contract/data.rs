@@ -1,10 +1,10 @@
 //! Runs the data-driven cases: every case in the JSON files, every key of its `expect`
 //! compared to the library's result.
 
-use handoff::contract::check::{check_output, CheckOptions};
-use handoff::contract::next::decide;
-use handoff::contract::state::{transition, AgentRecord};
-use handoff::contract::PlanStatus;
+use handoff::decide;
+use handoff::PlanStatus;
+use handoff::{check_output, ContractOptions as CheckOptions};
+use handoff::{transition, AgentRecord};
 use serde_json::Value;
 use std::collections::HashMap;
 

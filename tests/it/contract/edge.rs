@@ -1,6 +1,6 @@
 //! Edge cases that do not fit a JSON case file: very long outputs, generated inputs.
 
-use handoff::contract::check::{check_output, is_resumable_agent_id, CheckOptions};
+use handoff::{check_output, is_resumable_agent_id, ContractOptions as CheckOptions};
 use proptest::prelude::*;
 use serde_json::json;
 
