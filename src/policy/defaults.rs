@@ -34,6 +34,7 @@ pub fn defaults() -> &'static Policy {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DefaultsFile {
+    code_extensions: Vec<String>,
     records_dir: String,
     exclude: Vec<String>,
     copies: bool,
@@ -96,9 +97,11 @@ fn read_defaults(text: &str) -> Result<Policy, PolicyError> {
     let Some(file) = context.read_yaml::<DefaultsFile>(text)? else {
         return Err(context.whole("the built-in policy is empty".to_string()));
     };
+    let code = format!(".{{{}}}", file.code_extensions.join(","));
     let mut triggers = Vec::new();
     for definition in file.triggers {
-        triggers.push(trigger(definition).map_err(|message| context.whole(message))?);
+        let built = trigger(definition, &code).map_err(|message| context.whole(message))?;
+        triggers.push(built);
     }
     let (mut aliases, mut wording) = (BTreeMap::new(), BTreeMap::new());
     for (id, item) in file.evidence {
@@ -121,17 +124,27 @@ fn read_defaults(text: &str) -> Result<Policy, PolicyError> {
     })
 }
 
-fn trigger(definition: TriggerDefinition) -> Result<TriggerPolicy, String> {
+/// Expands `.‹code›` in a glob to the list of code extensions (`code`: `.{py,…}`).
+fn expand_code(globs: Vec<String>, code: &str) -> Vec<String> {
+    globs
+        .into_iter()
+        .map(|glob| glob.replace(".‹code›", code))
+        .collect()
+}
+
+fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, String> {
     let name: Trigger = definition.name.parse()?;
     let rules = definition
         .rules
         .into_iter()
         .map(|rule| {
             let matches = match (rule.line, rule.paths.is_empty()) {
-                (None, false) => RuleMatch::Paths { globs: rule.paths },
+                (None, false) => RuleMatch::Paths {
+                    globs: expand_code(rule.paths, code),
+                },
                 (Some(regex), true) => RuleMatch::Line {
                     regex,
-                    files: rule.files,
+                    files: expand_code(rule.files, code),
                 },
                 _ => return Err(format!("rule `{}` needs either paths or a line", rule.id)),
             };
