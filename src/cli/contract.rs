@@ -155,10 +155,17 @@ fn read_input(file: Option<&Path>) -> Result<(String, String), Failure> {
     let input = file.map_or(Source::Stdin, Source::from_argument);
     match input.read() {
         Ok(text) => Ok((input.name(), text)),
-        Err(error @ InputError::Unreadable { .. }) => Err(Failure(format!(
-            "{error}; pass the file holding the agent's output, or `-` (or nothing) for \
-             standard input"
-        ))),
+        Err(InputError::Unreadable { path, source }) => {
+            let why = match path.is_dir() {
+                true => "it is a directory".to_string(),
+                false => source.to_string(),
+            };
+            Err(Failure(format!(
+                "{}: cannot read: {why}; pass the file holding the agent's output, or `-` \
+                 (or nothing) for standard input",
+                path.display()
+            )))
+        }
         Err(error) => Err(Failure(error.to_string())),
     }
 }

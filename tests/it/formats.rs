@@ -2,7 +2,7 @@
 //! `md` for `markdown`), refuses the others with the list, and lays its reports out with
 //! templates a user can override.
 
-use crate::common::{handoff, handoff_in, TestRepo};
+use crate::common::{handoff_in, TestRepo};
 use predicates::prelude::*;
 
 #[test]
@@ -25,17 +25,6 @@ fn md_is_markdown_wherever_markdown_is_offered() {
         assert_eq!(md.stdout, markdown.stdout, "{args:?}");
         assert_eq!(md.status.code(), markdown.status.code(), "{args:?}");
     }
-}
-
-#[test]
-fn a_format_a_command_does_not_offer_is_refused_with_the_list() {
-    handoff()
-        .args(["lint", "--format", "markdown", "-"])
-        .write_stdin("")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("invalid value 'markdown'"))
-        .stderr(predicate::str::contains("human, json, yaml"));
 }
 
 #[test]

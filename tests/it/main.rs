@@ -12,6 +12,7 @@ mod check;
 mod classify;
 mod cli;
 mod cli_classify;
+mod cmd;
 mod contract;
 mod contracts;
 mod formats;

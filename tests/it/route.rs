@@ -98,22 +98,6 @@ fn a_department_from_the_aliases_file_counts() {
 }
 
 #[test]
-fn a_tie_without_pick_lists_the_tied_agents_and_exits_1() {
-    let assert = route_example(&["--capability", "api-design: [rest]"]).code(1);
-    let text = stdout_of(&assert);
-    assert!(!text.contains("## Routing Decision"), "{text}");
-    assert!(
-        text.contains("backend-engineer (api-design: [graphql, rest])"),
-        "{text}"
-    );
-    assert!(
-        text.contains("fullstack-engineer (api-design: [graphql, rest])"),
-        "{text}"
-    );
-    assert!(text.contains("--pick AGENT --reason"), "{text}");
-}
-
-#[test]
 fn documented_choice_decides_a_tie_with_pick_and_reason() {
     let args = [
         "--capability",
@@ -185,25 +169,6 @@ fn a_pick_must_be_tied_and_its_reason_must_not_be_load_balancing() {
         "no tie to break: qualifier-match selects `security-engineer`",
     ));
     route_example(&[&tie[..], &["--pick", "backend-engineer"]].concat()).code(2);
-}
-
-#[test]
-fn an_unknown_domain_lists_the_valid_ones() {
-    route_example(&["--capability", "payments: [stripe]"])
-        .code(2)
-        .stderr(predicate::str::contains(
-            "unknown capability domain `payments`; valid domains: api-design, auth,",
-        ));
-}
-
-#[test]
-fn no_candidates_means_escalate_and_exit_1() {
-    route_example(&["--capability", "ml: [pytorch]"])
-        .code(1)
-        .stdout(
-            predicate::str::contains("no agent declares the domain `ml`")
-                .and(predicate::str::contains("escalate")),
-        );
 }
 
 #[test]

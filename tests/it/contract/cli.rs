@@ -148,24 +148,6 @@ fn consolidation_flag_requires_the_report() {
 }
 
 #[test]
-fn non_utf8_input_is_an_error_with_the_line_and_column() {
-    let dir = TempDir::new().expect("tempdir");
-    let file = write(
-        &dir,
-        "latin1.md",
-        b"caf\xe9 ```agent_contract_handoff\n{}\n```\n",
-    );
-    handoff()
-        .args(["contract", "check", &file])
-        .assert()
-        .code(2)
-        .stdout(predicate::str::is_empty())
-        .stderr(predicate::str::contains(
-            "latin1.md:1:4: not UTF-8 (the first invalid byte is here)",
-        ));
-}
-
-#[test]
 fn unreadable_and_oversized_inputs_exit_2() {
     let dir = TempDir::new().expect("tempdir");
     let missing = dir.path().join("absent.md").display().to_string();
