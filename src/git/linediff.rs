@@ -22,7 +22,7 @@ const MAX_COST: usize = 4096;
 
 /// Diffs `old` and `new` line by line and calls `emit` with each removed line (by its
 /// 0-based index in `old`) and each added line (by its index in `new`), in order.
-pub(super) fn diff_lines(old: &[u8], new: &[u8], mut emit: impl FnMut(LineSide, usize, &[u8])) {
+pub(crate) fn diff_lines(old: &[u8], new: &[u8], mut emit: impl FnMut(LineSide, usize, &[u8])) {
     // Only the lines between the common first and last ones need numbering, storing and
     // searching; line `i` of a middle is line `skip + i` of its content.
     let (skip, old_rest, new_rest) = strip_common_first_lines(old, new);

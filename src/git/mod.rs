@@ -29,6 +29,7 @@ mod similarity;
 
 pub use change::{ChangeSet, ChangeStatus, ChangedFile, DiffLine, LineSide, RepoPath, WORKTREE};
 pub use error::GitError;
+pub(crate) use linediff::diff_lines;
 pub use renames::{RenameLimitExceeded, RenameOptions, DEFAULT_RENAME_LIMIT};
 
 use git2::{Delta, DiffOptions, Oid, Repository};

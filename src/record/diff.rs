@@ -1,13 +1,10 @@
-//! A small line diff (longest common subsequence) in unified format, for `fmt --check`.
-//!
-//! Common leading and trailing lines are set aside first, so the quadratic table only
-//! covers the changed middle; a middle too large for it is shown as one replacement.
+//! A unified diff, for `fmt --check`, over the one line diff `handoff` has (the one the
+//! classifier streams a change with).
+
+use crate::git::{diff_lines, LineSide};
 
 /// Lines of context around each change.
 const CONTEXT: usize = 3;
-
-/// The largest LCS table (cells) the diff builds before falling back to a replacement.
-const MAX_TABLE: usize = 16_000_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Op {
@@ -39,49 +36,34 @@ pub fn unified_diff(old: &str, new: &str, name: &str) -> String {
     out
 }
 
+/// The edit script from `old` to `new` (their lines, terminators kept), from the line
+/// diff the classifier streams changes with ([`crate::git::diff_lines`], which compares
+/// lines without their `\n`): two lines it pairs that differ in their terminator, the
+/// last line with and without a final new line, are a change.
 fn diff_ops(old: &[&str], new: &[&str]) -> Vec<Op> {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
-        .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let (a, b) = (
-        &old[prefix..old.len() - suffix],
-        &new[prefix..new.len() - suffix],
-    );
-    let mut ops = vec![Op::Equal; prefix];
-    if a.len().saturating_mul(b.len()) > MAX_TABLE {
-        ops.extend(std::iter::repeat_n(Op::Delete, a.len()));
-        ops.extend(std::iter::repeat_n(Op::Insert, b.len()));
-    } else {
-        ops.extend(lcs_ops(a, b));
-    }
-    ops.extend(std::iter::repeat_n(Op::Equal, suffix));
-    ops
-}
-
-fn lcs_ops(a: &[&str], b: &[&str]) -> Vec<Op> {
-    let width = b.len() + 1;
-    let mut table = vec![0u32; (a.len() + 1) * width];
-    for i in (0..a.len()).rev() {
-        for j in (0..b.len()).rev() {
-            table[i * width + j] = if a[i] == b[j] {
-                table[(i + 1) * width + j + 1] + 1
-            } else {
-                table[(i + 1) * width + j].max(table[i * width + j + 1])
+    let mut removed = vec![false; old.len()];
+    let mut added = vec![false; new.len()];
+    let (old_text, new_text) = (old.concat(), new.concat());
+    diff_lines(
+        old_text.as_bytes(),
+        new_text.as_bytes(),
+        |side, index, _| {
+            let marks = match side {
+                LineSide::Removed => &mut removed,
+                LineSide::Added => &mut added,
             };
-        }
-    }
-    let (mut i, mut j, mut ops) = (0, 0, Vec::with_capacity(a.len() + b.len()));
-    while i < a.len() || j < b.len() {
-        if i < a.len() && j < b.len() && a[i] == b[j] {
+            if let Some(mark) = marks.get_mut(index) {
+                *mark = true;
+            }
+        },
+    );
+    let (mut i, mut j, mut ops) = (0, 0, Vec::with_capacity(old.len() + new.len()));
+    while i < old.len() || j < new.len() {
+        let paired = i < old.len() && j < new.len() && !removed[i] && !added[j];
+        if paired && old[i] == new[j] {
             ops.push(Op::Equal);
             (i, j) = (i + 1, j + 1);
-        } else if i < a.len()
-            && (j == b.len() || table[(i + 1) * width + j] >= table[i * width + j + 1])
-        {
+        } else if i < old.len() && (removed[i] || paired) {
             ops.push(Op::Delete);
             i += 1;
         } else {
@@ -173,6 +155,10 @@ mod tests {
         assert_eq!(
             unified_diff("x", "y\n", "n"),
             "--- a/n\n+++ b/n\n@@ -1,1 +1,1 @@\n-x\n\\ No newline at end of file\n+y\n"
+        );
+        assert_eq!(
+            unified_diff("a\nb", "a\nb\n", "n"),
+            "--- a/n\n+++ b/n\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n"
         );
         assert_eq!(
             unified_diff("", "new\n", "n"),
