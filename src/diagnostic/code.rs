@@ -219,6 +219,44 @@ impl ContractCode {
     ];
 }
 
+spelled_enum! {
+    /// Handoff messages (`message check`) and the trail (`trail verify`).
+    #[non_exhaustive]
+    TrailCode {
+        Schema => "schema",
+        NotJson => "not-json",
+        UnknownKind => "unknown-kind",
+        Empty => "empty-document",
+        DelegationTimeout => "delegation-timeout",
+        EscalationRationale => "escalation-rationale",
+        EscalationDepth => "escalation-depth",
+        BroadcastGroup => "broadcast-group",
+        NotUtc => "not-utc",
+        BadDuration => "bad-duration",
+        NumberRange => "number-range",
+        MissingTask => "missing-task",
+        BadId => "bad-id",
+        NotUuidV4 => "not-uuid-v4",
+        TaskFromWorkflow => "task-from-workflow",
+        TimeoutMissing => "timeout-missing",
+        Edited => "edited",
+        ChainBroken => "chain-broken",
+        Deleted => "deleted",
+        Reordered => "reordered",
+        Truncated => "truncated",
+        Torn => "torn",
+        Malformed => "malformed",
+        WrongSegment => "wrong-segment",
+        Head => "head",
+        Anchor => "anchor",
+        IllegalTransition => "illegal-transition",
+        UnknownHandoff => "unknown-handoff",
+        HandoffMismatch => "handoff-mismatch",
+        RetryLimit => "retry-limit",
+        RerouteLimit => "reroute-limit",
+    }
+}
+
 /// Every diagnostic code `handoff` can report, by area. Areas and codes are added over
 /// time, so a `match` outside this crate needs a wildcard arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -232,6 +270,8 @@ pub enum Code {
     Routing(RoutingCode),
     /// An agent's contract block.
     Contract(ContractCode),
+    /// A handoff message or the trail.
+    Trail(TrailCode),
 }
 
 impl Code {
@@ -241,7 +281,12 @@ impl Code {
         let gate = GateCode::ALL.iter().copied().map(Code::Gate);
         let routing = RoutingCode::ALL.iter().copied().map(Code::Routing);
         let contract = ContractCode::ALL.iter().copied().map(Code::Contract);
-        record.chain(gate).chain(routing).chain(contract)
+        let trail = TrailCode::ALL.iter().copied().map(Code::Trail);
+        record
+            .chain(gate)
+            .chain(routing)
+            .chain(contract)
+            .chain(trail)
     }
 
     /// The stable name, e.g. `missing-field`.
@@ -251,6 +296,7 @@ impl Code {
             Code::Gate(code) => code.as_str(),
             Code::Routing(code) => code.as_str(),
             Code::Contract(code) => code.as_str(),
+            Code::Trail(code) => code.as_str(),
         }
     }
 
@@ -273,6 +319,7 @@ impl Code {
             Code::Gate(code) => GateCode::WARNINGS.contains(&code),
             Code::Routing(code) => RoutingCode::WARNINGS.contains(&code),
             Code::Contract(code) => ContractCode::WARNINGS.contains(&code),
+            Code::Trail(code) => TrailCode::WARNINGS.contains(&code),
         };
         if warning {
             Severity::Warning
@@ -297,6 +344,26 @@ impl From<GateCode> for Code {
 impl From<RoutingCode> for Code {
     fn from(code: RoutingCode) -> Code {
         Code::Routing(code)
+    }
+}
+
+impl From<TrailCode> for Code {
+    fn from(code: TrailCode) -> Code {
+        Code::Trail(code)
+    }
+}
+
+impl TrailCode {
+    /// The message codes reported as warnings: the message is usable as it is.
+    pub const WARNINGS: &'static [TrailCode] = &[
+        TrailCode::NotUuidV4,
+        TrailCode::TaskFromWorkflow,
+        TrailCode::TimeoutMissing,
+    ];
+
+    /// The severity it is reported with.
+    pub fn severity(self) -> Severity {
+        Code::Trail(self).severity()
     }
 }
 

@@ -14,7 +14,7 @@
 mod code;
 mod explain;
 
-pub use code::{Code, ContractCode, GateCode, RecordCode, RoutingCode};
+pub use code::{Code, ContractCode, GateCode, RecordCode, RoutingCode, TrailCode};
 pub use explain::Explanation;
 
 use serde::{Deserialize, Serialize};

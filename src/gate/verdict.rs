@@ -80,7 +80,7 @@ impl Kind {
     pub fn of(code: Code) -> Kind {
         match code {
             Code::Gate(code) => Kind::of_gate(code),
-            Code::Record(_) | Code::Routing(_) | Code::Contract(_) => Kind::Task,
+            Code::Record(_) | Code::Routing(_) | Code::Contract(_) | Code::Trail(_) => Kind::Task,
         }
     }
 

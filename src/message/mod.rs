@@ -24,7 +24,7 @@ pub mod schema;
 pub use crate::trail::ops::Intent;
 pub use convert::canonical_handoff;
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Severity, TrailCode};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -90,8 +90,8 @@ impl Kind {
 pub struct Problem {
     /// Error or warning.
     pub severity: Severity,
-    /// The stable code, e.g. `schema`, `delegation-timeout`.
-    pub code: &'static str,
+    /// The stable code, e.g. `schema`, `delegation-timeout` (`handoff explain CODE`).
+    pub code: TrailCode,
     /// The JSON pointer of the value at fault, from the document's root.
     pub pointer: String,
     /// 1-based line.
@@ -205,7 +205,7 @@ pub fn check(file: &str, text: &str) -> Report {
     };
     if found.is_empty() {
         report.problems.push(document_problem(
-            "empty",
+            TrailCode::Empty,
             (1, 1),
             "holds no message; give one JSON or YAML object, a JSON array of them, or one per line"
                 .into(),
@@ -217,11 +217,11 @@ pub fn check(file: &str, text: &str) -> Report {
     report
 }
 
-fn document_problem(code: &'static str, at: (usize, usize), message: String) -> Problem {
+fn document_problem(code: TrailCode, at: (usize, usize), message: String) -> Problem {
     // serde_json says column 0 for an error at a line's start (a raw newline in a
     // string); positions here are 1-based.
     Problem {
-        severity: Severity::Error,
+        severity: code.severity(),
         code,
         pointer: String::new(),
         line: at.0.max(1),
@@ -253,7 +253,7 @@ fn split(text: &str) -> Result<Vec<Found<'_>>, Problem> {
             }
             Err(error) => {
                 return Err(document_problem(
-                    "not-json",
+                    TrailCode::NotJson,
                     (error.line(), error.column()),
                     format!("is not valid JSON: {}", strip_position(&error.to_string())),
                 ))
@@ -271,7 +271,7 @@ fn split(text: &str) -> Result<Vec<Found<'_>>, Problem> {
         Err(error) => {
             let at = error.location().map_or((1, 1), |l| (l.line(), l.column()));
             Err(document_problem(
-                "not-json",
+                TrailCode::NotJson,
                 at,
                 format!(
                     "is neither JSON nor YAML: {}",
@@ -316,7 +316,7 @@ fn json_lines(text: &str) -> Result<Vec<Found<'_>>, Problem> {
         }
         let value = serde_json::from_str::<Value>(line).map_err(|error| {
             document_problem(
-                "not-json",
+                TrailCode::NotJson,
                 (index + 1, error.column()),
                 format!(
                     "line {} is not valid JSON: {}",
@@ -388,7 +388,7 @@ fn check_one(index: usize, found: Found<'_>) -> Checked {
     let Some((kind, wrapper)) = recognise(&value) else {
         checked.problems.push(Problem {
             severity: Severity::Error,
-            code: "unknown-kind",
+            code: TrailCode::UnknownKind,
             pointer: base_pointer,
             line,
             column: source.locate(&prefix).1,
@@ -415,7 +415,7 @@ fn check_one(index: usize, found: Found<'_>) -> Checked {
         let (pointer, line, column) = place(&pointer);
         checked.problems.push(Problem {
             severity: Severity::Error,
-            code: "schema",
+            code: TrailCode::Schema,
             pointer,
             line,
             column,
@@ -425,7 +425,7 @@ fn check_one(index: usize, found: Found<'_>) -> Checked {
     for finding in rules::check(kind, &inner) {
         let (pointer, line, column) = place(&finding.pointer);
         checked.problems.push(Problem {
-            severity: finding.severity,
+            severity: finding.code.severity(),
             code: finding.code,
             pointer,
             line,

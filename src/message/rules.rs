@@ -5,33 +5,24 @@
 //! and an id that is a UUID is a UUIDv4.
 
 use super::Kind;
-use crate::diagnostic::Severity;
+use crate::diagnostic::TrailCode;
 use crate::trail::lifecycle::MAX_DEPTH;
 use crate::trail::time;
 use serde_json::Value;
 
 /// One rule broken.
 pub struct Finding {
-    pub severity: Severity,
-    pub code: &'static str,
+    pub code: TrailCode,
     /// The pointer inside the message.
     pub pointer: String,
     pub message: String,
 }
 
-fn error(code: &'static str, pointer: &str, message: String) -> Finding {
+fn finding(code: TrailCode, pointer: &str, message: String) -> Finding {
     Finding {
-        severity: Severity::Error,
         code,
         pointer: pointer.to_string(),
         message,
-    }
-}
-
-fn warning(code: &'static str, pointer: &str, message: String) -> Finding {
-    Finding {
-        severity: Severity::Warning,
-        ..error(code, pointer, message)
     }
 }
 
@@ -61,7 +52,7 @@ pub fn check(kind: Kind, message: &Value) -> Vec<Finding> {
     for pointer in timestamps {
         if let Some(text) = text(message, pointer) {
             if let Err(problem) = time::parse_utc(text) {
-                findings.push(error("not-utc", pointer, problem));
+                findings.push(finding(TrailCode::NotUtc, pointer, problem));
             }
         }
     }
@@ -81,7 +72,7 @@ fn handoff_002(message: &Value, findings: &mut Vec<Finding>) {
         for (index, _) in artifacts.iter().enumerate() {
             let pointer = format!("/context/artifacts/{index}/created_at");
             if let Some(Err(problem)) = text(message, &pointer).map(time::parse_utc) {
-                findings.push(error("not-utc", &pointer, problem));
+                findings.push(finding(TrailCode::NotUtc, &pointer, problem));
             }
         }
     }
@@ -117,14 +108,14 @@ fn handoff_004(message: &Value, findings: &mut Vec<Finding>) {
     let has_task = stated(message, "/metadata/task_id") || stated(message, "/context/task_id");
     if !has_task {
         if stated(message, "/metadata/workflow_id") {
-            findings.push(warning(
-                "task-from-workflow",
+            findings.push(finding(
+                TrailCode::TaskFromWorkflow,
                 "/metadata",
                 "names no task (`metadata.task_id`): the trail files it under its `metadata.workflow_id`; add `task_id` to query it by task".into(),
             ));
         } else {
-            findings.push(error(
-                "missing-task",
+            findings.push(finding(
+                TrailCode::MissingTask,
                 "",
                 "names no task: add `metadata.task_id` (or `metadata.workflow_id`)".into(),
             ));
@@ -149,12 +140,12 @@ fn handoff_type_rules(
     match timeout {
         Some(Value::String(text)) => {
             if let Err(problem) = time::parse_duration(text) {
-                findings.push(error("bad-duration", at.timeout, problem));
+                findings.push(finding(TrailCode::BadDuration, at.timeout, problem));
             }
         }
         Some(Value::Number(number)) if number.as_u64().is_none_or(|n| n == 0) => {
-            findings.push(error(
-                "bad-duration",
+            findings.push(finding(
+                TrailCode::BadDuration,
                 at.timeout,
                 "a timeout in seconds is a positive whole number".into(),
             ))
@@ -163,15 +154,14 @@ fn handoff_type_rules(
     }
     let has_timeout = matches!(timeout, Some(Value::String(_) | Value::Number(_)));
     if handoff_type == Some("delegation") && !has_timeout {
-        findings.push(error(
-            "delegation-timeout",
+        findings.push(finding(TrailCode::DelegationTimeout,
             "",
             format!("is a delegation without a return timeout: add `{}` (e.g. 30m); 002 §2.2 requires the maximum wait", dotted(at.timeout)),
         ));
     }
     if !has_timeout && stated(message, at.on_timeout) {
-        findings.push(warning(
-            "timeout-missing",
+        findings.push(finding(
+            TrailCode::TimeoutMissing,
             at.on_timeout,
             format!(
                 "`on_timeout` never applies without `{}`",
@@ -180,8 +170,8 @@ fn handoff_type_rules(
         ));
     }
     if handoff_type == Some("escalation") && !stated(message, at.rationale) {
-        findings.push(error(
-            "escalation-rationale",
+        findings.push(finding(
+            TrailCode::EscalationRationale,
             "",
             format!(
                 "is an escalation without its reason: add `{}` (002 §2.4)",
@@ -190,8 +180,7 @@ fn handoff_type_rules(
         ));
     }
     if handoff_type == Some("broadcast") && !stated(message, at.group) {
-        findings.push(error(
-            "broadcast-group",
+        findings.push(finding(TrailCode::BroadcastGroup,
             "",
             format!("is a broadcast without `{}`: a broadcast is one handoff per recipient sharing that id (002 §9)", dotted(at.group)),
         ));
@@ -205,8 +194,8 @@ fn dotted(pointer: &str) -> String {
 fn depth(message: &Value, pointer: &str, findings: &mut Vec<Finding>) {
     if let Some(depth) = message.pointer(pointer).and_then(Value::as_u64) {
         if depth > u64::from(MAX_DEPTH) {
-            findings.push(error(
-                "escalation-depth",
+            findings.push(finding(
+                TrailCode::EscalationDepth,
                 pointer,
                 format!("depth {depth} is deeper than {MAX_DEPTH} (worker -> reviewer -> architect -> human): hand it to a human instead"),
             ));
@@ -219,15 +208,15 @@ fn id(message: &Value, pointer: &str, findings: &mut Vec<Finding>) {
         return;
     };
     if id.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        findings.push(error(
-            "bad-id",
+        findings.push(finding(
+            TrailCode::BadId,
             pointer,
             "a handoff id holds no white space or control characters".into(),
         ));
     } else if let Ok(uuid) = uuid::Uuid::parse_str(id) {
         if uuid.get_version_num() != 4 {
-            findings.push(warning(
-                "not-uuid-v4",
+            findings.push(finding(
+                TrailCode::NotUuidV4,
                 pointer,
                 format!(
                     "is a version {} UUID; new handoff ids are UUIDv4 (002 §9)",
@@ -248,8 +237,7 @@ fn numbers(value: &Value, pointer: &mut String, findings: &mut Vec<Finding>) {
                 .map(|n| n <= LIMIT)
                 .or_else(|| number.as_i64().map(|n| n.unsigned_abs() <= LIMIT));
             if exact == Some(false) {
-                findings.push(error(
-                    "number-range",
+                findings.push(finding(TrailCode::NumberRange,
                     pointer,
                     format!("{number} is beyond ±(2^53 − 1): write it as a string (I-JSON, RFC 7493), so every JCS library hashes it alike"),
                 ));

@@ -16,6 +16,7 @@
 
 use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, RiskLevel};
 use super::time;
+use crate::diagnostic::TrailCode;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -136,15 +137,15 @@ pub enum ViolationKind {
 }
 
 impl ViolationKind {
-    /// The stable code name.
-    pub fn code(self) -> &'static str {
+    /// Its code in the one diagnostic vocabulary (`handoff explain CODE`).
+    pub fn code(self) -> TrailCode {
         match self {
-            ViolationKind::IllegalTransition => "illegal-transition",
-            ViolationKind::UnknownHandoff => "unknown-handoff",
-            ViolationKind::Mismatch => "handoff-mismatch",
-            ViolationKind::RetryLimit => "retry-limit",
-            ViolationKind::EscalationDepth => "escalation-depth",
-            ViolationKind::RerouteLimit => "reroute-limit",
+            ViolationKind::IllegalTransition => TrailCode::IllegalTransition,
+            ViolationKind::UnknownHandoff => TrailCode::UnknownHandoff,
+            ViolationKind::Mismatch => TrailCode::HandoffMismatch,
+            ViolationKind::RetryLimit => TrailCode::RetryLimit,
+            ViolationKind::EscalationDepth => TrailCode::EscalationDepth,
+            ViolationKind::RerouteLimit => TrailCode::RerouteLimit,
         }
     }
 }

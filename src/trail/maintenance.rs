@@ -19,7 +19,8 @@ use super::event::{EventType, HandoffType};
 use super::lifecycle::Ledger;
 use super::store::{self, ChainPoint, Trail};
 use super::time;
-use super::verify::{verify, Break, BreakKind};
+use super::verify::{verify, Break};
+use crate::diagnostic::TrailCode;
 use jiff::Timestamp;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -70,7 +71,7 @@ pub fn repair(trail: &Trail) -> Result<Repair, TrailError> {
         let head_only = verification
             .breaks
             .iter()
-            .all(|b| b.kind == BreakKind::Head && b.seq.is_none());
+            .all(|b| b.kind == TrailCode::Head && b.seq.is_none());
         let stale =
             verification.head.as_ref().map(|h| h.seq) != verification.last.as_ref().map(|l| l.seq);
         if head_only && (stale || !verification.breaks.is_empty()) {

@@ -34,4 +34,4 @@ pub use event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outco
 pub use lifecycle::{Handoff, Ledger, Violation, ViolationKind};
 pub use store::{Batch, ChainPoint, Line, Scope, Segment, Trail};
 pub use tick::tick;
-pub use verify::{verify, Break, BreakKind, Verification};
+pub use verify::{verify, Break, Verification};

@@ -47,7 +47,7 @@ pub fn verification_human(report: &Verification) -> String {
         let _ = writeln!(
             text,
             "{place}: error[{}]: {}",
-            found.kind.code(),
+            found.kind.as_str(),
             found.message
         );
     }
@@ -104,7 +104,7 @@ pub fn repair_human(report: &Repair) -> String {
         let _ = writeln!(
             text,
             "{place}: error[{}]: {} (not repaired: only a torn tail and HEAD are)",
-            found.kind.code(),
+            found.kind.as_str(),
             found.message
         );
     }
@@ -119,7 +119,7 @@ pub fn prune_human(report: &Prune) -> String {
             text,
             "{}: error[{}]: {}",
             found.file.display(),
-            found.kind.code(),
+            found.kind.as_str(),
             found.message
         );
     }

@@ -17,91 +17,19 @@ use super::canonical;
 use super::chain::{self, GENESIS};
 use super::error::TrailError;
 use super::event::Event;
-use super::lifecycle::{Ledger, ViolationKind};
+use super::lifecycle::Ledger;
 use super::store::{ChainPoint, Trail};
+use crate::diagnostic::TrailCode;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// What kind of break `verify` found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BreakKind {
-    /// An event's content does not match its hash.
-    Edited,
-    /// An event's `prev` is not the hash of the event before it.
-    ChainBroken,
-    /// Events are missing from the middle of the chain.
-    Deleted,
-    /// An event stands after one with a higher `seq`, or twice.
-    Reordered,
-    /// Events are missing from the end (`HEAD` names a later one).
-    Truncated,
-    /// The last line has no newline: a write was interrupted.
-    Torn,
-    /// A line that is not an audit event.
-    Malformed,
-    /// An event in the segment of another day.
-    WrongSegment,
-    /// `HEAD` is missing or does not name an event of the chain.
-    Head,
-    /// The chain does not start where `ANCHOR` says.
-    Anchor,
-    /// An event that is not a legal next step of its handoff.
-    IllegalTransition,
-    /// An event for a handoff never initiated.
-    UnknownHandoff,
-    /// An event whose agents, type or attempt differ from its handoff's.
-    HandoffMismatch,
-    /// A fourth attempt.
-    RetryLimit,
-    /// An escalation deeper than 3.
-    EscalationDepth,
-    /// A fourth re-route, or a re-route to the agent that rejected.
-    RerouteLimit,
-}
-
-impl BreakKind {
-    /// The stable code, e.g. `edited`.
-    pub fn code(self) -> &'static str {
-        match self {
-            BreakKind::Edited => "edited",
-            BreakKind::ChainBroken => "chain-broken",
-            BreakKind::Deleted => "deleted",
-            BreakKind::Reordered => "reordered",
-            BreakKind::Truncated => "truncated",
-            BreakKind::Torn => "torn",
-            BreakKind::Malformed => "malformed",
-            BreakKind::WrongSegment => "wrong-segment",
-            BreakKind::Head => "head",
-            BreakKind::Anchor => "anchor",
-            BreakKind::IllegalTransition => "illegal-transition",
-            BreakKind::UnknownHandoff => "unknown-handoff",
-            BreakKind::HandoffMismatch => "handoff-mismatch",
-            BreakKind::RetryLimit => "retry-limit",
-            BreakKind::EscalationDepth => "escalation-depth",
-            BreakKind::RerouteLimit => "reroute-limit",
-        }
-    }
-
-    fn of(kind: ViolationKind) -> BreakKind {
-        match kind {
-            ViolationKind::IllegalTransition => BreakKind::IllegalTransition,
-            ViolationKind::UnknownHandoff => BreakKind::UnknownHandoff,
-            ViolationKind::Mismatch => BreakKind::HandoffMismatch,
-            ViolationKind::RetryLimit => BreakKind::RetryLimit,
-            ViolationKind::EscalationDepth => BreakKind::EscalationDepth,
-            ViolationKind::RerouteLimit => BreakKind::RerouteLimit,
-        }
-    }
-}
-
 /// One break in the trail.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Break {
-    /// What kind.
-    pub kind: BreakKind,
+    /// What kind (a code of the one diagnostic vocabulary: `handoff explain CODE`).
+    pub kind: TrailCode,
     /// The `seq` concerned, when known.
     pub seq: Option<u64>,
     /// The segment file (or `HEAD` / `ANCHOR`).
@@ -162,7 +90,7 @@ pub enum Parsed {
     /// The stored hash, the computed one, and the event.
     Event(String, String, Box<Event>),
     /// Not an event: the break to report.
-    Broken(BreakKind, String),
+    Broken(TrailCode, String),
 }
 
 /// The hash of a line by the definition alone (parse, canonicalise, SHA-256 without
@@ -181,7 +109,7 @@ pub fn definition_hash(text: &[u8]) -> Option<String> {
 pub fn parse(text: &[u8], terminated: bool) -> Parsed {
     if !terminated {
         let message = "the line is torn (no newline): a write was interrupted; `handoff trail repair` removes it";
-        return Parsed::Broken(BreakKind::Torn, message.to_string());
+        return Parsed::Broken(TrailCode::Torn, message.to_string());
     }
     if let Some((member, stored)) = canonical::hash_member(text) {
         if let Ok(event) = serde_json::from_slice::<Event>(text) {
@@ -194,11 +122,11 @@ pub fn parse(text: &[u8], terminated: bool) -> Parsed {
         Ok(Value::Object(map)) => map,
         Ok(_) => {
             let message = "is not a JSON object: every line of a segment is one audit event";
-            return Parsed::Broken(BreakKind::Malformed, message.to_string());
+            return Parsed::Broken(TrailCode::Malformed, message.to_string());
         }
         Err(error) => {
             let message = format!("is not JSON ({error}): the line was damaged or edited");
-            return Parsed::Broken(BreakKind::Malformed, message);
+            return Parsed::Broken(TrailCode::Malformed, message);
         }
     };
     let (stored, computed) = chain::split_hash(&mut map);
@@ -209,7 +137,7 @@ pub fn parse(text: &[u8], terminated: bool) -> Parsed {
     match serde_json::from_value(Value::Object(map)) {
         Ok(event) => Parsed::Event(stored, computed, Box::new(event)),
         Err(error) => Parsed::Broken(
-            BreakKind::Malformed,
+            TrailCode::Malformed,
             format!("is not an audit event ({error})"),
         ),
     }
@@ -263,8 +191,8 @@ impl Pass {
             Ok(point) => point,
             Err(error) => {
                 let kind = match name {
-                    super::store::ANCHOR => BreakKind::Anchor,
-                    _ => BreakKind::Head,
+                    super::store::ANCHOR => TrailCode::Anchor,
+                    _ => TrailCode::Head,
                 };
                 self.push(
                     kind,
@@ -280,7 +208,7 @@ impl Pass {
 
     fn push(
         &mut self,
-        kind: BreakKind,
+        kind: TrailCode,
         seq: Option<u64>,
         file: &Path,
         line: Option<usize>,
@@ -327,7 +255,7 @@ impl Pass {
                 event.seq,
                 if stored.is_empty() { "nothing" } else { &stored }
             );
-            self.push(BreakKind::Edited, seq, here.0, here.1, message);
+            self.push(TrailCode::Edited, seq, here.0, here.1, message);
         }
         let day_matches = segment
             .file_name()
@@ -339,11 +267,11 @@ impl Pass {
                 "seq {} was recorded at {} but stands in another day's segment: it was moved",
                 event.seq, event.recorded_at
             );
-            self.push(BreakKind::WrongSegment, seq, here.0, here.1, message);
+            self.push(TrailCode::WrongSegment, seq, here.0, here.1, message);
         }
         if let Err(violation) = self.ledger.check(&event) {
             let message = format!("seq {}: {violation}", event.seq);
-            self.push(BreakKind::of(violation.kind), seq, here.0, here.1, message);
+            self.push(violation.kind.code(), seq, here.0, here.1, message);
         }
         self.ledger.apply(&event);
         if self.head_seq == Some(event.seq) {
@@ -364,7 +292,7 @@ impl Pass {
                     "seq {}: `prev` is not the hash of the event before it: the event before was replaced or edited (hash and all), or this one was",
                     event.seq
                 );
-                self.push(BreakKind::ChainBroken, seq, segment, line, message);
+                self.push(TrailCode::ChainBroken, seq, segment, line, message);
             }
             self.expected += 1;
         } else if event.seq > self.expected {
@@ -379,14 +307,14 @@ impl Pass {
                 event.seq,
                 self.expected - 1
             );
-            self.push(BreakKind::Reordered, seq, segment, line, message);
+            self.push(TrailCode::Reordered, seq, segment, line, message);
         } else {
             let message = format!(
                 "seq {} appears again after seq {}: an event was duplicated or moved",
                 event.seq,
                 self.expected - 1
             );
-            self.push(BreakKind::Reordered, seq, segment, line, message);
+            self.push(TrailCode::Reordered, seq, segment, line, message);
         }
     }
 
@@ -405,7 +333,7 @@ impl Pass {
                 false => format!("seqs {first}..={last} are missing"),
             };
             let message = format!("{what} before this line: events were deleted");
-            self.push(BreakKind::Deleted, Some(first), &file, Some(line), message);
+            self.push(TrailCode::Deleted, Some(first), &file, Some(line), message);
         }
         self.report.handoffs = self.ledger.len();
         self.check_head(trail, head.as_ref());
@@ -422,7 +350,7 @@ impl Pass {
             (None, None) => {}
             (None, Some(_)) => {
                 let message = "HEAD is missing although the trail holds events; `handoff trail repair` rewrites it from the chain".to_string();
-                self.push(BreakKind::Head, None, &file, None, message);
+                self.push(TrailCode::Head, None, &file, None, message);
             }
             (Some(head), None) => {
                 let message = format!(
@@ -430,7 +358,7 @@ impl Pass {
                     head.seq
                 );
                 self.push(
-                    BreakKind::Truncated,
+                    TrailCode::Truncated,
                     Some(head.seq),
                     &at_end,
                     end_line,
@@ -446,7 +374,7 @@ impl Pass {
                     head.seq
                 );
                 self.push(
-                    BreakKind::Truncated,
+                    TrailCode::Truncated,
                     Some(last.seq + 1),
                     &at_end,
                     end_line,
@@ -459,7 +387,7 @@ impl Pass {
                         "HEAD records hash {} for seq {}, which is not the chain's: the event or HEAD was edited",
                         head.hash, head.seq
                     );
-                    self.push(BreakKind::Head, Some(head.seq), &file, None, message);
+                    self.push(TrailCode::Head, Some(head.seq), &file, None, message);
                 } else if head.seq < last.seq {
                     self.report.notes.push(format!(
                         "HEAD names seq {} but the chain runs on to seq {}: an append was interrupted after its write; the next append moves HEAD forward",
