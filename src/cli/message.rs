@@ -2,9 +2,10 @@
 //! embedded JSON Schemas and the rules beyond them. Exit 0 valid, 1 a message has
 //! errors, 2 an input cannot be read.
 
-use super::output::write_stdout;
+use super::output::{formats, write_stdout};
 use super::{Failure, Outcome};
 use handoff::message::{self, report};
+use handoff::Format;
 use handoff::Source;
 use std::path::PathBuf;
 
@@ -21,22 +22,14 @@ enum Command {
     Check(CheckArgs),
 }
 
-/// Output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// `file:line:column: error[code]: message (at pointer)` lines.
-    Human,
-    /// The JSON contract of docs/trail.md.
-    Json,
-}
-
 #[derive(Debug, clap::Args)]
 struct CheckArgs {
     /// Message files (JSON, YAML, a JSON array or JSON lines); `-` or nothing reads
     /// standard input.
     files: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    /// Output format: human (`file:line:column: error[code]: message (at pointer)`) or
+    /// json (the contract of docs/trail.md).
+    #[arg(long, value_parser = formats(&[Format::Human, Format::Json]), default_value_t = Format::Human)]
     format: Format,
 }
 
@@ -60,8 +53,8 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         reports.push(message::check(&input.name(), &text));
     }
     let text = match args.format {
-        Format::Human => report::human(&reports),
         Format::Json => report::json(&reports),
+        _ => report::human(&reports),
     };
     write_stdout(&text)?;
     Ok(match reports.iter().any(message::Report::has_errors) {

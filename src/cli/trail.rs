@@ -3,7 +3,7 @@
 //! Exit codes: 0 ok; 1 refused (not a legal next step, a registry refusal) or a finding
 //! (`verify` found a break); 2 cannot run (bad input, an unreadable or damaged trail).
 
-use super::output::write_stdout;
+use super::output::{formats, write_stdout};
 use super::{Failure, Outcome};
 use handoff::message;
 use handoff::trail::maintenance::{prune, repair};
@@ -13,6 +13,7 @@ use handoff::trail::{
     report, store, tick, time, validate, verify, EventType, HandoffType, OnTimeout,
     Outcome as EventOutcome, RiskLevel, Scope, Severity, Trail, TrailError,
 };
+use handoff::Format;
 use handoff::Registry;
 use handoff::Source;
 use std::path::PathBuf;
@@ -216,15 +217,9 @@ struct TickArgs {
 
 #[derive(Debug, clap::Args)]
 struct VerifyArgs {
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
-    format: VerifyFormat,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum VerifyFormat {
-    Human,
-    Json,
+    /// Output format: human or json.
+    #[arg(long, value_parser = formats(&[Format::Human, Format::Json]), default_value_t = Format::Human)]
+    format: Format,
 }
 
 #[derive(Debug, clap::Args)]
@@ -266,19 +261,9 @@ struct QueryArgs {
     /// timestamp before (UTC).
     #[arg(long, value_name = "TIME")]
     until: Option<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = QueryFormat::Jsonl)]
-    format: QueryFormat,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum QueryFormat {
-    /// The matching lines, as stored.
-    Jsonl,
-    /// One JSON array.
-    Json,
-    /// One line per event for a person.
-    Human,
+    /// Output format: jsonl (the matching lines as stored), json (one array) or human.
+    #[arg(long, value_parser = formats(&[Format::Jsonl, Format::Json, Format::Human]), default_value_t = Format::Jsonl)]
+    format: Format,
 }
 
 /// Runs `handoff trail`.
@@ -343,8 +328,8 @@ fn execute(trail: &Trail, command: Command) -> Result<Outcome, TrailError> {
         Command::Verify(args) => {
             let found = verify(trail)?;
             let text = match args.format {
-                VerifyFormat::Human => report::verification_human(&found),
-                VerifyFormat::Json => report::verification_json(&found),
+                Format::Json => report::verification_json(&found),
+                _ => report::verification_human(&found),
             };
             print(&text)?;
             Ok(if found.is_intact() {
@@ -556,15 +541,15 @@ fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
             _ => Ok(()),
         }
     };
-    if format == QueryFormat::Json {
+    if format == Format::Json {
         write(b"[")?;
     }
     query(trail, &filter, |event, line| match format {
-        QueryFormat::Jsonl => {
+        Format::Jsonl => {
             write(line.text)?;
             write(b"\n")
         }
-        QueryFormat::Json => {
+        Format::Json => {
             if !first {
                 write(b",")?;
             }
@@ -572,9 +557,9 @@ fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
             write(b"\n")?;
             write(line.text)
         }
-        QueryFormat::Human => write(report::event_human(event).as_bytes()),
+        _ => write(report::event_human(event).as_bytes()),
     })?;
-    if format == QueryFormat::Json {
+    if format == Format::Json {
         write(b"\n]\n")?;
     }
     let _ = out.flush();

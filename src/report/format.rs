@@ -17,6 +17,8 @@ spelled_enum! {
         Markdown => "markdown",
         /// One self-contained HTML page.
         Html => "html",
+        /// One JSON object per line, streamed (`trail query`: the lines as stored).
+        Jsonl => "jsonl",
     }
 }
 
@@ -42,10 +44,10 @@ impl Format {
         })
     }
 
-    /// Whether the format is data (the JSON contract or its YAML twin) rather than a
+    /// Whether the format is data (the JSON contract, its YAML twin, or JSON lines) rather than a
     /// layout drawn by a template.
     pub fn is_data(self) -> bool {
-        matches!(self, Format::Json | Format::Yaml)
+        matches!(self, Format::Json | Format::Yaml | Format::Jsonl)
     }
 
     /// The template file extension of a layout format.
