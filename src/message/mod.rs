@@ -271,9 +271,15 @@ fn split(text: &str) -> Result<Vec<Found<'_>>, Problem> {
         Err(error) => {
             let at = error.location().map_or((1, 1), |l| (l.line(), l.column()));
             // libyaml may place an error at end of input on a line past the last one.
-            let lines = text.split('\n').count();
+            // (Lines as YAML counts them: a lone carriage return breaks a line too.)
+            let normalised = text.replace("\r\n", "\n");
+            let lines = normalised.split(['\n', '\r']).count();
+            let last = normalised
+                .rsplit(['\n', '\r'])
+                .next()
+                .map_or(0, |l| l.chars().count());
             let at = match at.0 > lines {
-                true => (lines, text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1),
+                true => (lines, last + 1),
                 false => at,
             };
             Err(document_problem(
