@@ -13,8 +13,8 @@
 # directory (records given with --records may not assign a task). So check runs in a
 # temporary bare repository that borrows REPO's objects (objects/info/alternates, nothing
 # copied) and whose head is one commit on top of HEAD adding `.handoff/bench.md` (meta-data:
-# neither counted, scoped nor classified); git diff is timed on the same two commits in
-# that repository, so both see the same objects the same way.
+# neither counted, scoped nor classified; scripts/bench-check-repo.sh); git diff is timed
+# on the same two commits in that repository, so both see the same objects the same way.
 #
 # Prints the medians of RUNS rounds (default 11) of wall and CPU time and peak RSS, the
 # ratios to git, and the machine's load before and after. HANDOFF=path/to/handoff measures
@@ -37,6 +37,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$root/scripts/bench-lib.sh"
+. "$root/scripts/bench-check-repo.sh"
 
 base_id=$(git -C "$repo" rev-parse --verify "$base^{commit}")
 echo "repository: $repo"
@@ -60,47 +61,8 @@ else
         "patch $(git -C "$repo" diff -M -U0 "$base_id" "$head_id" | wc -c) bytes"
 
     # The check repository: REPO's objects, plus one commit adding the Task Assignment.
-    check_repo="$work/check.git"
-    git init -q --bare "$check_repo"
-    objects=$(cd "$repo" && cd "$(git rev-parse --git-path objects)" && pwd)
-    echo "$objects" > "$check_repo/objects/info/alternates"
-    cat > "$work/bench.md" <<'MD'
-## Task Assignment
-
-| Field | Value |
-|---|---|
-| Task ID | BENCH-1 |
-| Assigned to | backend-engineer |
-| Expected file scope | [**] |
-| Risk Class | high |
-
-## Interaction Record
-
-| Field | Value |
-|---|---|
-| Task ID | BENCH-1 |
-| Type | review |
-| From | backend-engineer |
-| To | reality-checker |
-
-### Evidence Bundle
-
-- **Files changed**: `**`
-- **Description**: The range under measurement.
-- **Test mapping**: AC1 → `bench`
-- **Before/after**: Before: the base. After: the head.
-- **Security implications**: none.
-- **Rollback plan**: `git revert HEAD`
-MD
-    export GIT_DIR="$check_repo" GIT_INDEX_FILE="$work/index"
-    blob=$(git hash-object -w "$work/bench.md")
-    git read-tree "$head_id"
-    git update-index --add --cacheinfo "100644,$blob,.handoff/bench.md"
-    tree=$(git write-tree)
-    check_head=$(GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com \
-        GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com \
-        git commit-tree "$tree" -p "$head_id" -m "bench: task assignment")
-    unset GIT_DIR GIT_INDEX_FILE
+    check_repo=$(make_check_repo "$repo")
+    check_head=$(add_task_assignment "$check_repo" "$head_id")
     check_cmd=("$HANDOFF" check --repo "$check_repo" --base "$base_id" --head "$check_head" --format json)
     gitcheck_cmd=(git -C "$check_repo" diff -M -U0 "$base_id" "$check_head")
     "${check_cmd[@]}" > "$work/check.json" || [ $? -eq 1 ]

@@ -34,12 +34,16 @@
 //! | `src/\*.rs` | `src/*.rs` (a literal star) | `src/a.rs` |
 //!
 //! [`PatternSet`] compiles many scope patterns into one set (a 5,000-file change is one
-//! pass); [`RuleGlobs`] does the same for the rules of a policy.
+//! pass). [`RuleGlobs`] holds the rules of a policy and compiles a glob only when a path
+//! could match it: `literals` reads from a glob's (or a line regex's) own text the words
+//! every match holds, and its `Prefilter` finds them in a path or line.
 
+mod literals;
 mod rules;
 mod scope;
 
-pub use rules::{RuleGlobs, RuleGlobsBuilder};
+pub(crate) use literals::{regex_literals, Prefilter};
+pub use rules::RuleGlobs;
 pub use scope::{PatternError, PatternSet};
 
 use globset::{Glob, GlobBuilder};

@@ -1,8 +1,10 @@
-//! Rule globs compiled for speed: the policy's path and file globs, matched
-//! case-insensitively in one pass.
+//! Rule globs: the policy's path and file globs, matched case-insensitively, each compiled
+//! only when a path could match it (see [`super::literals`]).
 
+use super::literals::{glob_literals, Prefilter};
 use super::{compile, Dialect};
-use globset::{GlobSet, GlobSetBuilder};
+use globset::GlobMatcher;
+use std::sync::OnceLock;
 
 /// A path or file glob of a rule, matched case-insensitively against a path that
 /// [`lowercase`] made lower case. A glob without a character class is lowered and
@@ -27,93 +29,122 @@ fn lowercase(path: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Rule globs compiled for matching: each glob that ends in an extension list
-/// (`*auth.{py,rb,…}`, `*.{js,ts}`) is split into its stem (`*auth`), matched against the
-/// path without its last extension, and the list, looked up; every other glob is matched
-/// whole. The 40-extension lists of the default rules made most of the glob set's regex
-/// (and of its compile time) otherwise.
-#[derive(Debug)]
+/// Rule globs, each compiled when a path first could match it. A glob that ends in an
+/// extension list (`*auth.{py,rb,…}`, `*.{js,ts}`) is split into its stem (`*auth`),
+/// matched against the path without its last extension, and the list, looked up: the
+/// 40-extension lists of the default rules would otherwise make most of each glob's
+/// regex.
+#[derive(Debug, Default)]
 pub struct RuleGlobs {
-    whole: GlobSet,
-    whole_rule: Vec<usize>,
-    stems: GlobSet,
-    stem_rule: Vec<usize>,
-    /// Each stem's extensions, lower case.
-    stem_extensions: Vec<Vec<String>>,
+    globs: Vec<RuleGlob>,
+    prefilter: OnceLock<Prefilter>,
+}
+
+/// One glob of a rule.
+#[derive(Debug)]
+struct RuleGlob {
+    /// The rule it belongs to.
+    rule: usize,
+    /// The glob as written.
+    source: String,
+    /// The glob compiled, on first use.
+    compiled: OnceLock<Result<CompiledGlob, String>>,
+}
+
+/// A rule glob split into its stem and extensions, when it ends in an extension list,
+/// and compiled (see [`rule_glob`]). A stem of `*` (any file name, in any directory)
+/// needs no matcher.
+#[derive(Debug)]
+struct CompiledGlob {
+    stem: Option<GlobMatcher>,
+    extensions: Option<Vec<String>>,
+}
+
+impl RuleGlob {
+    /// Whether the glob matches `path` (lower case), `split` at its last dot.
+    fn is_match(&self, path: &str, split: Option<(&str, &str)>) -> bool {
+        let compiled = self.compiled.get_or_init(|| {
+            let (stem, extensions) = match split_extensions(&self.source) {
+                Some((stem, extensions)) => (stem, Some(extensions)),
+                None => (self.source.as_str(), None),
+            };
+            if stem == "*" && extensions.is_some() {
+                return Ok(CompiledGlob {
+                    stem: None,
+                    extensions,
+                });
+            }
+            rule_glob(stem)
+                .map(|glob| CompiledGlob {
+                    stem: Some(glob.compile_matcher()),
+                    extensions,
+                })
+                .map_err(|e| e.to_string())
+        });
+        let Ok(compiled) = compiled else {
+            return false;
+        };
+        let stem_matches = |text: &str| {
+            let matcher = compiled.stem.as_ref();
+            matcher.is_none_or(|matcher| matcher.is_match(text))
+        };
+        match (&compiled.extensions, split) {
+            (None, _) => stem_matches(path),
+            (Some(extensions), Some((stem, extension))) => {
+                extensions.iter().any(|e| e == extension) && stem_matches(stem)
+            }
+            (Some(_), None) => false,
+        }
+    }
 }
 
 impl RuleGlobs {
+    /// Adds the glob of rule `rule`.
+    pub fn add(&mut self, glob: &str, rule: usize) {
+        self.globs.push(RuleGlob {
+            rule,
+            source: glob.to_string(),
+            compiled: OnceLock::new(),
+        });
+    }
+
     /// Calls `hit` with the rule of each glob that matches `path` (case-insensitively,
     /// in ASCII), possibly more than once per rule.
     pub fn matches(&self, path: &str, mut hit: impl FnMut(usize)) {
+        let prefilter = self.prefilter.get_or_init(|| {
+            Prefilter::new(
+                self.globs
+                    .iter()
+                    .map(|glob| glob_literals(&super::rule_glob(&glob.source))),
+            )
+        });
         let path = lowercase(path);
-        for glob in self.whole.matches(path.as_ref()) {
-            hit(self.whole_rule[glob]);
-        }
-        if self.stems.is_empty() {
-            return;
-        }
-        let Some((stem, extension)) = path.rsplit_once('.') else {
-            return;
-        };
-        if extension.contains('/') {
-            return;
-        }
-        for glob in self.stems.matches(stem) {
-            if self.stem_extensions[glob].iter().any(|e| e == extension) {
-                hit(self.stem_rule[glob]);
+        let split = path
+            .rsplit_once('.')
+            .filter(|(_, extension)| !extension.contains('/'));
+        for index in prefilter.candidates(path.as_bytes()) {
+            let glob = &self.globs[index];
+            if glob.is_match(&path, split) {
+                hit(glob.rule);
             }
         }
     }
-}
 
-/// Collects rule globs, each with its rule number, for [`RuleGlobs`].
-pub struct RuleGlobsBuilder {
-    whole: GlobSetBuilder,
-    whole_rule: Vec<usize>,
-    stems: GlobSetBuilder,
-    stem_rule: Vec<usize>,
-    stem_extensions: Vec<Vec<String>>,
-}
-
-impl Default for RuleGlobsBuilder {
-    fn default() -> RuleGlobsBuilder {
-        RuleGlobsBuilder {
-            whole: GlobSetBuilder::new(),
-            whole_rule: Vec::new(),
-            stems: GlobSetBuilder::new(),
-            stem_rule: Vec::new(),
-            stem_extensions: Vec::new(),
-        }
-    }
-}
-
-impl RuleGlobsBuilder {
-    /// Adds `glob` as a glob of rule number `rule`.
-    pub fn add(&mut self, glob: &str, rule: usize) -> Result<(), globset::Error> {
-        match split_extensions(glob) {
-            Some((stem, extensions)) => {
-                self.stems.add(rule_glob(stem)?);
-                self.stem_rule.push(rule);
-                self.stem_extensions.push(extensions);
-            }
-            None => {
-                self.whole.add(rule_glob(glob)?);
-                self.whole_rule.push(rule);
-            }
-        }
-        Ok(())
+    /// How many globs were compiled so far.
+    #[cfg(test)]
+    pub(crate) fn compiled(&self) -> usize {
+        let globs = self.globs.iter();
+        globs.filter(|glob| glob.compiled.get().is_some()).count()
     }
 
-    /// The compiled globs.
-    pub fn build(self) -> Result<RuleGlobs, globset::Error> {
-        Ok(RuleGlobs {
-            whole: self.whole.build()?,
-            whole_rule: self.whole_rule,
-            stems: self.stems.build()?,
-            stem_rule: self.stem_rule,
-            stem_extensions: self.stem_extensions,
-        })
+    /// The rule and message of the first glob that was needed and failed to compile.
+    pub fn first_error(&self) -> Option<(usize, String)> {
+        self.globs
+            .iter()
+            .find_map(|glob| match glob.compiled.get() {
+                Some(Err(message)) => Some((glob.rule, message.clone())),
+                _ => None,
+            })
     }
 }
 

@@ -8,6 +8,7 @@
 
 use super::{defaults, RiskClass, RuleMatch, Trigger};
 use crate::pattern::{compile, Dialect};
+use regex_automata::{meta, util::syntax};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -101,11 +102,19 @@ impl Validated for LineRegex {
     }
 }
 
-/// Compiles a line regex the way the classifier runs it: on bytes, ASCII classes.
-pub(crate) fn compile_line_regex(regex: &str) -> Result<regex::bytes::Regex, regex::Error> {
-    regex::bytes::RegexBuilder::new(regex)
-        .unicode(false)
-        .build()
+/// Compiles a line regex the way the classifier runs it: on bytes, ASCII classes (the
+/// settings of `regex::bytes` with `unicode(false)`), and without the regex's own literal
+/// prefilter, which halves the cost of compiling the large credential rules: the
+/// classifier runs a rule only on lines that already hold one of its literals.
+pub(crate) fn compile_line_regex(regex: &str) -> Result<meta::Regex, String> {
+    meta::Builder::new()
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .configure(meta::Config::new().utf8_empty(false).auto_prefilter(false))
+        .build(regex)
+        .map_err(|error| match error.syntax_error() {
+            Some(syntax) => syntax.to_string(),
+            None => error.to_string(),
+        })
 }
 
 /// A default rule to remove: its id, or one of its patterns.

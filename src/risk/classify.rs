@@ -93,6 +93,9 @@ pub fn classify(
         limit: None,
     };
     let change = repo.visit_changes(base, head, &renames, &mut visitor)?;
+    if let Some(error) = matcher.first_error() {
+        return Err(error.into());
+    }
     let mut findings = visitor.findings;
     if visitor.counted > FILE_COUNT_LIMIT {
         findings.push(file_count_finding(visitor.counted));

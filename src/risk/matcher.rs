@@ -1,28 +1,33 @@
-//! The policy's rules compiled for speed: one glob set for every path rule, one regex set
-//! for every line rule, so that each path and each line is tested once whatever the
-//! number of rules. (Compiling a set per kind of file would scan a little less but costs
-//! more to build than it saves.)
+//! The policy's rules, compiled when first needed: a rule is compiled only when a path or
+//! a line could match it.
 //!
-//! Most lines match no rule, and the set's `is_match` rejects them in one pass that stops
-//! at the first match; only the lines it accepts pay for the overlapping search that says
-//! which rules matched. One set serves both sides of the diff: a removed line's matches
-//! are filtered to the rules that read removed lines, which costs nothing on lines that
-//! match no rule and saves compiling a second set. (Testing a matched line against each
-//! open rule's own regex instead of the overlapping search was measured: 1.37 G
-//! instructions against 0.98 G on the benchmark, as most rules have no literal to skip
-//! ahead with.) Tests hold [`Matcher::open_matches`] to the straightforward answer, every
-//! rule's own regex on every line.
+//! Compiling every rule up front cost 45 M instructions, ten times git's whole diff of a
+//! one-commit change, and most rules never meet a path or line they could match. So each
+//! rule has a literal prefilter read from its own text ([`crate::pattern`]): the words
+//! one of which every match holds. A [`Prefilter`] per kind of rule (path globs, file
+//! globs, line regexes) finds in a path or a line the few rules that could match it; only
+//! those are compiled (once, on first use) and run. A rule whose text gives no literal is
+//! run on every path or line. On a release range of 5,000 files this costs about what one
+//! regex set for every line rule cost (whose lazy DFA kept building states on varied
+//! code), and the rules that no line comes close to are never compiled at all.
+//!
+//! A rule that fails to compile (the policy loader validates every rule it reads, so only
+//! a policy built in code can hold one) never fires, and [`Matcher::first_error`] reports
+//! it: classification fails rather than passing on a rule it could not run. Tests hold
+//! [`Matcher::open_matches`] to the straightforward answer, every rule's own regex on
+//! every line, and the glob prefilters to each glob compiled alone.
 //!
 //! Secrets never leave this module whole: credential matches are checked against
 //! placeholder values (`changeme`, `${VAR}`, `<your-token>` …) before they fire, and every
 //! excerpt has secret-looking values cut down to a short prefix.
 
 use crate::git::LineSide;
-use crate::pattern::{compile, Dialect, RuleGlobs, RuleGlobsBuilder};
+use crate::pattern::{compile, regex_literals, Dialect, Prefilter, RuleGlobs};
 use crate::policy::RiskClass;
 use crate::policy::{compile_line_regex, Policy, Rule, RuleMatch, TriggerPolicy};
 use globset::{GlobSet, GlobSetBuilder};
-use regex::bytes::{Regex, RegexSet, RegexSetBuilder};
+use regex_automata::meta::Regex;
+use regex_automata::PatternID;
 use std::sync::OnceLock;
 
 /// The longest excerpt reported, in characters.
@@ -52,7 +57,7 @@ pub(crate) struct PathRule {
     pub id: String,
 }
 
-/// A compiled line rule.
+/// A line rule.
 #[derive(Debug)]
 pub(crate) struct LineRule {
     pub trigger: usize,
@@ -61,25 +66,35 @@ pub(crate) struct LineRule {
     pub any_file: bool,
     /// Whether the rule reads removed lines too (every trigger but `credential`).
     reads_removed: bool,
-    /// For a credential rule, what the regex sets cannot do (other rules only run there).
+    /// For a credential rule, how its matches are redacted.
     secret: Option<Secret>,
+    /// The regex as written.
+    source: String,
+    /// The regex, compiled on first use.
+    regex: OnceLock<Result<Regex, String>>,
 }
 
-/// A credential rule's own regex: its `value` group must not be a placeholder for the
-/// rule to fire, and excerpts redact it.
+impl LineRule {
+    /// The compiled regex, `None` when it does not compile (see [`Matcher::first_error`]).
+    fn regex(&self) -> Option<&Regex> {
+        self.regex
+            .get_or_init(|| compile_line_regex(&self.source))
+            .as_ref()
+            .ok()
+    }
+}
+
+/// What a credential rule needs beyond its regex: its `value` group must not be a
+/// placeholder for the rule to fire, and excerpts redact it.
 #[derive(Debug)]
 struct Secret {
-    /// The rule's regex, compiled on first use: most runs meet no line a credential rule
-    /// matches, and compiling every credential regex up front cost 12 M instructions.
-    regex: OnceLock<Regex>,
-    source: String,
     /// Whether a match without a `value` group is redacted whole: true for the policy's
     /// own patterns; the default rules without one (a private-key header, a
     /// `${{ secrets.X }}` reference) match no secret themselves.
     whole: bool,
 }
 
-/// Every rule of a policy, compiled.
+/// Every rule of a policy, compiled when first needed.
 #[derive(Debug)]
 pub(crate) struct Matcher {
     pub triggers: Vec<TriggerInfo>,
@@ -87,14 +102,12 @@ pub(crate) struct Matcher {
     path_globs: RuleGlobs,
     pub line_rules: Vec<LineRule>,
     file_globs: RuleGlobs,
-    line_set: RegexSet,
-    #[cfg(test)]
-    line_sources: Vec<String>,
+    line_prefilter: OnceLock<Prefilter>,
     exclude: GlobSet,
 }
 
 impl Matcher {
-    /// Compiles every rule of `policy`.
+    /// Prepares every rule of `policy`; only the exclusions are compiled now.
     pub fn new(policy: &Policy) -> Result<Matcher, CompileError> {
         let mut builder = Builder::default();
         for (index, trigger) in policy.triggers.iter().enumerate() {
@@ -103,10 +116,32 @@ impl Matcher {
                 class: trigger.class,
             });
             for rule in &trigger.rules {
-                builder.add_rule(index, trigger, rule)?;
+                builder.add_rule(index, trigger, rule);
             }
         }
         builder.build(&policy.exclude)
+    }
+
+    /// The first rule that was needed and failed to compile, if any.
+    pub fn first_error(&self) -> Option<CompileError> {
+        let line = self
+            .line_rules
+            .iter()
+            .find_map(|rule| match rule.regex.get() {
+                Some(Err(message)) => Some((rule.id.clone(), message.clone())),
+                _ => None,
+            });
+        let path = self
+            .path_globs
+            .first_error()
+            .map(|(rule, message)| (self.path_rules[rule].id.clone(), message));
+        let file = self
+            .file_globs
+            .first_error()
+            .map(|(rule, message)| (self.line_rules[rule].id.clone(), message));
+        line.or(path)
+            .or(file)
+            .map(|(rule, message)| CompileError { rule, message })
     }
 
     /// Whether the policy excludes `path` from classification.
@@ -141,12 +176,17 @@ impl Matcher {
         open: &[bool],
         mut fire: impl FnMut(usize),
     ) {
-        if self.line_rules.is_empty() || !self.line_set.is_match(content) {
-            return;
-        }
-        for index in self.line_set.matches(content).iter() {
-            let reads = side == LineSide::Added || self.line_rules[index].reads_removed;
-            if reads && open[index] {
+        let prefilter = self.line_prefilter.get_or_init(|| {
+            Prefilter::new(
+                self.line_rules
+                    .iter()
+                    .map(|rule| regex_literals(&rule.source)),
+            )
+        });
+        for index in prefilter.candidates(content) {
+            let rule = &self.line_rules[index];
+            let reads = side == LineSide::Added || rule.reads_removed;
+            if reads && open[index] && rule.regex().is_some_and(|regex| regex.is_match(content)) {
                 fire(index);
             }
         }
@@ -157,9 +197,9 @@ impl Matcher {
     #[cfg(test)]
     pub fn open_matches_one_by_one(&self) -> impl Fn(LineSide, &[u8], &[bool]) -> Vec<usize> + '_ {
         let regexes: Vec<Regex> = self
-            .line_sources
+            .line_rules
             .iter()
-            .map(|source| compile_line_regex(source).expect("a line rule compiles"))
+            .map(|rule| compile_line_regex(&rule.source).expect("a line rule compiles"))
             .collect();
         move |side, content, open| {
             (0..self.line_rules.len())
@@ -179,17 +219,20 @@ impl Matcher {
     /// Whether line rule `index` really fires on `content`: a secret rule whose regex
     /// captures a `value` needs one that is not a placeholder.
     pub fn confirms(&self, index: usize, content: &[u8]) -> bool {
-        let Some(secret) = &self.line_rules[index].secret else {
-            return true;
-        };
-        let regex = secret.regex();
-        if regex.capture_names().all(|name| name != Some("value")) {
+        let rule = &self.line_rules[index];
+        if rule.secret.is_none() {
             return true;
         }
+        let Some(regex) = rule.regex() else {
+            return false;
+        };
+        let Some(value) = regex.group_info().to_index(PatternID::ZERO, "value") else {
+            return true;
+        };
         regex
             .captures_iter(content)
-            .any(|captures| match captures.name("value") {
-                Some(value) => !is_dummy_secret(value.as_bytes()),
+            .any(|captures| match captures.get_group(value) {
+                Some(span) => !is_dummy_secret(&content[span.range()]),
                 None => true,
             })
     }
@@ -197,12 +240,11 @@ impl Matcher {
     /// The line as a short excerpt with every secret-looking value redacted.
     pub fn excerpt(&self, content: &[u8]) -> String {
         let mut text = content.to_vec();
-        for secret in self
-            .line_rules
-            .iter()
-            .filter_map(|rule| rule.secret.as_ref())
-        {
-            text = redact(secret.regex(), secret.whole, &text);
+        for rule in &self.line_rules {
+            let (Some(secret), Some(regex)) = (&rule.secret, rule.regex()) else {
+                continue;
+            };
+            text = redact(regex, secret.whole, &text);
         }
         let text = String::from_utf8_lossy(&text);
         let text = text.trim();
@@ -213,104 +255,63 @@ impl Matcher {
     }
 }
 
-impl Secret {
-    /// The rule's own regex. The line set compiled the same source with the same
-    /// options, so it compiles.
-    fn regex(&self) -> &Regex {
-        self.regex.get_or_init(|| {
-            compile_line_regex(&self.source).expect("the line set compiled this regex")
-        })
-    }
-}
-
 #[derive(Default)]
 struct Builder {
     triggers: Vec<TriggerInfo>,
     path_rules: Vec<PathRule>,
-    path_globs: RuleGlobsBuilder,
+    path_globs: RuleGlobs,
     line_rules: Vec<LineRule>,
-    line_sources: Vec<String>,
-    file_globs: RuleGlobsBuilder,
+    file_globs: RuleGlobs,
 }
 
 impl Builder {
     /// Adds rule `rule` of trigger number `index`.
-    fn add_rule(
-        &mut self,
-        index: usize,
-        trigger: &TriggerPolicy,
-        rule: &Rule,
-    ) -> Result<(), CompileError> {
-        let fail = |message: String| CompileError {
-            rule: rule.id.clone(),
-            message,
-        };
+    fn add_rule(&mut self, index: usize, trigger: &TriggerPolicy, rule: &Rule) {
         let id = rule.id.clone();
         match &rule.matches {
             RuleMatch::Paths { globs } => {
                 for glob in globs {
-                    self.path_globs
-                        .add(glob, self.path_rules.len())
-                        .map_err(|e| fail(e.to_string()))?;
+                    self.path_globs.add(glob, self.path_rules.len());
                 }
                 self.path_rules.push(PathRule { trigger: index, id });
             }
             RuleMatch::Line { regex, files } => {
                 for glob in files {
-                    self.file_globs
-                        .add(glob, self.line_rules.len())
-                        .map_err(|e| fail(e.to_string()))?;
+                    self.file_globs.add(glob, self.line_rules.len());
                 }
-                let secret = match trigger.secret {
-                    true => Some(Secret {
-                        regex: OnceLock::new(),
-                        source: regex.clone(),
-                        whole: rule.from_policy,
-                    }),
-                    false => None,
-                };
-                self.line_sources.push(regex.clone());
+                let secret = trigger.secret.then_some(Secret {
+                    whole: rule.from_policy,
+                });
                 self.line_rules.push(LineRule {
                     trigger: index,
                     id,
                     any_file: files.is_empty(),
                     reads_removed: trigger.reads_removed_lines,
                     secret,
+                    source: regex.clone(),
+                    regex: OnceLock::new(),
                 });
             }
         }
-        Ok(())
     }
 
     fn build(self, exclude: &[String]) -> Result<Matcher, CompileError> {
-        let fail = |rule: &str, error: &dyn std::fmt::Display| CompileError {
-            rule: rule.to_string(),
+        let fail = |error: globset::Error| CompileError {
+            rule: "exclude".to_string(),
             message: error.to_string(),
         };
         let mut excluded = GlobSetBuilder::new();
         for glob in exclude {
-            excluded.add(compile(glob, Dialect::Rule, false).map_err(|e| fail("exclude", &e))?);
+            excluded.add(compile(glob, Dialect::Rule, false).map_err(fail)?);
         }
-        let line_set = RegexSetBuilder::new(&self.line_sources)
-            .unicode(false)
-            .build()
-            .map_err(|e| fail("line rules", &e))?;
         Ok(Matcher {
-            line_set,
-            path_globs: self
-                .path_globs
-                .build()
-                .map_err(|e| fail("path rules", &e))?,
-            file_globs: self
-                .file_globs
-                .build()
-                .map_err(|e| fail("line rules", &e))?,
-            exclude: excluded.build().map_err(|e| fail("exclude", &e))?,
+            exclude: excluded.build().map_err(fail)?,
             triggers: self.triggers,
             path_rules: self.path_rules,
+            path_globs: self.path_globs,
             line_rules: self.line_rules,
-            #[cfg(test)]
-            line_sources: self.line_sources,
+            file_globs: self.file_globs,
+            line_prefilter: OnceLock::new(),
         })
     }
 }
@@ -321,17 +322,17 @@ fn redact(regex: &Regex, whole: bool, text: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
     let mut last = 0;
     for captures in regex.captures_iter(text) {
-        let matched = captures.get(0).filter(|_| whole);
-        let Some(secret) = captures.name("value").or(matched) else {
+        let matched = captures.get_group(0).filter(|_| whole);
+        let Some(secret) = captures.get_group_by_name("value").or(matched) else {
             continue;
         };
-        if secret.start() < last || secret.is_empty() {
+        if secret.start < last || secret.is_empty() {
             continue;
         }
         let keep = (secret.len() / 4).min(4);
-        out.extend_from_slice(&text[last..secret.start() + keep]);
+        out.extend_from_slice(&text[last..secret.start + keep]);
         out.extend_from_slice("…[redacted]".as_bytes());
-        last = secret.end();
+        last = secret.end;
     }
     out.extend_from_slice(&text[last..]);
     out
@@ -591,5 +592,74 @@ mod tests {
         }
         // Both sides see matches, not only misses.
         assert!(checked[0] > 500 && checked[1] > 200, "{checked:?}");
+    }
+
+    #[test]
+    fn every_default_line_rule_has_a_prefilter_its_examples_pass() {
+        let policy = Policy::default();
+        let mut without = Vec::new();
+        for rule in policy.triggers.iter().flat_map(|trigger| &trigger.rules) {
+            if let RuleMatch::Line { regex, .. } = &rule.matches {
+                if regex_literals(regex).is_none() {
+                    without.push(rule.id.clone());
+                }
+            }
+        }
+        assert!(without.is_empty(), "no prefilter: {without:?}");
+    }
+
+    #[test]
+    fn a_rule_is_compiled_only_when_a_text_could_match_it() {
+        let matcher = Matcher::new(&Policy::default()).expect("the default rules compile");
+        let compiled = |matcher: &Matcher| {
+            matcher
+                .line_rules
+                .iter()
+                .filter(|rule| rule.regex.get().is_some())
+                .count()
+        };
+        let open = vec![true; matcher.line_rules.len()];
+        matcher.open_matches(LineSide::Added, b"fix a typo in the guide", &open, |_| {});
+        assert_eq!(compiled(&matcher), 0);
+        matcher.open_matches(LineSide::Added, b"x = os.getenv('X')", &open, |_| {});
+        // The rules with `getenv`, `environ` or `env` among their literals.
+        let after_env = compiled(&matcher);
+        assert!(
+            after_env >= 1 && after_env < matcher.line_rules.len() / 3,
+            "{after_env}"
+        );
+        assert!(matcher.path_rules_for("docs/guide.md").is_empty());
+        assert!(matcher.path_globs.compiled() < 5);
+    }
+
+    #[test]
+    fn a_rule_that_does_not_compile_never_fires_and_is_reported() {
+        let mut policy = Policy::default();
+        policy.triggers[0].rules.push(Rule {
+            id: "test-file.policy-1".to_string(),
+            matches: RuleMatch::Line {
+                regex: "(unclosed".to_string(),
+                files: Vec::new(),
+            },
+            from_policy: true,
+        });
+        policy.triggers[1].rules.push(Rule {
+            id: "api-route.policy-1".to_string(),
+            matches: RuleMatch::Paths {
+                globs: vec!["src/[z-a]".to_string()],
+            },
+            from_policy: true,
+        });
+        let matcher = Matcher::new(&policy).expect("nothing is compiled yet");
+        assert!(matcher.first_error().is_none());
+        let open = vec![true; matcher.line_rules.len()];
+        let mut fired = Vec::new();
+        matcher.open_matches(LineSide::Added, b"(unclosed", &open, |rule| {
+            fired.push(rule)
+        });
+        assert!(fired.is_empty());
+        let error = matcher.first_error().expect("the broken regex is reported");
+        assert_eq!(error.rule, "test-file.policy-1");
+        assert!(matcher.path_rules_for("src/x").is_empty());
     }
 }
