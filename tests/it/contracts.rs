@@ -415,3 +415,129 @@ fn without_clock(state: &str) -> String {
         })
         .collect()
 }
+
+/// Messages with problems of every place: a schema error deep in a 002 handoff, a rule
+/// beyond the schema, a warning, a document that is not JSON, and valid messages.
+const BAD_MESSAGES: &str = r#"{"handoff": {"id": "ho_1", "timestamp": "2026-01-11T20:30:00Z", "from_agent": "a", "to_agent": "b", "type": "relay", "reason": "r", "context": {"task_id": "T-1"}}}
+{"handoff": {"id": "ho_2", "timestamp": "2026-01-11T20:30:00+02:00", "from_agent": "a", "to_agent": "b", "type": "delegation", "reason": "r", "context": {"task_id": "T-1"}}}
+{"handoff_id": "ho_3", "timestamp": "2026-01-11T20:30:00Z", "source": {"agent": "a"}, "target": {"agent": "b", "reason": "r"}, "metadata": {"workflow_id": "wf_1"}}
+{"handoff_id": "ho_3", "status": "accepted", "reason": "ok", "acknowledged_at": "2026-01-11T20:31:00Z"}
+"#;
+
+#[test]
+fn message_check() {
+    let chain = "tests/fixtures/trail/chain-004.jsonl";
+    snapshot(
+        "message_check_json",
+        run(
+            project(),
+            &["message", "check", "--format", "json", "-", chain],
+            Some(BAD_MESSAGES),
+        ),
+    );
+    snapshot(
+        "message_check_human",
+        run(
+            project(),
+            &["message", "check", "-", chain],
+            Some(BAD_MESSAGES),
+        ),
+    );
+    snapshot(
+        "message_check_not_json_json",
+        run(
+            project(),
+            &["message", "check", "--format", "json"],
+            Some("{not: [json"),
+        ),
+    );
+}
+
+/// A copy of the 004 example chain's trail (tests/fixtures/trail/chain-004) in a
+/// temporary directory, with `edit` applied to its segment.
+fn chain_trail(edit: impl Fn(String) -> String) -> tempfile::TempDir {
+    let fixture = project().join("tests/fixtures/trail/chain-004");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let trail = dir.path().join("trail");
+    std::fs::create_dir(&trail).expect("the trail directory");
+    for entry in std::fs::read_dir(&fixture).expect("the fixture trail") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("a fixture file");
+        let name = path.file_name().expect("a file name");
+        let text = match path.extension().is_some_and(|e| e == "jsonl") {
+            true => edit(text),
+            false => text,
+        };
+        std::fs::write(trail.join(name), text).expect("a copy");
+    }
+    dir
+}
+
+#[test]
+fn trail_verify() {
+    let intact = chain_trail(|text| text);
+    for (name, format) in [
+        ("trail_verify_human", "human"),
+        ("trail_verify_json", "json"),
+    ] {
+        snapshot(
+            name,
+            run(
+                intact.path(),
+                &["trail", "verify", "--trail", "trail", "--format", format],
+                None,
+            ),
+        );
+    }
+    // One event edited, one deleted, and the last one cut off.
+    let broken = chain_trail(|text| {
+        let lines: Vec<&str> = text.lines().collect();
+        let mut kept: Vec<String> = Vec::new();
+        for (index, line) in lines.iter().enumerate() {
+            match index {
+                4 => kept.push(line.replace("auto-code", "auto-c0de")),
+                9 => {}
+                _ if index == lines.len() - 1 => {}
+                _ => kept.push(line.to_string()),
+            }
+        }
+        kept.join("\n") + "\n"
+    });
+    for (name, format) in [
+        ("trail_verify_broken_human", "human"),
+        ("trail_verify_broken_json", "json"),
+    ] {
+        snapshot(
+            name,
+            run(
+                broken.path(),
+                &["trail", "verify", "--trail", "trail", "--format", format],
+                None,
+            ),
+        );
+    }
+}
+
+#[test]
+fn trail_query() {
+    let trail = chain_trail(|text| text);
+    for (name, args) in [
+        ("trail_query_task_jsonl", &["--task", "TM-7"][..]),
+        (
+            "trail_query_handoff_json",
+            &["--handoff", "ho_003", "--format", "json"][..],
+        ),
+        (
+            "trail_query_agent_human",
+            &["--agent", "qa", "--format", "human"][..],
+        ),
+        (
+            "trail_query_nothing_json",
+            &["--task", "NO-SUCH", "--format", "json"][..],
+        ),
+    ] {
+        let mut full = vec!["trail", "query", "--trail", "trail"];
+        full.extend_from_slice(args);
+        snapshot(name, run(trail.path(), &full, None));
+    }
+}
