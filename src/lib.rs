@@ -23,6 +23,7 @@ mod diagnostic;
 mod evidence;
 mod gate;
 mod git;
+mod identity;
 mod io;
 mod markdown;
 pub mod message;
@@ -58,6 +59,7 @@ pub use gate::{
     EvidenceReport, ItemProblem, Kind as ProblemKind, Outcome as GateOutcome, ReviewerSummary,
     RiskReport, ScopeSummary, Verdict,
 };
+pub use identity::{is_invisible, same_agent, task_key, visible, AgentName, NameError};
 pub use policy::{
     defaults as default_policy, EvidencePolicy, Policy, PolicyError, PolicySource, ReviewerPolicy,
     RiskClass, Rule, RuleMatch, Trigger, TriggerPolicy, UnknownRiskClass, MAX_POLICY_BYTES,
@@ -68,8 +70,8 @@ pub use risk::{
     FILE_COUNT_RULE,
 };
 pub use scope::{
-    same_agent, shell_quote, ExpansionDecision, ExpansionRequest, FixContext, ScopeCheck,
-    ScopeReport, Standing, Touch, TouchedPath,
+    shell_quote, ExpansionDecision, ExpansionRequest, FixContext, ScopeCheck, ScopeReport,
+    Standing, Touch, TouchedPath,
 };
 
 // Git: the change between two revisions, streamed.

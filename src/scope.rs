@@ -9,6 +9,7 @@
 //! `dir/` a directory, case-sensitive); many are compiled into one
 //! [`PatternSet`], so a 5,000-file change is matched in one pass.
 
+use crate::identity::same_agent;
 use crate::pattern::{PatternError, PatternSet};
 use std::fmt;
 
@@ -139,11 +140,6 @@ impl ExpansionRequest {
             ExpansionDecision::Undecided { status } => Standing::Undecided(status.clone()),
         }
     }
-}
-
-/// Whether two agent names are the same agent (case and surrounding space ignored).
-pub fn same_agent(a: &str, b: &str) -> bool {
-    a.trim().eq_ignore_ascii_case(b.trim())
 }
 
 /// What the fix command for an undeclared file is filled in with.

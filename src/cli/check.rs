@@ -22,8 +22,14 @@ pub struct Args {
     #[arg(long, value_name = "ID")]
     task: Option<String>,
     /// More records: a file, a directory, or `-` for standard input (e.g. a PR body).
+    /// They supply evidence but never assign a task or grant (sign-off, scope
+    /// expansion, waiver): a pull request's description is written by its author.
     #[arg(long, value_name = "PATH")]
     records: Vec<PathBuf>,
+    /// Records from a source CI vouches for (e.g. a file it builds from the pull
+    /// request's approved reviews): like the records directory, they may grant.
+    #[arg(long, value_name = "PATH")]
+    trusted_records: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_parser = formats(CheckReport::FORMATS), default_value_t = Format::Human)]
     format: Format,
@@ -34,15 +40,10 @@ pub struct Args {
 /// Runs the gate and prints the verdict.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let repo = discover_repo(args.change.repo.as_deref())?;
-    let mut records = Vec::new();
-    for path in &args.records {
-        if path.as_os_str() == STDIN_NAME {
-            records.push(RecordsInput::Text(read_stdin()?));
-        } else {
-            records.push(RecordsInput::Path(path.clone()));
-        }
-    }
+    let records = inputs(&args.records)?;
+    let trusted_records = inputs(&args.trusted_records)?;
     let options = CheckOptions {
+        trusted_records,
         base: args.change.base,
         head: head(args.change.head),
         task: args.task,
@@ -56,4 +57,17 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         GateOutcome::Pass => Outcome::Ok,
         GateOutcome::Reject => Outcome::Findings,
     })
+}
+
+/// `--records` arguments as inputs: `-` is standard input (read once).
+fn inputs(paths: &[PathBuf]) -> Result<Vec<RecordsInput>, Failure> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.as_os_str() == STDIN_NAME {
+            inputs.push(RecordsInput::Text(read_stdin()?));
+        } else {
+            inputs.push(RecordsInput::Path(path.clone()));
+        }
+    }
+    Ok(inputs)
 }

@@ -55,6 +55,8 @@ spelled_enum! {
         UnknownSection => "unknown-section",
         /// A tie-break rule the protocol does not define.
         UnrecognizedTieBreak => "unrecognized-tie-break",
+        /// A record holds the same section twice (two `### Decision`).
+        DuplicateSection => "duplicate-section",
     }
 }
 
@@ -105,6 +107,24 @@ spelled_enum! {
         ReviewWaived => "review-waived",
         /// The change's risk is higher than the declared class.
         RiskReclassified => "risk-reclassified",
+        /// A name the gate reads is not an agent name once normalised.
+        InvalidAgentName => "invalid-agent-name",
+        /// A head record or an input assigns a task the base already assigns.
+        ReassignedTask => "reassigned-task",
+        /// Task Assignments of equal authority for one task disagree.
+        ConflictingAssignments => "conflicting-assignments",
+        /// The change itself assigns the task it is judged by.
+        TaskAssignedByChange => "task-assigned-by-change",
+        /// A file-scope pattern matches every path.
+        UnboundedScope => "unbounded-scope",
+        /// A grant or an assignment in a `--records` input was ignored.
+        UntrustedGrant => "untrusted-grant",
+        /// A Decision the gate reads cannot be read as a plain status.
+        UnreadableDecision => "unreadable-decision",
+        /// The order of decisions that disagree cannot be established by timestamps.
+        UnorderedRecords => "unordered-records",
+        /// An input is larger than a documented cap.
+        LimitExceeded => "limit-exceeded",
     }
 }
 
@@ -203,6 +223,8 @@ impl GateCode {
         GateCode::FileListedUnchanged,
         GateCode::ReviewWaived,
         GateCode::RiskReclassified,
+        GateCode::TaskAssignedByChange,
+        GateCode::UntrustedGrant,
     ];
 }
 

@@ -31,6 +31,7 @@ pub use verdict::{
 
 use crate::diagnostic::{Diagnostic, GateCode, RecordCode};
 use crate::evidence::EvidenceItemId;
+use crate::identity::AgentName;
 use crate::io::STDIN_NAME;
 use crate::policy::RiskClass;
 use crate::record::{DecisionStatus, FieldKey, InteractionType, Record};
@@ -76,7 +77,10 @@ pub fn evaluate(input: GateInput) -> Verdict {
     let task = input.task;
     let class = input.risk.class;
     let mut problems = task_problems(task);
+    problems.extend(task.problems.iter().cloned());
     problems.extend(record_problems(task, input.diagnostics));
+    problems.extend(name_problems(task));
+    problems.extend(decision_problems(task));
     problems.extend(invalid_class_problems(task));
     if input.risk.reclassified && !reclassification_documented(task) {
         let mut problem = reclassification_problem(&input.risk);
@@ -85,7 +89,7 @@ pub fn evaluate(input: GateInput) -> Verdict {
         }
         problems.push(problem);
     }
-    let waiver = waiver(task, input.roles);
+    let waiver = waiver(task, input.roles, &mut problems);
     let reviewer = judge_reviewer(task, class, input.roles, waiver.is_some());
     problems.extend(reviewer_problems(&reviewer, task, class, waiver));
     let evidence = requirements::judge(&requirements::BundleInput {
@@ -125,8 +129,19 @@ pub fn evaluate(input: GateInput) -> Verdict {
 }
 
 fn task_problems(task: &TaskRecords) -> Vec<Diagnostic> {
-    if task.assignment.is_some() {
-        return Vec::new();
+    if let Some(assignment) = task.assignment {
+        if !task.assigned_by_change {
+            return Vec::new();
+        }
+        return vec![Diagnostic::new(
+            GateCode::TaskAssignedByChange,
+            format!(
+                "task {} is assigned by this change: the base does not assign it; a \
+                 reviewer of the records directory should confirm the orchestrator assigned it",
+                task.task_id
+            ),
+        )
+        .at_line(&assignment.source, assignment.line)];
     }
     vec![Diagnostic::new(
         GateCode::MissingTaskAssignment,
@@ -193,6 +208,81 @@ fn invalid_class_problems(task: &TaskRecords) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// Every agent name the gate reads that is not a name once normalised: the assignee,
+/// and the sender, receiver and decider of each record that may grant.
+fn name_problems(task: &TaskRecords) -> Vec<Diagnostic> {
+    let mut names: Vec<(&str, &Record, usize, &str)> = Vec::new();
+    if let Some(assignment) = task.assignment {
+        if let Some(field) = assignment.field(FieldKey::AssignedTo) {
+            names.push((field.value.as_str(), assignment, field.line, "Assigned to"));
+        }
+    }
+    for record in task.interactions.iter().copied() {
+        for key in [FieldKey::From, FieldKey::To] {
+            if let Some(field) = record.field(key) {
+                names.push((field.value.as_str(), record, field.line, key.label()));
+            }
+        }
+    }
+    let deciders: Vec<(String, &Record)> = task
+        .granting
+        .iter()
+        .filter_map(|record| record.decision().by.map(|by| (by, *record)))
+        .collect();
+    let mut problems: Vec<Diagnostic> = names
+        .into_iter()
+        .filter(|(value, ..)| task::filled(Some(value)).is_some())
+        .filter_map(|(value, record, line, what)| {
+            let error = AgentName::parse(value).err()?;
+            Some(
+                Diagnostic::new(GateCode::InvalidAgentName, format!("{what}: {error}"))
+                    .at_line(&record.source, line),
+            )
+        })
+        .collect();
+    for (by, record) in deciders {
+        if let Err(error) = AgentName::parse(&by) {
+            let line = record.decision().line;
+            problems.push(
+                Diagnostic::new(GateCode::InvalidAgentName, format!("decider: {error}"))
+                    .at_line(&record.source, line),
+            );
+        }
+    }
+    problems
+}
+
+/// The Decisions that grant (a review's, a scope expansion's) and cannot be read as a
+/// plain decision: they fail closed, with how to write them.
+fn decision_problems(task: &TaskRecords) -> Vec<Diagnostic> {
+    task.granting
+        .iter()
+        .filter(|record| {
+            record.interaction_type() == Some(InteractionType::Review)
+                || record.scope_expansion().is_some()
+        })
+        .filter_map(|record| {
+            let decision = record.decision();
+            let why = match (&decision.ambiguity, decision.unrecognized) {
+                (Some(why), _) => why.clone(),
+                (None, true) => "its first statement is not a status".to_string(),
+                (None, false) => return None,
+            };
+            Some(
+                Diagnostic::new(
+                    GateCode::UnreadableDecision,
+                    format!(
+                        "this Decision cannot be read as a plain decision ({why}), so it \
+                         approves nothing; start it with the status alone (`Approved.`, \
+                         `Rejected: …`) and put `Reviewer: NAME` on a line of its own"
+                    ),
+                )
+                .at_line(&record.source, decision.line),
+            )
+        })
+        .collect()
+}
+
 /// Whether a Decision of the task's records mentions the reclassification, as the seed
 /// asks ("Document the reclassification in the Interaction Record's Decision section").
 fn reclassification_documented(task: &TaskRecords) -> bool {
@@ -239,18 +329,26 @@ fn reclassification_problem(risk: &RiskReport) -> Diagnostic {
     )
 }
 
-/// The task's reviews, oldest first, as the reviewer rules see them.
+/// The task's reviews that may grant, oldest first, as the reviewer rules see them. A
+/// Decision that cannot be read plainly approves nothing.
 fn reviews(task: &TaskRecords) -> Vec<ReviewDecision> {
-    task.of_type(InteractionType::Review)
+    task.granting_of_type(InteractionType::Review)
         .into_iter()
         .map(|record| {
             let decision = record.decision();
+            let approved =
+                decision.status == DecisionStatus::Approved && decision.ambiguity.is_none();
+            let status = match decision.status {
+                DecisionStatus::Approved if !approved => "unreadable",
+                status => status.as_str(),
+            };
             ReviewDecision {
                 decided_by: decider(record, decision.by.as_deref()),
-                approved: decision.status == DecisionStatus::Approved,
-                status: decision.status.as_str().to_string(),
+                approved,
+                status: status.to_string(),
                 source: record.source.clone(),
                 line: decision.line,
+                timestamp: record.timestamp().and_then(task::timestamp_key),
             }
         })
         .collect()
@@ -265,15 +363,65 @@ fn decider(record: &Record, by: Option<&str>) -> String {
         .to_string()
 }
 
-/// Whether a record from the user tells the team to ship without review.
-fn waiver<'a>(task: &TaskRecords<'a>, roles: &Roles) -> Option<&'a Record> {
-    task.interactions.iter().copied().find(|record| {
-        record.from().is_some_and(|from| roles.is_user(from))
-            && record
-                .sections()
-                .iter()
-                .any(|section| reviewer::is_waiver_text(&section.body))
-    })
+/// The user's waiver: the user's latest record (by `Timestamp`) among those that may
+/// grant, when it tells the team to ship without review. A later record of the user
+/// that does not repeat the waiver revokes it; when the user's records disagree and
+/// cannot be put in order, there is no waiver and the records are named.
+fn waiver<'a>(
+    task: &TaskRecords<'a>,
+    roles: &Roles,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<&'a Record> {
+    let from_user: Vec<&Record> = task
+        .granting
+        .iter()
+        .copied()
+        .filter(|record| record.from().is_some_and(|from| roles.is_user(from)))
+        .collect();
+    let waiving: Vec<bool> = from_user
+        .iter()
+        .map(|r| r.waiver_line().is_some())
+        .collect();
+    if !waiving.contains(&true) {
+        return None;
+    }
+    if !waiving.contains(&false) {
+        return from_user.last().copied();
+    }
+    let keys: Vec<Option<i128>> = from_user
+        .iter()
+        .map(|r| r.timestamp().and_then(task::timestamp_key))
+        .collect();
+    let newest = keys.iter().flatten().max().copied();
+    let at_newest: Vec<usize> = (0..keys.len()).filter(|&i| keys[i] == newest).collect();
+    let undated: Vec<usize> = (0..keys.len()).filter(|&i| keys[i].is_none()).collect();
+    let tied = at_newest
+        .iter()
+        .any(|&i| waiving[i] != waiving[at_newest[0]]);
+    if !undated.is_empty() || tied {
+        let unordered = if undated.is_empty() {
+            at_newest
+        } else {
+            undated
+        };
+        let places: Vec<String> = unordered
+            .iter()
+            .map(|&i| format!("{}:{}", from_user[i].source, from_user[i].line))
+            .collect();
+        problems.push(Diagnostic::new(
+            GateCode::UnorderedRecords,
+            format!(
+                "the user's records disagree about waiving review and their order cannot be \
+                 established; give each a distinct Timestamp: {}",
+                places.join(", ")
+            ),
+        ));
+        return None;
+    }
+    at_newest
+        .first()
+        .filter(|&&i| waiving[i])
+        .map(|&i| from_user[i])
 }
 
 fn judge_reviewer(
@@ -283,9 +431,10 @@ fn judge_reviewer(
     waived: bool,
 ) -> ReviewerReport {
     let reviews = reviews(task);
+    let authors = task.authors();
     reviewer::judge(&SignOffInput {
         class,
-        author: task.author(),
+        authors: &authors,
         roles,
         reviews: &reviews,
         waived,
@@ -298,7 +447,12 @@ fn reviewer_problems(
     class: RiskClass,
     waiver: Option<&Record>,
 ) -> Vec<Diagnostic> {
-    let author = task.author().unwrap_or("the author");
+    let authors = task.authors();
+    let author = match authors.is_empty() {
+        true => "the author".to_string(),
+        false => authors.join(", "),
+    };
+    let author = author.as_str();
     let evidence = task.evidence_record();
     let mut problems: Vec<Diagnostic> = report
         .problems
@@ -358,6 +512,24 @@ fn sign_off_problem(problem: &SignOffProblem, author: &str, class: RiskClass) ->
             format!("{} decided `{}`", review.decided_by, review.status),
         )
         .at_line(&review.source, review.line),
+        SignOffProblem::Unordered { reviews } => {
+            let places: Vec<String> = reviews
+                .iter()
+                .map(|r| format!("{}:{} ({})", r.source, r.line, r.status))
+                .collect();
+            Diagnostic::new(
+                GateCode::UnorderedRecords,
+                format!(
+                    "{}'s decisions disagree and their order cannot be established from \
+                     timestamps (file names never order grants); give each a distinct, valid \
+                     Timestamp: {}",
+                    reviews
+                        .first()
+                        .map_or("the reviewer", |r| r.decided_by.as_str()),
+                    places.join(", ")
+                ),
+            )
+        }
         SignOffProblem::NoneAvailable => Diagnostic::new(
             GateCode::NoReviewerAvailable,
             format!(
@@ -368,15 +540,20 @@ fn sign_off_problem(problem: &SignOffProblem, author: &str, class: RiskClass) ->
     }
 }
 
-/// The scope-expansion requests of the task.
+/// The scope-expansion requests of the task that may grant.
 fn expansion_requests(task: &TaskRecords) -> Vec<ExpansionRequest> {
-    task.interactions
+    task.granting
         .iter()
         .filter_map(|record| {
             let expansion = record.scope_expansion()?;
             let decision = record.decision();
             let status = decision.status.as_str().to_string();
             let decision = match decision.status {
+                DecisionStatus::Approved if decision.ambiguity.is_some() => {
+                    ExpansionDecision::Undecided {
+                        status: "unreadable".to_string(),
+                    }
+                }
                 DecisionStatus::Approved => ExpansionDecision::Approved {
                     by: decider(record, decision.by.as_deref()),
                 },
@@ -425,7 +602,11 @@ fn check_scope(
         .and_then(|a| a.expected_file_scope())
         .unwrap_or_default();
     let requests = expansion_requests(task);
-    let may_approve = |name: &str| roles.may_approve(name);
+    let authors = task.authors();
+    // Nobody grants anything for their own work: not the agent who asked, not an author.
+    let may_approve = |name: &str| {
+        roles.may_approve(name) && !authors.iter().any(|a| crate::identity::same_agent(a, name))
+    };
     let fix = FixContext {
         task_id: task.task_id.clone(),
         author: task.author().unwrap_or("AUTHOR").to_string(),

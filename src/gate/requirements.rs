@@ -383,10 +383,18 @@ fn list_lines(body: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gate::task::{Origin, Sourced};
     use crate::record::parse_document;
 
     fn criteria_of(text: &str) -> Vec<String> {
-        let records = parse_document("t.md", text).records;
+        let records: Vec<Sourced> = parse_document("t.md", text)
+            .records
+            .into_iter()
+            .map(|record| Sourced {
+                record,
+                origin: Origin::Base,
+            })
+            .collect();
         acceptance_criteria(&TaskRecords::gather(&records, "ENG-1"))
     }
 

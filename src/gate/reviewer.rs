@@ -10,12 +10,19 @@
 //!   blocks. The only waiver is an explicit user instruction ("ship it without review")
 //!   in a record from `user`, and the waiver is reported.
 //!
-//! Nobody signs off their own work: an approval whose decider is the author never
-//! counts, whatever role the author holds.
+//! Nobody signs off their own work: an approval whose decider is one of the authors
+//! (the Task Assignment's `Assigned to`, and the `From` of every record that carries an
+//! Evidence Bundle) never counts, whatever role the author holds.
+//!
+//! The required reviewer's latest *decision* counts (approved, rejected, changes
+//! requested, deferred; a pending or absent Decision decides nothing). "Latest" is by
+//! `Timestamp` only: when the decisions disagree and a record has no valid timestamp, or
+//! two that disagree share one, the order cannot be established and sign-off fails with
+//! the records that need one. File names never order grants.
 
+use crate::identity::same_agent;
 use crate::policy::ReviewerPolicy;
 use crate::policy::RiskClass;
-use crate::scope::same_agent;
 
 /// The name records use for the orchestrator whatever the policy calls it.
 const GENERIC_ORCHESTRATOR: &str = "orchestrator";
@@ -76,8 +83,8 @@ impl Roles {
                 .any(|r| same_agent(r, name))
     }
 
-    fn available(&self, name: &str, author: Option<&str>) -> bool {
-        let authored = author.is_some_and(|author| same_agent(author, name));
+    fn available(&self, name: &str, authors: &[String]) -> bool {
+        let authored = authors.iter().any(|author| same_agent(author, name));
         !authored && !self.unavailable.iter().any(|u| same_agent(u, name))
     }
 }
@@ -103,15 +110,15 @@ impl Requirement {
     }
 }
 
-/// The reviewer a change of `class` by `author` needs.
-pub fn required_reviewer(class: RiskClass, author: Option<&str>, roles: &Roles) -> Requirement {
+/// The reviewer a change of `class` by `authors` needs.
+pub fn required_reviewer(class: RiskClass, authors: &[String], roles: &Roles) -> Requirement {
     match class {
         RiskClass::Low => Requirement::NotRequired,
         RiskClass::Medium => {
-            let chosen = roles.medium.iter().find(|r| roles.available(r, author));
+            let chosen = roles.medium.iter().find(|r| roles.available(r, authors));
             Requirement::Reviewer(chosen.unwrap_or(&roles.orchestrator).clone())
         }
-        RiskClass::High => match roles.high.iter().find(|r| roles.available(r, author)) {
+        RiskClass::High => match roles.high.iter().find(|r| roles.available(r, authors)) {
             Some(name) => Requirement::Reviewer(name.clone()),
             None => Requirement::NoneAvailable,
         },
@@ -131,6 +138,15 @@ pub struct ReviewDecision {
     pub source: String,
     /// The line of its heading.
     pub line: usize,
+    /// Its `Timestamp` as nanoseconds since the epoch, when valid.
+    pub timestamp: Option<i128>,
+}
+
+impl ReviewDecision {
+    /// Whether the Decision decides anything (a pending or absent one does not).
+    fn decides(&self) -> bool {
+        !matches!(self.status.as_str(), "pending" | "absent")
+    }
 }
 
 /// Why sign-off does not hold.
@@ -160,6 +176,11 @@ pub enum SignOffProblem {
     },
     /// High risk and nobody can review.
     NoneAvailable,
+    /// The required reviewer's decisions disagree and cannot be put in order.
+    Unordered {
+        /// The decisions that need a (distinct, valid) timestamp.
+        reviews: Vec<ReviewDecision>,
+    },
 }
 
 /// The reviewer part of the verdict.
@@ -181,8 +202,8 @@ pub struct ReviewerReport {
 pub struct SignOffInput<'a> {
     /// The computed risk class.
     pub class: RiskClass,
-    /// The author of the work.
-    pub author: Option<&'a str>,
+    /// The authors of the work (normalised names).
+    pub authors: &'a [String],
     /// Role names and availability.
     pub roles: &'a Roles,
     /// The task's reviews, oldest first.
@@ -194,7 +215,7 @@ pub struct SignOffInput<'a> {
 /// Judges sign-off. Only high risk requires it; for medium the required reviewer and
 /// any sign-off are reported, and a refusal by that reviewer still rejects.
 pub fn judge(input: &SignOffInput) -> ReviewerReport {
-    let requirement = required_reviewer(input.class, input.author, input.roles);
+    let requirement = required_reviewer(input.class, input.authors, input.roles);
     let mut report = ReviewerReport {
         signed_off_by: None,
         ok: true,
@@ -211,9 +232,17 @@ pub fn judge(input: &SignOffInput) -> ReviewerReport {
     let by_required: Vec<&ReviewDecision> = input
         .reviews
         .iter()
-        .filter(|r| same_agent(&r.decided_by, required))
+        .filter(|r| r.decides() && same_agent(&r.decided_by, required))
         .collect();
-    match by_required.last() {
+    let latest = match latest(&by_required) {
+        Ok(latest) => latest,
+        Err(reviews) => {
+            report.ok = false;
+            report.problems.push(SignOffProblem::Unordered { reviews });
+            return report;
+        }
+    };
+    match latest {
         Some(review) if review.approved => report.signed_off_by = Some(review.decided_by.clone()),
         Some(review) if is_refusal(&review.status) => {
             report.ok = false;
@@ -228,6 +257,36 @@ pub fn judge(input: &SignOffInput) -> ReviewerReport {
         _ => {}
     }
     report
+}
+
+/// The latest of some decisions by `Timestamp`: when they all say the same, any of
+/// them; otherwise the one with the greatest timestamp, provided every one has a valid
+/// timestamp and no decision that says otherwise shares the greatest. `Err` lists the
+/// decisions whose order cannot be established.
+fn latest<'r>(
+    reviews: &[&'r ReviewDecision],
+) -> Result<Option<&'r ReviewDecision>, Vec<ReviewDecision>> {
+    let Some(first) = reviews.first() else {
+        return Ok(None);
+    };
+    if reviews.iter().all(|r| r.status == first.status) {
+        return Ok(reviews.last().copied());
+    }
+    let undated: Vec<ReviewDecision> = reviews
+        .iter()
+        .filter(|r| r.timestamp.is_none())
+        .map(|r| (*r).clone())
+        .collect();
+    if !undated.is_empty() {
+        return Err(undated);
+    }
+    let newest = reviews.iter().filter_map(|r| r.timestamp).max();
+    let at_newest: Vec<&&ReviewDecision> =
+        reviews.iter().filter(|r| r.timestamp == newest).collect();
+    if at_newest.iter().any(|r| r.status != at_newest[0].status) {
+        return Err(at_newest.into_iter().map(|r| (*r).clone()).collect());
+    }
+    Ok(at_newest.first().map(|r| **r))
 }
 
 /// Records a problem that only the user's waiver can lift.
@@ -249,8 +308,9 @@ fn missing_sign_off(input: &SignOffInput, required: &str) -> SignOffProblem {
     };
     let review = review.clone();
     if input
-        .author
-        .is_some_and(|a| same_agent(a, &review.decided_by))
+        .authors
+        .iter()
+        .any(|a| same_agent(a, &review.decided_by))
     {
         SignOffProblem::SelfSignOff { review }
     } else {
@@ -265,38 +325,6 @@ fn is_refusal(status: &str) -> bool {
     matches!(status, "rejected" | "changes-requested")
 }
 
-/// Whether `text` is the user's explicit instruction to ship without review: the words
-/// "ship it without review", not negated earlier in the same sentence ("don't ship it
-/// without review" is the opposite of a waiver).
-pub fn is_waiver_text(text: &str) -> bool {
-    let folded: String = text
-        .to_lowercase()
-        .replace('’', "'")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    folded
-        .match_indices("ship it without review")
-        .any(|(at, _)| !negated(sentence_before(&folded[..at])))
-}
-
-/// The part of the sentence that precedes a position.
-fn sentence_before(text: &str) -> &str {
-    match text.rfind(['.', '!', '?', ';']) {
-        Some(end) => &text[end + 1..],
-        None => text,
-    }
-}
-
-fn negated(clause: &str) -> bool {
-    const NEGATIONS: [&str; 8] = [
-        "not", "don't", "dont", "never", "no", "cannot", "can't", "won't",
-    ];
-    clause
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .any(|word| NEGATIONS.contains(&word))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,15 +337,27 @@ mod tests {
     #[test]
     fn the_reviewer_follows_the_class_and_the_author() {
         let r = roles();
-        let reviewer = |class, author| required_reviewer(class, author, &r);
-        assert_eq!(reviewer(RiskClass::Low, None), Requirement::NotRequired);
+        let reviewer = |class, author: &str| {
+            let authors: Vec<String> = [author]
+                .into_iter()
+                .filter(|a| !a.is_empty())
+                .map(String::from)
+                .collect();
+            required_reviewer(class, &authors, &r)
+        };
+        assert_eq!(reviewer(RiskClass::Low, ""), Requirement::NotRequired);
         let qa = Requirement::Reviewer("qa-engineer".into());
-        assert_eq!(reviewer(RiskClass::Medium, Some("backend-engineer")), qa);
+        assert_eq!(reviewer(RiskClass::Medium, "backend-engineer"), qa);
         let rc = Requirement::Reviewer("reality-checker".into());
-        assert_eq!(reviewer(RiskClass::Medium, Some("qa-engineer")), rc);
-        assert_eq!(reviewer(RiskClass::High, Some("backend-engineer")), rc);
+        assert_eq!(reviewer(RiskClass::Medium, "qa-engineer"), rc);
+        assert_eq!(reviewer(RiskClass::High, "backend-engineer"), rc);
         let sec = Requirement::Reviewer("security-engineer".into());
-        assert_eq!(reviewer(RiskClass::High, Some("Reality-Checker")), sec);
+        assert_eq!(reviewer(RiskClass::High, "Reality-Checker"), sec);
+        let both = [
+            "backend-engineer".to_string(),
+            "reality-checker".to_string(),
+        ];
+        assert_eq!(required_reviewer(RiskClass::High, &both, &r), sec);
     }
 
     #[test]
@@ -333,11 +373,11 @@ mod tests {
         let mut r = roles();
         r.unavailable = vec!["reality-checker".into(), "qa-engineer".into()];
         let orchestrator = Requirement::Reviewer("enterprise-orchestrator".into());
-        assert_eq!(required_reviewer(RiskClass::Medium, None, &r), orchestrator);
+        assert_eq!(required_reviewer(RiskClass::Medium, &[], &r), orchestrator);
         let sec = Requirement::Reviewer("security-engineer".into());
-        assert_eq!(required_reviewer(RiskClass::High, None, &r), sec);
+        assert_eq!(required_reviewer(RiskClass::High, &[], &r), sec);
         assert_eq!(
-            required_reviewer(RiskClass::High, Some("security-engineer"), &r),
+            required_reviewer(RiskClass::High, &["security-engineer".to_string()], &r),
             Requirement::NoneAvailable
         );
     }
@@ -349,13 +389,14 @@ mod tests {
             status: status.into(),
             source: "r.md".into(),
             line: 1,
+            timestamp: None,
         }
     }
 
     fn judge_high(author: &str, reviews: &[ReviewDecision], waived: bool) -> ReviewerReport {
         judge(&SignOffInput {
             class: RiskClass::High,
-            author: Some(author),
+            authors: &[author.to_string()],
             roles: &roles(),
             reviews,
             waived,
@@ -407,10 +448,20 @@ mod tests {
             peer.problems[0],
             SignOffProblem::WrongReviewer { .. }
         ));
-        let reviews = [
+        let mut reviews = [
             review("reality-checker", "approved"),
             review("reality-checker", "changes-requested"),
         ];
+        let unordered = judge_high("backend-engineer", &reviews, false);
+        assert!(matches!(
+            unordered.problems[0],
+            SignOffProblem::Unordered { .. }
+        ));
+        reviews[0].timestamp = Some(1);
+        reviews[1].timestamp = Some(1);
+        let tied = judge_high("backend-engineer", &reviews, false);
+        assert!(matches!(tied.problems[0], SignOffProblem::Unordered { .. }));
+        reviews[1].timestamp = Some(2);
         let refused = judge_high("backend-engineer", &reviews, false);
         assert!(!refused.ok);
         assert!(matches!(
@@ -423,10 +474,5 @@ mod tests {
     fn the_users_waiver_lifts_sign_off_and_is_reported() {
         let report = judge_high("backend-engineer", &[], true);
         assert!(report.ok && report.waived);
-        assert!(is_waiver_text("OK — Ship it\nwithout review, please."));
-        assert!(!is_waiver_text("do not ship without a review"));
-        assert!(!is_waiver_text("Please don't ship it without review."));
-        assert!(!is_waiver_text("Never ship it without review"));
-        assert!(is_waiver_text("No blockers. Ship it without review!"));
     }
 }

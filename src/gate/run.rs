@@ -1,23 +1,25 @@
 //! Running the gate on a repository: the order in which the inputs are gathered.
 //!
-//! 1. The records: every `*.md` under the records directory at head (a commit's tree, or
-//!    the working tree with untracked files), then every `--records` input in order.
-//! 2. The task: `--task`, else the single Task Assignment — of several, the single one
-//!    this change added or edited (or that came with `--records`).
-//! 3. The base: `--base`, else the Task Assignment's `Baseline SHA`, else the merge base
-//!    with the default branch.
-//! 4. The policy, from that base (or `--policy FILE`), so that a change cannot weaken its
-//!    own gate. The records directory it names is the one step 1 reads, so step 1 uses
-//!    the policy at `--base` or at the default branch's merge base (the defaults when
-//!    neither is known); the policy is read again only when the final base differs.
-//! 5. The classification of base..head under that policy, then the verdict.
+//! 1. The base as given (`--base`, else the default branch) names two commits: its tip,
+//!    the target branch as it is now, from which the policy and the base's records are
+//!    read; and its merge base with the head, from which the diff runs. A stale fork
+//!    point therefore never brings back an older assignment or policy.
+//! 2. The policy: `--policy FILE`, else `.handoff.yaml` at the base's tip.
+//! 3. The records, each with its origin ([`Origin`]): every Markdown file under the
+//!    records directory at the base's tip (base), the record files the change adds or
+//!    edits, read at the head (head), then `--trusted-records` and `--records` inputs. A
+//!    file the change deletes still counts as the base has it.
+//! 4. The task: `--task`, else the single assigned task (see [`super::task`]).
+//! 5. The diff base: the merge base of step 1; with no `--base`, the base Task
+//!    Assignment's `Baseline SHA`, else the merge base with the default branch.
+//! 6. The classification of base..head under the policy, then the verdict.
 //!
 //! Anything that stops the gate from running (no repository, an unreadable record file,
 //! a base missing from a shallow clone, a broken policy) is a [`CheckError`]: the CLI
 //! exits 2 with its message rather than passing or rejecting on partial input.
 
 use super::reviewer::Roles;
-use super::task::{select_task, SelectionError, TaskRecords};
+use super::task::{select_task, Origin, SelectionError, Sourced, TaskRecords};
 use super::{evaluate, ChangedPath, GateInput, RiskReport, Verdict};
 use crate::diagnostic::Diagnostic;
 use crate::git::{ChangeStatus, ChangedFile, GitError, Head, Repo};
@@ -30,7 +32,6 @@ use crate::policy::{Policy, PolicyError};
 use crate::record::{parse_document, Record};
 use crate::risk::{classify, Classification, ClassifyError};
 use crate::scope::Touch;
-use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -46,14 +47,16 @@ pub enum RecordsInput {
 /// What to check.
 #[derive(Debug, Clone)]
 pub struct CheckOptions {
-    /// The base revision; `None` for the Baseline SHA or the merge base.
+    /// The base revision; `None` for the default branch (and the Baseline SHA).
     pub base: Option<String>,
     /// The head.
     pub head: Head,
     /// The task; `None` for the single Task Assignment.
     pub task: Option<String>,
-    /// Extra records.
+    /// Extra records that supply evidence only (`--records`).
     pub records: Vec<RecordsInput>,
+    /// Extra records CI vouches for, which may grant (`--trusted-records`).
+    pub trusted_records: Vec<RecordsInput>,
     /// A policy file that replaces the one at the base.
     pub policy: Option<PathBuf>,
     /// Detect copies too, whatever the policy says.
@@ -89,52 +92,70 @@ pub enum CheckError {
     Search(#[from] WalkError),
 }
 
+/// The two commits a base stands for: the tip records and policy are read from, and the
+/// merge base the diff runs from.
+struct Bases {
+    tip: Option<String>,
+    diff: Option<String>,
+}
+
 /// Runs the gate on `repo`.
 pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError> {
     let head = &options.head;
-    let given_base = match &options.base {
-        Some(base) => Some(repo.resolve_base(base, head)?),
-        None => None,
+    let mut bases = match &options.base {
+        Some(base) => Bases {
+            tip: Some(repo.commit_id(base)?),
+            diff: Some(repo.resolve_base(base, head)?),
+        },
+        None => Bases {
+            tip: repo.default_branch_tip(),
+            diff: repo.merge_base_with_default_branch().ok(),
+        },
     };
-    let early_base = given_base
-        .clone()
-        .or_else(|| repo.merge_base_with_default_branch().ok());
-    let early_policy = load_policy(repo, early_base.as_deref(), options)?;
-    let records_dir = early_policy.records_dir.trim_end_matches('/').to_string();
-    let (records, diagnostics) = load_records(repo, options, &records_dir)?;
-    let task_id = choose_task(repo, options, &records, early_base.as_deref(), &records_dir)?;
+    if bases.tip.is_none() {
+        // No base and no default branch: the Baseline SHA of the assignment is the base.
+        bases = baseline_bases(repo, options)?;
+    }
+    let policy = load_policy(repo, bases.tip.as_deref(), options)?;
+    let records_dir = policy.records_dir.trim_end_matches('/').to_string();
+    let (records, diagnostics) = load_records(repo, options, &bases, &records_dir)?;
+    let task_id = select_task(&records, options.task.as_deref())?;
     let task = TaskRecords::gather(&records, &task_id);
-    let base = match (given_base, task.baseline_sha()) {
-        (Some(base), _) => base,
-        (None, Some(sha)) => repo.resolve_base(sha, head)?,
-        (None, None) => repo.merge_base_with_default_branch()?,
-    };
-    let policy = if early_base.as_deref() == Some(base.as_str()) {
-        early_policy
-    } else {
-        load_policy(repo, Some(&base), options)?
+    let base = match (&options.base, bases.diff, task.baseline_sha()) {
+        (Some(_), Some(base), _) => base,
+        (_, _, Some(sha)) => repo.resolve_base(sha, head)?,
+        (_, Some(base), None) => base,
+        (_, None, None) => repo.merge_base_with_default_branch()?,
     };
     judge(repo, &task, &base, head, &policy, &diagnostics)
 }
 
-/// Selects the task; of several assignments, those in record files this change added or
-/// edited (or from `--records`) are the candidates.
-fn choose_task(
-    repo: &Repo,
-    options: &CheckOptions,
-    records: &[Record],
-    early_base: Option<&str>,
-    records_dir: &str,
-) -> Result<String, CheckError> {
-    let fresh = OnceCell::new();
-    let in_records_dir = format!("{records_dir}/");
-    let is_fresh = |record: &Record| {
-        !record.source.starts_with(&in_records_dir)
-            || fresh
-                .get_or_init(|| fresh_record_files(repo, early_base, &options.head, records_dir))
-                .contains(&record.source)
+/// The bases when neither `--base` nor a default branch names one: the `Baseline SHA`
+/// of the task's assignment as the head holds it (a commit the change cannot move,
+/// since the head's own commits are not yet on any branch it could name), else none.
+fn baseline_bases(repo: &Repo, options: &CheckOptions) -> Result<Bases, CheckError> {
+    let policy = load_policy(repo, None, options)?;
+    let dir = policy.records_dir.trim_end_matches('/').to_string();
+    let none = Bases {
+        tip: None,
+        diff: None,
     };
-    Ok(select_task(records, options.task.as_deref(), &is_fresh)?)
+    let (records, _) = load_records(repo, options, &none, &dir)?;
+    let Ok(task_id) = select_task(&records, options.task.as_deref()) else {
+        return Ok(none);
+    };
+    let task = TaskRecords::gather(&records, &task_id);
+    let Some(sha) = task
+        .assignment
+        .and_then(|a| super::task::filled(a.baseline_sha()))
+    else {
+        return Ok(none);
+    };
+    let tip = repo.commit_id(sha)?;
+    Ok(Bases {
+        diff: Some(repo.resolve_base(sha, &options.head)?),
+        tip: Some(tip),
+    })
 }
 
 /// Classifies base..head for the task and evaluates the verdict.
@@ -167,27 +188,24 @@ fn judge(
     }))
 }
 
-/// The record files under `records_dir` that the change from `base` to `head` added or
-/// edited (empty when that cannot be known: the task must then be named with `--task`).
-fn fresh_record_files(
+/// The record files under `records_dir` that the change from `base` to `head` adds or
+/// edits.
+fn changed_record_files(
     repo: &Repo,
-    base: Option<&str>,
+    base: &str,
     head: &Head,
     records_dir: &str,
-) -> HashSet<String> {
-    let Some(change) = base.and_then(|base| repo.change_set(base, head).ok()) else {
-        return HashSet::new();
-    };
-    change
+) -> Result<HashSet<String>, CheckError> {
+    let change = repo.change_set(base, head)?;
+    Ok(change
         .files
         .iter()
         .filter(|file| file.status != ChangeStatus::Deleted && file.path.is_under(records_dir))
         .map(|file| file.path.to_string_lossy().into_owned())
-        .collect()
+        .collect())
 }
 
-/// The policy: `--policy FILE`, else `.handoff.yaml` at `base`, else the defaults (when
-/// no base is known yet, the records directory is looked for where the defaults say).
+/// The policy: `--policy FILE`, else `.handoff.yaml` at `base`, else the defaults.
 fn load_policy(
     repo: &Repo,
     base: Option<&str>,
@@ -202,48 +220,98 @@ fn load_policy(
     Ok(policy)
 }
 
-/// Reads and parses every record: the records directory at head, then `--records`.
-/// Returns the records and the structural diagnostics of their documents.
+/// Reads and parses every record with its origin: the records directory at the base's
+/// tip, the record files the change adds or edits at the head (every one, when no base
+/// is known), then `--trusted-records` and `--records`. Returns the records and the
+/// structural diagnostics of their documents.
 fn load_records(
     repo: &Repo,
     options: &CheckOptions,
+    bases: &Bases,
     records_dir: &str,
-) -> Result<(Vec<Record>, Vec<Diagnostic>), CheckError> {
+) -> Result<(Vec<Sourced>, Vec<Diagnostic>), CheckError> {
     let mut documents = Vec::new();
     let dir = records_dir.trim_end_matches('/');
-    for path in repo.files_under(&options.head, dir)? {
-        let Some(name) = path.as_str() else {
-            return Err(CheckError::NonUtf8RecordPath {
-                path: path.to_string_lossy().into_owned(),
-            });
-        };
-        if !is_markdown_file(Path::new(name)) {
-            continue;
+    if let Some(tip) = &bases.tip {
+        let at = Head::Rev(tip.clone());
+        for name in record_files(repo, &at, dir)? {
+            documents.extend(read_record_file(repo, &at, &name, Origin::Base)?);
         }
-        let Some(bytes) = repo.read_file_at(&options.head, name)? else {
-            continue;
-        };
-        let text = decode_text(bytes, Path::new(name))?;
-        documents.push(parse_document(name, &text));
     }
-    for input in &options.records {
-        match input {
-            RecordsInput::Text(text) => documents.push(parse_document(STDIN_NAME, text)),
-            RecordsInput::Path(path) => {
-                for file in records_files(path)? {
-                    let text = read_text(&file)?;
-                    documents.push(parse_document(&file.display().to_string(), &text));
+    let changed = match &bases.diff {
+        Some(base) if bases.tip.is_some() => {
+            Some(changed_record_files(repo, base, &options.head, dir)?)
+        }
+        _ => None,
+    };
+    for name in record_files(repo, &options.head, dir)? {
+        if changed
+            .as_ref()
+            .is_none_or(|changed| changed.contains(&name))
+        {
+            documents.extend(read_record_file(repo, &options.head, &name, Origin::Head)?);
+        }
+    }
+    for (inputs, origin) in [
+        (&options.trusted_records, Origin::Trusted),
+        (&options.records, Origin::Input),
+    ] {
+        for input in inputs {
+            match input {
+                RecordsInput::Text(text) => {
+                    documents.push((parse_document(STDIN_NAME, text), origin));
+                }
+                RecordsInput::Path(path) => {
+                    for file in records_files(path)? {
+                        let text = read_text(&file)?;
+                        let document = parse_document(&file.display().to_string(), &text);
+                        documents.push((document, origin));
+                    }
                 }
             }
         }
     }
     let mut records = Vec::new();
     let mut diagnostics = Vec::new();
-    for document in documents {
-        records.extend(document.records);
+    for (document, origin) in documents {
+        records.extend(
+            document
+                .records
+                .into_iter()
+                .map(|record| Sourced { record, origin }),
+        );
         diagnostics.extend(document.diagnostics);
     }
     Ok((records, diagnostics))
+}
+
+/// The Markdown files under `dir` at `at`, by name; a name that is not UTF-8 is an error.
+fn record_files(repo: &Repo, at: &Head, dir: &str) -> Result<Vec<String>, CheckError> {
+    let mut names = Vec::new();
+    for path in repo.files_under(at, dir)? {
+        let Some(name) = path.as_str() else {
+            return Err(CheckError::NonUtf8RecordPath {
+                path: path.to_string_lossy().into_owned(),
+            });
+        };
+        if is_markdown_file(Path::new(name)) {
+            names.push(name.to_string());
+        }
+    }
+    Ok(names)
+}
+
+fn read_record_file(
+    repo: &Repo,
+    at: &Head,
+    name: &str,
+    origin: Origin,
+) -> Result<Option<(crate::record::ParsedDocument, Origin)>, CheckError> {
+    let Some(bytes) = repo.read_file_at(at, name)? else {
+        return Ok(None);
+    };
+    let text = decode_text(bytes, Path::new(name))?;
+    Ok(Some((parse_document(name, &text), origin)))
 }
 
 /// `path` itself, or every Markdown file below it when it is a directory, sorted.

@@ -1,14 +1,55 @@
 //! The records of one task: which task a check is about, its Task Assignment, and its
-//! Interaction Records in the order they happened.
+//! Interaction Records, each with the authority of where it came from.
 //!
-//! With no `--task`, the single Task Assignment found decides the task; several are an
-//! error that lists them, so that CI never guesses. "Latest" means the latest by
-//! `Timestamp` when every candidate has one that parses, else the last in document order
-//! (files in the order they were read, records in the order they appear).
+//! Authority (GATE.md, "Trust: who may grant what"):
+//!
+//! | origin | evidence | assign (scope, class) | grant |
+//! |---|---|---|---|
+//! | [`Origin::Base`]: the records directory at the base revision | yes | yes | yes |
+//! | [`Origin::Head`]: record files the change adds or edits | yes | only a task the base does not assign | yes |
+//! | [`Origin::Trusted`]: `--trusted-records` | yes | as the head | yes |
+//! | [`Origin::Input`]: `--records` (a pull request's description) | yes | no | no |
+//!
+//! With no `--task`, the single task that has an assignment with the authority to
+//! assign decides; of several, the one the change itself assigns (or re-assigns); else
+//! an error lists them, so that CI never guesses. Task IDs compare as [`task_key`] does
+//! (`eng-1 ` is ENG-1). Records are ordered by `Timestamp` (records without one first,
+//! in the order read); grants are ordered by timestamp only ([`super::reviewer`]).
 
+use crate::diagnostic::{Diagnostic, GateCode};
+use crate::identity::{task_key, AgentName};
 use crate::record::placeholder::is_placeholder;
 use crate::record::{InteractionType, Record, RecordKind};
 use std::collections::BTreeMap;
+
+/// Where a record came from, which says what it may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The records directory at the base revision.
+    Base,
+    /// A record file the change adds or edits.
+    Head,
+    /// `--trusted-records`: a source CI vouches for.
+    Trusted,
+    /// `--records`: evidence only (a pull request's description is written by its author).
+    Input,
+}
+
+impl Origin {
+    /// Whether a record of this origin may grant (sign off, approve an expansion, waive).
+    pub fn may_grant(self) -> bool {
+        self != Origin::Input
+    }
+}
+
+/// A record and where it came from.
+#[derive(Debug, Clone)]
+pub struct Sourced {
+    /// The record.
+    pub record: Record,
+    /// Its origin.
+    pub origin: Origin,
+}
 
 /// Why the task of a check cannot be chosen.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -17,7 +58,7 @@ pub enum SelectionError {
     #[error(
         "no Task Assignment found in the records; file the orchestrator's assignment \
          (`handoff new task-assignment --task ID --to AGENT --scope 'PATTERN,...' -o \
-         .handoff/ID.md`), or pass --task ID and --records with the records that hold it"
+         .handoff/ID.md`) on the target branch, or pass --task ID"
     )]
     NoTask,
     /// Several Task Assignments and no `--task`.
@@ -33,53 +74,58 @@ fn list_places(places: &[(String, String, usize)]) -> String {
         .join(", ")
 }
 
-/// Chooses the task: `wanted` when given, else the one task that has a Task Assignment.
-/// When several tasks have one (a records directory accumulates the tasks of earlier
-/// changes), only the assignments `is_fresh` accepts count — those this change added or
-/// edited, or that came with `--records` — and exactly one of those decides.
-pub fn select_task(
-    records: &[Record],
-    wanted: Option<&str>,
-    is_fresh: &dyn Fn(&Record) -> bool,
-) -> Result<String, SelectionError> {
+/// Chooses the task: `wanted` when given, else the one task that has an assignment with
+/// the authority to assign. When several do (a records directory accumulates the tasks
+/// of earlier changes), the tasks this change assigns or re-assigns decide, if there is
+/// exactly one.
+pub fn select_task(records: &[Sourced], wanted: Option<&str>) -> Result<String, SelectionError> {
     if let Some(task) = wanted {
         return Ok(task.trim().to_string());
     }
     let all = assignment_tasks(records, &|_| true);
     if all.len() == 1 {
-        return Ok(all.into_keys().next().unwrap_or_default());
+        return Ok(all
+            .into_values()
+            .next()
+            .map(|(task, _, _)| task)
+            .unwrap_or_default());
     }
     if all.is_empty() {
         return Err(SelectionError::NoTask);
     }
-    let fresh = assignment_tasks(records, is_fresh);
+    let fresh = assignment_tasks(records, &|origin| origin != Origin::Base);
     if fresh.len() == 1 {
-        return Ok(fresh.into_keys().next().unwrap_or_default());
+        return Ok(fresh
+            .into_values()
+            .next()
+            .map(|(task, _, _)| task)
+            .unwrap_or_default());
     }
     let listed = if fresh.is_empty() { all } else { fresh };
-    Err(SelectionError::Ambiguous(
-        listed
-            .into_iter()
-            .map(|(task, (source, line))| (task, source, line))
-            .collect(),
-    ))
+    Err(SelectionError::Ambiguous(listed.into_values().collect()))
 }
 
-/// The tasks that have a Task Assignment among the records `keep` accepts, each with
-/// the place of its first assignment.
+/// The tasks assigned with authority by records whose origin `keep` accepts, keyed by
+/// [`task_key`], each with its ID as written and the place of its first assignment.
 fn assignment_tasks(
-    records: &[Record],
-    keep: &dyn Fn(&Record) -> bool,
-) -> BTreeMap<String, (String, usize)> {
+    records: &[Sourced],
+    keep: &dyn Fn(Origin) -> bool,
+) -> BTreeMap<String, (String, String, usize)> {
     let mut tasks = BTreeMap::new();
-    let assignments = records
+    for sourced in records
         .iter()
-        .filter(|r| r.kind == RecordKind::TaskAssignment && keep(r));
-    for record in assignments {
+        .filter(|s| s.record.kind == RecordKind::TaskAssignment)
+    {
+        let (record, origin) = (&sourced.record, sourced.origin);
+        if origin == Origin::Input || !keep(origin) {
+            continue;
+        }
         if let Some(task) = record.task_id() {
-            tasks
-                .entry(task.trim().to_string())
-                .or_insert((record.source.clone(), record.line));
+            tasks.entry(task_key(task)).or_insert((
+                task.trim().to_string(),
+                record.source.clone(),
+                record.line,
+            ));
         }
     }
     tasks
@@ -90,41 +136,64 @@ fn assignment_tasks(
 pub struct TaskRecords<'a> {
     /// The task's ID.
     pub task_id: String,
-    /// Its latest Task Assignment.
+    /// Its Task Assignment: the base's, else (for a task the base does not assign) the
+    /// change's or a trusted input's.
     pub assignment: Option<&'a Record>,
-    /// Its Interaction Records, oldest first.
+    /// Whether the assignment is the change's own (the base does not assign the task).
+    pub assigned_by_change: bool,
+    /// Its Interaction Records from every origin, oldest first (evidence may come from
+    /// anywhere).
     pub interactions: Vec<&'a Record>,
+    /// Those of them that may grant (not from `--records`), oldest first.
+    pub granting: Vec<&'a Record>,
+    /// What is wrong with where the task's records came from: re-assignments, conflicts,
+    /// ignored grants.
+    pub problems: Vec<Diagnostic>,
 }
 
 impl<'a> TaskRecords<'a> {
-    /// Gathers the records of `task_id` (compared case-insensitively).
-    pub fn gather(records: &'a [Record], task_id: &str) -> TaskRecords<'a> {
-        let of_task: Vec<&Record> = records
+    /// Gathers the records of `task_id` (compared by [`task_key`]).
+    pub fn gather(records: &'a [Sourced], task_id: &str) -> TaskRecords<'a> {
+        let key = task_key(task_id);
+        let of_task: Vec<&Sourced> = records
             .iter()
-            .filter(|r| {
-                r.task_id()
-                    .is_some_and(|t| t.trim().eq_ignore_ascii_case(task_id))
-            })
+            .filter(|s| s.record.task_id().is_some_and(|t| task_key(t) == key))
             .collect();
-        let assignments: Vec<&Record> = of_task
-            .iter()
-            .copied()
-            .filter(|r| r.kind == RecordKind::TaskAssignment)
-            .collect();
-        let interactions = of_task
+        let mut problems = Vec::new();
+        let (assignment, assigned_by_change) = choose_assignment(&of_task, &mut problems);
+        let interactions: Vec<&Sourced> = of_task
             .into_iter()
-            .filter(|r| r.kind == RecordKind::InteractionRecord)
+            .filter(|s| s.record.kind == RecordKind::InteractionRecord)
+            .collect();
+        problems.extend(ignored_grants(&interactions));
+        let all: Vec<&Record> = interactions.iter().map(|s| &s.record).collect();
+        let granting: Vec<&Record> = interactions
+            .iter()
+            .filter(|s| s.origin.may_grant())
+            .map(|s| &s.record)
             .collect();
         TaskRecords {
-            task_id: task_id.to_string(),
-            assignment: latest(&assignments),
-            interactions: chronological(interactions),
+            task_id: task_id.trim().to_string(),
+            assignment,
+            assigned_by_change,
+            interactions: chronological(all),
+            granting: chronological(granting),
+            problems,
         }
     }
 
     /// The task's Interaction Records of one type, oldest first.
     pub fn of_type(&self, kind: InteractionType) -> Vec<&'a Record> {
         self.interactions
+            .iter()
+            .copied()
+            .filter(|r| r.interaction_type() == Some(kind))
+            .collect()
+    }
+
+    /// The records that may grant of one type, oldest first.
+    pub fn granting_of_type(&self, kind: InteractionType) -> Vec<&'a Record> {
+        self.granting
             .iter()
             .copied()
             .filter(|r| r.interaction_type() == Some(kind))
@@ -148,17 +217,153 @@ impl<'a> TaskRecords<'a> {
             })
     }
 
-    /// The author of the work: the Task Assignment's `Assigned to`, else the evidence
-    /// record's `From`.
+    /// The author as reports name it: the Task Assignment's `Assigned to`, else the
+    /// evidence record's `From`.
     pub fn author(&self) -> Option<&'a str> {
         filled(self.assignment.and_then(|a| a.assigned_to()))
             .or_else(|| filled(self.evidence_record().and_then(|r| r.from())))
     }
 
-    /// The Task Assignment's `Baseline SHA`, when filled in.
+    /// Everyone who wrote the work, normalised: the Task Assignment's `Assigned to` and
+    /// the `From` of every record of the task that carries an Evidence Bundle. None of
+    /// them may grant anything for it. Names that are not names are left out here (the
+    /// gate reports them as errors).
+    pub fn authors(&self) -> Vec<String> {
+        let assignee = self.assignment.and_then(|a| filled(a.assigned_to()));
+        let senders = self
+            .interactions
+            .iter()
+            .filter(|r| r.section("Evidence Bundle").is_some())
+            .filter_map(|r| filled(r.from()));
+        let mut authors: Vec<String> = assignee
+            .into_iter()
+            .chain(senders)
+            .filter_map(|name| AgentName::parse(name).ok())
+            .map(|name| name.as_str().to_string())
+            .collect();
+        authors.sort();
+        authors.dedup();
+        authors
+    }
+
+    /// The Task Assignment's `Baseline SHA`, when filled in and the assignment is the
+    /// base's (a change must not choose the base it is compared with).
     pub fn baseline_sha(&self) -> Option<&'a str> {
+        if self.assigned_by_change {
+            return None;
+        }
         filled(self.assignment.and_then(|a| a.baseline_sha()))
     }
+}
+
+/// The task's assignment, by authority: the base's, else the change's (or a trusted
+/// input's) for a task the base does not assign. Every other assignment is reported.
+fn choose_assignment<'a>(
+    of_task: &[&'a Sourced],
+    problems: &mut Vec<Diagnostic>,
+) -> (Option<&'a Record>, bool) {
+    let assignments: Vec<&Sourced> = of_task
+        .iter()
+        .copied()
+        .filter(|s| s.record.kind == RecordKind::TaskAssignment)
+        .collect();
+    let base: Vec<&Record> = assignments
+        .iter()
+        .filter(|s| s.origin == Origin::Base)
+        .map(|s| &s.record)
+        .collect();
+    let others: Vec<&Sourced> = assignments
+        .iter()
+        .copied()
+        .filter(|s| s.origin != Origin::Base)
+        .collect();
+    if let Some(first) = base.first().copied() {
+        problems.extend(conflicts(&base));
+        for other in others.iter().filter(|s| s.record != *first) {
+            problems.push(reassigned(&other.record, first));
+        }
+        return (Some(first), false);
+    }
+    for input in others.iter().filter(|s| s.origin == Origin::Input) {
+        problems.push(untrusted(&input.record, "a Task Assignment"));
+    }
+    let change: Vec<&Record> = others
+        .iter()
+        .filter(|s| s.origin != Origin::Input)
+        .map(|s| &s.record)
+        .collect();
+    problems.extend(conflicts(&change));
+    (change.first().copied(), !change.is_empty())
+}
+
+/// Assignments of equal authority that disagree: each one after the first that differs.
+fn conflicts(assignments: &[&Record]) -> Vec<Diagnostic> {
+    let Some(first) = assignments.first() else {
+        return Vec::new();
+    };
+    assignments[1..]
+        .iter()
+        .filter(|record| **record != *first)
+        .map(|record| {
+            Diagnostic::new(
+                GateCode::ConflictingAssignments,
+                format!(
+                    "this Task Assignment for {} differs from the one at {}:{}; \
+                     keep one assignment per task",
+                    record.task_id().unwrap_or_default(),
+                    first.source,
+                    first.line
+                ),
+            )
+            .at_line(&record.source, record.line)
+        })
+        .collect()
+}
+
+fn reassigned(record: &Record, base: &Record) -> Diagnostic {
+    Diagnostic::new(
+        GateCode::ReassignedTask,
+        format!(
+            "this Task Assignment re-assigns {}, which the base already assigns ({}:{}); \
+             the base's assignment stands: a change never widens its own scope or lowers \
+             its own class",
+            record.task_id().unwrap_or_default(),
+            base.source,
+            base.line
+        ),
+    )
+    .at_line(&record.source, record.line)
+}
+
+fn untrusted(record: &Record, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        GateCode::UntrustedGrant,
+        format!(
+            "{what} came with --records, which may supply evidence but never assign or \
+             grant, so it was ignored; commit it to the records directory, or pass a \
+             source CI trusts with --trusted-records"
+        ),
+    )
+    .at_line(&record.source, record.line)
+}
+
+/// A warning for each record from `--records` that would grant something.
+fn ignored_grants(interactions: &[&Sourced]) -> Vec<Diagnostic> {
+    interactions
+        .iter()
+        .filter(|s| s.origin == Origin::Input)
+        .filter_map(|s| {
+            let record = &s.record;
+            let what = if record.decision().status == crate::record::DecisionStatus::Approved {
+                "an approving Decision"
+            } else if record.waiver_line().is_some() {
+                "an instruction to ship without review"
+            } else {
+                return None;
+            };
+            Some(untrusted(record, what))
+        })
+        .collect()
 }
 
 /// A header value that is filled in: trimmed, not empty, not a template placeholder
@@ -169,27 +374,12 @@ pub fn filled(value: Option<&str>) -> Option<&str> {
         .filter(|value| !value.is_empty() && !is_placeholder(value))
 }
 
-/// The latest of `records` (see the module documentation).
-fn latest<'a>(records: &[&'a Record]) -> Option<&'a Record> {
-    chronological(records.to_vec()).last().copied()
-}
-
-/// Sorts records oldest first: by timestamp when every one has one, else as given.
-fn chronological(records: Vec<&Record>) -> Vec<&Record> {
-    let keys: Option<Vec<i128>> = records
-        .iter()
-        .map(|r| r.timestamp().and_then(timestamp_key))
-        .collect();
-    let Some(keys) = keys else {
-        return records;
-    };
-    let mut keyed: Vec<(i128, usize, &Record)> = records
-        .into_iter()
-        .enumerate()
-        .map(|(index, record)| (keys[index], index, record))
-        .collect();
-    keyed.sort_by_key(|(key, index, _)| (*key, *index));
-    keyed.into_iter().map(|(_, _, record)| record).collect()
+/// Sorts records oldest first by `Timestamp`; records without a valid one come first, in
+/// the order read (a stable sort). Evidence is chosen this way; grants are ordered by
+/// timestamps alone (see [`super::reviewer`]).
+fn chronological(mut records: Vec<&Record>) -> Vec<&Record> {
+    records.sort_by_key(|record| record.timestamp().and_then(timestamp_key));
+    records
 }
 
 /// An RFC 3339 timestamp (`2026-01-11T20:30:00Z`, `…+02:00`, fractions allowed) as
@@ -277,44 +467,74 @@ mod tests {
         assert_eq!(timestamp_key("2026-13-11T20:30:00Z"), None);
     }
 
+    fn sourced(text: &str, origin: Origin) -> Vec<Sourced> {
+        parse_document("t.md", text)
+            .records
+            .into_iter()
+            .map(|record| Sourced { record, origin })
+            .collect()
+    }
+
     const TWO_TASKS: &str = "## Task Assignment\n\n| Task ID | ENG-1 |\n| Assigned to | a |\n\n\
         ## Task Assignment\n\n| Task ID | ENG-2 |\n| Assigned to | b |\n";
 
     #[test]
     fn one_assignment_decides_and_several_are_listed() {
-        let records = parse_document("t.md", TWO_TASKS).records;
-        let none = |_: &Record| false;
-        assert_eq!(
-            select_task(&records[..1], None, &none),
-            Ok("ENG-1".to_string())
-        );
-        let error = select_task(&records, None, &none).unwrap_err().to_string();
+        let records = sourced(TWO_TASKS, Origin::Base);
+        assert_eq!(select_task(&records[..1], None), Ok("ENG-1".to_string()));
+        let error = select_task(&records, None).unwrap_err().to_string();
         assert!(
             error.contains("ENG-1 (t.md:1)") && error.contains("ENG-2"),
             "{error}"
         );
-        let wanted = select_task(&records, Some("ENG-2"), &none);
-        assert_eq!(wanted, Ok("ENG-2".to_string()));
-        assert_eq!(select_task(&[], None, &none), Err(SelectionError::NoTask));
-        // Of several, the one this change brought decides.
-        let second = |r: &Record| r.task_id() == Some("ENG-2");
         assert_eq!(
-            select_task(&records, None, &second),
+            select_task(&records, Some("ENG-2")),
             Ok("ENG-2".to_string())
         );
+        assert_eq!(select_task(&[], None), Err(SelectionError::NoTask));
+        // Of several, the one this change assigns decides; an input assigns nothing.
+        let mut mixed = sourced(TWO_TASKS, Origin::Base);
+        mixed[1].origin = Origin::Head;
+        assert_eq!(select_task(&mixed, None), Ok("ENG-2".to_string()));
+        mixed[1].origin = Origin::Input;
+        assert_eq!(select_task(&mixed, None), Ok("ENG-1".to_string()));
     }
 
     #[test]
-    fn the_latest_review_by_timestamp_holds_the_evidence() {
+    fn the_base_assignment_stands_against_the_change_and_inputs() {
+        let base = "## Task Assignment\n\n| Task ID | ENG-1 |\n| Expected file scope | docs/ |\n";
+        let head = "## Task Assignment\n\n| Task ID | eng-1  |\n| Expected file scope | ** |\n";
+        let mut records = sourced(base, Origin::Base);
+        records.extend(sourced(head, Origin::Head));
+        records.extend(sourced(head, Origin::Input));
+        let task = TaskRecords::gather(&records, "ENG-1");
+        assert_eq!(
+            task.assignment.and_then(|a| a.expected_file_scope()),
+            Some(vec!["docs/".to_string()])
+        );
+        let codes: Vec<String> = task.problems.iter().map(|p| p.code.to_string()).collect();
+        assert_eq!(codes, ["reassigned-task", "reassigned-task"]);
+        let only_head = sourced(head, Origin::Head);
+        let task = TaskRecords::gather(&only_head, "ENG-1");
+        assert!(task.assigned_by_change && task.assignment.is_some());
+        let only_input = sourced(head, Origin::Input);
+        let task = TaskRecords::gather(&only_input, "ENG-1");
+        assert!(task.assignment.is_none());
+        assert_eq!(task.problems[0].code.to_string(), "untrusted-grant");
+    }
+
+    #[test]
+    fn the_latest_review_by_timestamp_holds_the_evidence_and_every_sender_is_an_author() {
         let text =
             "## Interaction Record\n\n| Task ID | ENG-1 |\n| Type | review |\n| From | a |\n\
-            | To | b |\n| Timestamp | 2026-01-02T00:00:00Z |\n\n\
-            ## Interaction Record\n\n| Task ID | ENG-1 |\n| Type | review |\n| From | c |\n\
-            | To | b |\n| Timestamp | 2026-01-01T00:00:00Z |\n";
-        let records = parse_document("t.md", text).records;
+            | To | b |\n| Timestamp | 2026-01-02T00:00:00Z |\n\n### Evidence Bundle\n\n- x: y\n\n\
+            ## Interaction Record\n\n| Task ID | ENG-1 |\n| Type | review |\n| From | `C` |\n\
+            | To | b |\n| Timestamp | 2026-01-01T00:00:00Z |\n\n### Evidence Bundle\n\n- x: y\n";
+        let records = sourced(text, Origin::Head);
         let task = TaskRecords::gather(&records, "eng-1");
         assert_eq!(task.evidence_record().and_then(|r| r.from()), Some("a"));
         assert_eq!(task.author(), Some("a"));
+        assert_eq!(task.authors(), ["a", "c"]);
     }
 
     #[test]

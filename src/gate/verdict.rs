@@ -86,15 +86,25 @@ impl Kind {
 
     fn of_gate(code: GateCode) -> Kind {
         match code {
-            GateCode::MissingTaskAssignment => Kind::Task,
+            GateCode::MissingTaskAssignment
+            | GateCode::InvalidAgentName
+            | GateCode::ReassignedTask
+            | GateCode::ConflictingAssignments
+            | GateCode::TaskAssignedByChange
+            | GateCode::UntrustedGrant
+            | GateCode::LimitExceeded => Kind::Task,
             GateCode::RiskReclassified => Kind::Risk,
-            GateCode::UndeclaredFile | GateCode::InvalidScopePattern => Kind::Scope,
+            GateCode::UndeclaredFile | GateCode::InvalidScopePattern | GateCode::UnboundedScope => {
+                Kind::Scope
+            }
             GateCode::MissingSignOff
             | GateCode::SelfSignOff
             | GateCode::WrongReviewer
             | GateCode::NoReviewerAvailable
             | GateCode::ReviewRefused
-            | GateCode::ReviewWaived => Kind::Reviewer,
+            | GateCode::ReviewWaived
+            | GateCode::UnreadableDecision
+            | GateCode::UnorderedRecords => Kind::Reviewer,
             GateCode::NoEvidenceRecord
             | GateCode::EvidenceMissing
             | GateCode::EvidencePlaceholder

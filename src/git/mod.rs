@@ -171,6 +171,18 @@ impl Repo {
         Ok(paths)
     }
 
+    /// The commit `rev` names as given (a branch's tip, not a merge base).
+    pub fn commit_id(&self, rev: &str) -> Result<String, GitError> {
+        self.commit_of(rev).map(|oid| oid.to_string())
+    }
+
+    /// The tip of the default branch (`origin/HEAD`, else `init.defaultBranch`, else
+    /// `main` or `master`, remote before local), when there is one.
+    pub fn default_branch_tip(&self) -> Option<String> {
+        let branch = self.default_branch()?;
+        self.branch_tip(&branch).map(|oid| oid.to_string())
+    }
+
     /// The merge base of `HEAD` with the default branch (`origin/HEAD`, else
     /// `init.defaultBranch`, else `main` or `master`, remote before local).
     pub fn merge_base_with_default_branch(&self) -> Result<String, GitError> {

@@ -15,7 +15,10 @@ pub use pulldown_cmark::{CodeBlockKind, Event, Tag, TagEnd};
 use std::ops::Range;
 
 /// The events of `text` with their byte ranges, as every reader of records sees them
-/// (CommonMark with GFM tables).
+/// (CommonMark with GFM tables and strikethrough, as GitHub renders them: `~~x~~` and
+/// `~x~` are struck through, so what they say decides nothing).
 pub fn events(text: &str) -> impl Iterator<Item = (Event<'_>, Range<usize>)> {
-    pulldown_cmark::Parser::new_ext(text, pulldown_cmark::Options::ENABLE_TABLES).into_offset_iter()
+    let options =
+        pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_STRIKETHROUGH;
+    pulldown_cmark::Parser::new_ext(text, options).into_offset_iter()
 }

@@ -7,7 +7,9 @@
 
 use super::fields::{Capability, Urgency};
 use super::placeholder::is_placeholder;
+use super::statements::{sentences, visible_blocks, words, Block, Piece};
 use super::Record;
+use crate::identity::{same_agent, AgentName};
 use serde::Serialize;
 use std::fmt;
 
@@ -57,7 +59,7 @@ impl Serialize for DecisionStatus {
 /// A record's decision.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Decision {
-    /// The status read from the first non-empty line.
+    /// The status of the first visible statement.
     pub status: DecisionStatus,
     /// Who decided, from a `Reviewer:` / `Signed-off-by:` / `Decided by:` line.
     pub by: Option<String>,
@@ -65,25 +67,29 @@ pub struct Decision {
     pub text: Option<String>,
     /// The line of the Decision heading (the record's line when there is none).
     pub line: usize,
-    /// Whether the first line said something that is not a recognised decision.
+    /// Whether the first statement said something that is not a recognised decision.
     #[serde(skip)]
     pub unrecognized: bool,
+    /// Why the Decision cannot be read as a plain decision, when it cannot: an approval
+    /// with a condition or an exception, a question, a refusal beside the approval, a
+    /// decider line that names no single agent. Such a Decision never approves.
+    #[serde(skip)]
+    pub ambiguity: Option<String>,
 }
 
-/// Decision words, matched against the start of the first line; longer phrases first.
-const DECISION_WORDS: &[(&str, DecisionStatus)] = &[
+/// Approval words, matched at the start of the first statement; longer phrases first.
+const APPROVALS: &[&str] = &[
+    "ship it", "approved", "approve", "accepted", "accept", "lgtm",
+];
+
+/// Refusal and deferral words. A refusal holds whatever follows it: it only ever makes
+/// the gate stricter.
+const REFUSALS: &[(&str, DecisionStatus)] = &[
     ("changes requested", DecisionStatus::ChangesRequested),
     ("changes-requested", DecisionStatus::ChangesRequested),
     ("request changes", DecisionStatus::ChangesRequested),
     ("needs changes", DecisionStatus::ChangesRequested),
-    ("ship it", DecisionStatus::Approved),
-    ("approved", DecisionStatus::Approved),
-    ("approve", DecisionStatus::Approved),
-    ("accepted", DecisionStatus::Approved),
-    ("accept", DecisionStatus::Approved),
-    ("passed", DecisionStatus::Approved),
-    ("pass", DecisionStatus::Approved),
-    ("lgtm", DecisionStatus::Approved),
+    ("not approved", DecisionStatus::Rejected),
     ("rejected", DecisionStatus::Rejected),
     ("reject", DecisionStatus::Rejected),
     ("denied", DecisionStatus::Rejected),
@@ -95,6 +101,40 @@ const DECISION_WORDS: &[(&str, DecisionStatus)] = &[
     ("on hold", DecisionStatus::Deferred),
 ];
 
+/// Words that make an approval conditional, partial or negated: "Approve once …",
+/// "Approved for `docs/` only", "Approved, but not the migration".
+const QUALIFIERS: &[&str] = &[
+    "if",
+    "unless",
+    "once",
+    "when",
+    "after",
+    "until",
+    "provided",
+    "providing",
+    "assuming",
+    "only",
+    "except",
+    "excluding",
+    "but",
+    "pending",
+    "partially",
+    "partly",
+    "conditionally",
+    "conditional",
+    "not",
+    "no",
+    "never",
+    "without",
+    "nor",
+];
+
+/// Labels a status may be written after: `Status: approved`, `Verdict: REJECTED`.
+const STATUS_LABELS: &[&str] = &["status:", "decision:", "verdict:"];
+
+/// Labels of the decider line.
+const DECIDER_LABELS: &[&str] = &["reviewer:", "signed-off-by:", "decided by:"];
+
 pub(super) fn decision(record: &Record) -> Decision {
     let Some(section) = record.section("Decision") else {
         return Decision {
@@ -103,26 +143,205 @@ pub(super) fn decision(record: &Record) -> Decision {
             text: None,
             line: record.line,
             unrecognized: false,
+            ambiguity: None,
         };
     };
     let body = section.body.trim();
     let blank = body.is_empty() || is_placeholder(body);
-    let first = body
-        .lines()
-        .map(strip_emphasis)
-        .find(|line| !line.is_empty());
-    let status = match first.as_deref() {
-        _ if blank => None,
-        Some(line) => status_of(line),
-        None => None,
-    };
-    Decision {
-        status: status.unwrap_or(DecisionStatus::Pending),
-        by: body.lines().find_map(decider),
+    let mut decision = Decision {
+        status: DecisionStatus::Pending,
+        by: None,
         text: (!blank).then(|| body.to_string()),
         line: section.line,
-        unrecognized: !blank && status.is_none(),
+        unrecognized: false,
+        ambiguity: None,
+    };
+    if blank {
+        return decision;
     }
+    let blocks = visible_blocks(body, section.body_line);
+    let (by, decider_problem) = decider(&blocks);
+    decision.by = by;
+    let first = blocks
+        .iter()
+        .flat_map(|block| {
+            block
+                .prose()
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .map(|line| line.trim().to_string())
+        .find(|line| !line.is_empty() && decider_value(line).is_none());
+    let Some(first) = first else {
+        decision.unrecognized = true;
+        return decision;
+    };
+    match status_of(&first) {
+        Some(DecisionStatus::Approved) => {
+            let all: String = blocks.iter().map(|b| b.prose() + "\n").collect();
+            decision.status = DecisionStatus::Approved;
+            decision.ambiguity = approval_ambiguity(&first, &all).or(decider_problem);
+        }
+        Some(status) => decision.status = status,
+        None => decision.unrecognized = true,
+    }
+    decision
+}
+
+/// The status a statement starts with: a status label skipped, leading symbols (`✅`,
+/// bullets) skipped; an approval or refusal word followed by no letter.
+fn status_of(statement: &str) -> Option<DecisionStatus> {
+    let mut lower = statement.trim().to_lowercase();
+    for label in STATUS_LABELS {
+        if let Some(rest) = lower.strip_prefix(label) {
+            lower = rest.trim().to_string();
+        }
+    }
+    let lower = lower.trim_start_matches(|ch: char| !ch.is_alphanumeric());
+    let starts = |word: &str| {
+        lower
+            .strip_prefix(word)
+            .is_some_and(|rest| !rest.starts_with(|ch: char| ch.is_alphanumeric() || ch == '-'))
+    };
+    if let Some((_, status)) = REFUSALS.iter().find(|(word, _)| starts(word)) {
+        return Some(*status);
+    }
+    APPROVALS
+        .iter()
+        .any(|word| starts(word))
+        .then_some(DecisionStatus::Approved)
+}
+
+/// Why an approval is not plain, if it is not: its first sentence is a question or
+/// holds a condition or an exception, or a refusal is written beside it.
+fn approval_ambiguity(first: &str, all: &str) -> Option<String> {
+    let sentence = sentences(first).into_iter().next().unwrap_or_default();
+    if sentence.ends_with('?') {
+        return Some(format!("`{sentence}` is a question, not a decision"));
+    }
+    if let Some(word) = words(sentence)
+        .into_iter()
+        .find(|word| QUALIFIERS.contains(&word.as_str()))
+    {
+        return Some(format!(
+            "`{sentence}` approves with a condition or an exception (`{word}`)"
+        ));
+    }
+    let folded = words(all).join(" ");
+    REFUSALS
+        .iter()
+        .filter(|(_, status)| *status != DecisionStatus::Deferred)
+        .find(|(word, _)| contains_words(&folded, word))
+        .map(|(word, _)| format!("the Decision approves and also says `{word}`"))
+}
+
+/// Whether `words` (space-joined) holds `phrase` as whole words.
+fn contains_words(words: &str, phrase: &str) -> bool {
+    words.match_indices(phrase).any(|(at, _)| {
+        let before = words[..at].chars().next_back();
+        let after = words[at + phrase.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// The decider: the one agent named by the `Reviewer:` lines of the Decision's
+/// paragraphs (not list items, quotes, code or comments). Several names, or a line that
+/// holds more than a name, make it ambiguous.
+fn decider(blocks: &[Block]) -> (Option<String>, Option<String>) {
+    let mut named: Option<String> = None;
+    for block in blocks.iter().filter(|block| !block.in_list) {
+        for line in block.text().lines() {
+            let Some(value) = decider_value(line.trim()) else {
+                continue;
+            };
+            let value = value.trim().trim_end_matches(['.', ',', ';']);
+            let Ok(name) = AgentName::parse(value) else {
+                return (
+                    named,
+                    Some(format!(
+                        "the decider line `{}` names no single agent",
+                        line.trim()
+                    )),
+                );
+            };
+            if let Some(known) = named
+                .as_deref()
+                .filter(|known| !same_agent(known, name.as_str()))
+            {
+                let problem = format!("the Decision names two deciders, {known} and {name}");
+                return (named, Some(problem));
+            }
+            named = Some(value.to_string());
+        }
+    }
+    (named, None)
+}
+
+/// The value of a `Reviewer:` / `Signed-off-by:` / `Decided by:` line.
+fn decider_value(line: &str) -> Option<&str> {
+    DECIDER_LABELS
+        .iter()
+        .find_map(|label| strip_prefix_ignore_case(line, label))
+}
+
+/// Whether a record of the user says, in a sentence of its own, to ship without review:
+/// the line of that sentence. Read as Markdown ([`visible_blocks`]): quoted, struck,
+/// commented or coded text says nothing; a question, a quotation, a negation or a
+/// condition does not waive. Besides the words "ship it without review", the sentence
+/// may only hold courtesy (`OK`, `please`, `go ahead`, `you can`).
+pub(super) fn waiver_line(record: &Record) -> Option<usize> {
+    record.sections().iter().find_map(|section| {
+        visible_blocks(&section.body, section.body_line)
+            .into_iter()
+            .find_map(|block| {
+                let prose = block.prose().replace('\n', " ");
+                sentences(&prose)
+                    .into_iter()
+                    .any(is_waiver_sentence)
+                    .then_some(block.line)
+            })
+    })
+}
+
+/// The words a waiver sentence may hold besides "ship it without review".
+const COURTESY: &[&str] = &[
+    "ok",
+    "okay",
+    "yes",
+    "please",
+    "go",
+    "ahead",
+    "and",
+    "just",
+    "you",
+    "can",
+    "may",
+    "fine",
+    "alright",
+    "i",
+    "confirm",
+    "hereby",
+    "user",
+    "instruction",
+    "the",
+    "team",
+];
+
+fn is_waiver_sentence(sentence: &str) -> bool {
+    const PHRASE: [&str; 4] = ["ship", "it", "without", "review"];
+    if sentence.ends_with('?') || sentence.contains(['"', '“', '”', '«', '»']) {
+        return false;
+    }
+    let words = words(sentence);
+    let Some(at) = words.windows(4).position(|window| window == PHRASE) else {
+        return false;
+    };
+    words
+        .iter()
+        .enumerate()
+        .filter(|(index, _)| !(at..at + 4).contains(index))
+        .all(|(_, word)| COURTESY.contains(&word.as_str()))
 }
 
 /// Removes emphasis markers and list bullets from a line.
@@ -134,37 +353,6 @@ fn strip_emphasis(line: &str) -> String {
         .or_else(|| line.strip_prefix("* "))
         .unwrap_or(line);
     line.trim().to_string()
-}
-
-fn status_of(line: &str) -> Option<DecisionStatus> {
-    let mut lower = line.to_lowercase();
-    for label in ["status:", "decision:"] {
-        if let Some(rest) = lower.strip_prefix(label) {
-            lower = rest.trim().to_string();
-        }
-    }
-    let lower = lower.trim_start_matches(|ch: char| !ch.is_alphanumeric());
-    DECISION_WORDS
-        .iter()
-        .find(|(word, _)| {
-            lower
-                .strip_prefix(word)
-                .is_some_and(|rest| !rest.starts_with(|ch: char| ch.is_alphanumeric() || ch == '-'))
-        })
-        .map(|(_, status)| *status)
-}
-
-/// The decider named on a `Reviewer:` / `Signed-off-by:` / `Decided by:` line.
-fn decider(line: &str) -> Option<String> {
-    let line = strip_emphasis(line);
-    let rest = ["reviewer:", "signed-off-by:", "decided by:"]
-        .iter()
-        .find_map(|prefix| strip_prefix_ignore_case(&line, prefix))?;
-    let token = rest.split_whitespace().next()?;
-    let name = token
-        .trim_matches(|ch: char| matches!(ch, '*' | '_' | '`' | '@' | '<' | '>' | '(' | ')'))
-        .trim_end_matches(['.', ',', ';', ':']);
-    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// `text` without `prefix`, when it starts with it ignoring ASCII case.
@@ -229,7 +417,8 @@ pub(super) fn capability_request(record: &Record) -> Option<CapabilityRequest> {
 /// A request to touch files outside the declared scope.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ScopeExpansion {
-    /// The path-like tokens of the request.
+    /// The paths the request names: its code spans and the items of its lists, never
+    /// a path its own sentence negates (`but not `lib/``).
     pub paths: Vec<String>,
     /// Why: the text after the first `because `, else the whole request.
     pub reason: String,
@@ -239,69 +428,79 @@ pub struct ScopeExpansion {
 
 const SCOPE_PREFIX: &str = "scope expansion:";
 
+/// Words that, earlier in the same sentence, take a path out of the request.
+const NEGATIONS: &[&str] = &[
+    "not",
+    "except",
+    "excluding",
+    "exclude",
+    "without",
+    "no",
+    "never",
+    "nor",
+    "but",
+];
+
 pub(super) fn scope_expansion(record: &Record) -> Option<ScopeExpansion> {
     let section = record.section("Request")?;
-    let body = section.body.trim_start();
-    let stripped = body.replace("**", "");
-    let request = strip_prefix_ignore_case(&stripped, SCOPE_PREFIX)?.trim();
-    let (subject, reason) = match request.find("because ") {
-        Some(at) => (&request[..at], request[at + "because ".len()..].trim()),
-        None => (request, request),
+    let blocks = visible_blocks(&section.body, section.body_line);
+    let first = blocks.first()?;
+    let text = first.written();
+    let request = strip_prefix_ignore_case(text.trim_start(), SCOPE_PREFIX)?.trim();
+    let reason = match request.find("because ") {
+        Some(at) => request[at + "because ".len()..].trim(),
+        None => request,
     };
-    Some(ScopeExpansion {
-        paths: path_tokens(subject),
-        reason: reason.to_string(),
-        line: section.body_line,
-    })
-}
-
-/// The path-like tokens of a text: backticked spans, or words with a `/` or a file extension.
-pub fn path_tokens(text: &str) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
-    let mut push = |path: &str| {
-        if !path.is_empty() && !paths.iter().any(|known| known == path) {
-            paths.push(path.to_string());
-        }
-    };
-    for (index, piece) in text.split('`').enumerate() {
-        if index % 2 == 1 {
-            push(piece.trim());
-            continue;
-        }
-        for word in piece.split(|ch: char| ch.is_whitespace() || ch == ',') {
-            if let Some(path) = path_word(word) {
-                push(path);
+    let mut seen = std::collections::HashSet::new();
+    for block in &blocks {
+        for path in block_paths(block) {
+            if seen.insert(path.clone()) {
+                paths.push(path);
             }
         }
     }
-    paths
-}
-
-fn path_word(word: &str) -> Option<&str> {
-    if word.starts_with(['[', '<']) {
-        return None;
-    }
-    let word = word
-        .trim_start_matches(['(', '"', '\''])
-        .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '"', '\'']);
-    let lower = word.to_lowercase();
-    if word.is_empty()
-        || lower == "e.g"
-        || lower == "i.e"
-        || !word.chars().any(char::is_alphanumeric)
-    {
-        return None;
-    }
-    (word.contains('/') || has_extension(word)).then_some(word)
-}
-
-fn has_extension(word: &str) -> bool {
-    word.rsplit_once('.').is_some_and(|(stem, extension)| {
-        !stem.is_empty()
-            && extension.len() <= 10
-            && extension.starts_with(|ch: char| ch.is_ascii_alphabetic())
-            && extension.chars().all(|ch| ch.is_ascii_alphanumeric())
+    Some(ScopeExpansion {
+        paths,
+        reason: reason.to_string(),
+        line: first.line,
     })
+}
+
+/// The paths one block of a Request names: its code spans up to `because` (the reason
+/// follows), unless a negation precedes them in their sentence; a list item that is one
+/// bare word counts as that path.
+fn block_paths(block: &Block) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut negated = false;
+    for piece in &block.pieces {
+        match piece {
+            Piece::Text(text) => {
+                for sentence_part in text.split_inclusive(['.', '!', '?', ';', '\n']) {
+                    let words = words(sentence_part);
+                    if words.iter().any(|word| word == "because") {
+                        return paths;
+                    }
+                    negated |= words.iter().any(|word| NEGATIONS.contains(&word.as_str()));
+                    if sentence_part.ends_with(['.', '!', '?', ';', '\n']) {
+                        negated = false;
+                    }
+                }
+            }
+            Piece::Code(code) if !negated && !code.trim().is_empty() => {
+                paths.push(code.trim().to_string());
+            }
+            Piece::Code(_) => {}
+        }
+    }
+    if block.in_list && paths.is_empty() {
+        let text = block.text();
+        let word = text.trim().trim_end_matches([',', ';']);
+        if !word.is_empty() && !word.contains(char::is_whitespace) {
+            paths.push(word.to_string());
+        }
+    }
+    paths
 }
 
 #[cfg(test)]
@@ -342,7 +541,7 @@ mod tests {
         assert!(with_decision("Approval pending").unrecognized);
         assert_eq!(
             with_decision("Not approved").status,
-            DecisionStatus::Pending
+            DecisionStatus::Rejected
         );
         let decision = with_decision("Approved\n\nReviewer: **reality-checker**");
         assert_eq!(decision.by.as_deref(), Some("reality-checker"));
@@ -353,11 +552,92 @@ mod tests {
     }
 
     #[test]
+    fn decisions_are_read_as_markdown() {
+        let refused = |body: &str| {
+            let decision = with_decision(body);
+            decision.status != DecisionStatus::Approved || decision.ambiguity.is_some()
+        };
+        for body in [
+            "~~Approved~~ Rejected",
+            "~Approved~ Rejected",
+            "<!-- Approved -->\nRejected",
+            "Approved? No.",
+            "[approved]: #\n\nRejected: the check now accepts every user.",
+            "```approved\nnotes\n```\nRejected.",
+            "Pass — I will not sign this off. Rejected.",
+            "Approve once the login check is restored; until then: changes requested.",
+            "> Approved? That is what backend-engineer asked for.\n\nNo — rejected.",
+            "![approved](https://img.shields.io/badge/review-rejected-red) Rejected, see notes.",
+            "Approved for `docs/faq.md` only. `src/reports/export.py` is rejected: it belongs to ENG-7.",
+            "`Approved`",
+        ] {
+            assert!(refused(body), "{body:?} approves");
+        }
+        let plain = with_decision("Approved — looks good.\n\nReviewer: `reality-checker`");
+        assert_eq!(plain.status, DecisionStatus::Approved);
+        assert_eq!(
+            (plain.ambiguity, plain.by.as_deref()),
+            (None, Some("reality-checker"))
+        );
+        let verdict =
+            with_decision("Reviewer: qa-engineer\n\nVerdict: REJECTED — totals are negative now.");
+        assert_eq!(verdict.status, DecisionStatus::Rejected);
+        assert_eq!(verdict.by.as_deref(), Some("qa-engineer"));
+    }
+
+    #[test]
+    fn the_decider_is_a_plain_line_naming_one_agent() {
+        let by = |body: &str| with_decision(body).by;
+        assert_eq!(by("Approved.\n\n<!-- Reviewer: reality-checker -->"), None);
+        assert_eq!(by("Approved.\n\n    Reviewer: reality-checker"), None);
+        assert_eq!(
+            by("Approved.\n\n- Reviewer: reality-checker (still to look)"),
+            None
+        );
+        let two = with_decision("Approved.\n\nReviewer: a\n\nReviewer: b");
+        assert!(two.ambiguity.is_some());
+        let prose = with_decision("Approved.\n\nReviewer: a (and b later)");
+        assert!(prose.ambiguity.is_some());
+    }
+
+    fn waives(body: &str) -> bool {
+        let mut record = Record::new(RecordKind::InteractionRecord);
+        record.push_section("Request", body);
+        waiver_line(&record).is_some()
+    }
+
+    #[test]
+    fn a_waiver_is_a_plain_sentence_of_its_own() {
+        for body in [
+            "OK — Ship it\nwithout review, please.",
+            "No blockers. Ship it without review!",
+            "Ship it without review.",
+        ] {
+            assert!(waives(body), "{body:?}");
+        }
+        for body in [
+            "do not ship without a review",
+            "Please don't ship it without review.",
+            "Never ship it without review",
+            "Can we ship it without review? I doubt it.",
+            "If reality-checker is away all week, ship it without review.",
+            "> ship it without review\n\nThat is what you asked; the answer is no.",
+            "<!-- ship it without review -->\nPlease get reality-checker to review this.",
+            "\"Ship it without review.\"",
+            "~~Ship it without review.~~",
+            "I refuse to ship it without review.",
+            &"not ship it without review ".repeat(50),
+        ] {
+            assert!(!waives(body), "{body:?}");
+        }
+    }
+
+    #[test]
     fn scope_expansions_name_paths_and_reason() {
         let mut record = Record::new(RecordKind::InteractionRecord);
         record.push_section(
             "Request",
-            "Scope expansion: need to also modify src/middleware/cors.ts because OAuth redirect URI changed.\nThis is a 3-line config update, not logic.",
+            "Scope expansion: need to also modify `src/middleware/cors.ts` because OAuth redirect URI changed.\nThis is a 3-line config update, not logic.",
         );
         let expansion = record.scope_expansion();
         let expansion = expansion.as_ref();
@@ -369,9 +649,35 @@ mod tests {
             expansion.map(|e| e.reason.as_str()),
             Some("OAuth redirect URI changed.\nThis is a 3-line config update, not logic.")
         );
+    }
+
+    #[test]
+    fn expansion_paths_are_code_spans_and_list_items_never_negated_or_hidden() {
+        let paths = |body: &str| {
+            let mut record = Record::new(RecordKind::InteractionRecord);
+            record.push_section("Request", body);
+            record
+                .scope_expansion()
+                .map(|e| e.paths)
+                .unwrap_or_default()
+        };
         assert_eq!(
-            path_tokens("`Makefile`, e.g. docs/a.md and README.md."),
-            ["Makefile", "docs/a.md", "README.md"]
+            paths("Scope expansion: `src/a.rs` but not `lib/`."),
+            ["src/a.rs"]
+        );
+        assert_eq!(
+            paths("Scope expansion: `docs/faq.md`\n\n[ref]: src/reports/"),
+            ["docs/faq.md"]
+        );
+        assert!(paths("Scope expansion: faq.md in docs/, linked from src/web/.").is_empty());
+        assert_eq!(paths("Scope expansion: `a.md` <!-- `src/` -->"), ["a.md"]);
+        assert_eq!(
+            paths("Scope expansion: these files:\n\n- src/x.rs\n- `src/y.rs`\n- some prose here"),
+            ["src/x.rs", "src/y.rs"]
+        );
+        assert_eq!(
+            paths("Scope expansion: `a.rs` because `b.rs` uses it"),
+            ["a.rs"]
         );
     }
 }

@@ -24,6 +24,7 @@ pub mod placeholder;
 mod render;
 mod sanitize;
 mod skeleton;
+mod statements;
 
 pub use derived::{CapabilityRequest, Decision, DecisionStatus, ScopeExpansion};
 pub use diff::unified_diff;
@@ -496,7 +497,7 @@ impl Record {
         let wanted = fields::fold_key(title);
         self.sections
             .iter()
-            .find(|section| fields::fold_key(&section.title) == wanted)
+            .find(|section| fields::fold_key(&crate::identity::visible(&section.title)) == wanted)
     }
 
     /// The Decision section's status, decider and text.
@@ -512,6 +513,13 @@ impl Record {
     /// The `Capability needed:` / `Reason:` / `Urgency:` lines of Request.
     pub fn capability_request(&self) -> Option<CapabilityRequest> {
         derived::capability_request(self)
+    }
+
+    /// The line of the sentence in which this record's author tells the team to ship
+    /// without review, when it holds one (whether the author is the user is the
+    /// reader's question; see [`derived`]).
+    pub fn waiver_line(&self) -> Option<usize> {
+        derived::waiver_line(self)
     }
 
     /// The scope expansion a Request starting with `Scope expansion:` asks for.

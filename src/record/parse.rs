@@ -158,9 +158,11 @@ fn finish_heading(blocks: &mut [Block], text: Option<String>) {
             text
         };
         if *level <= 3 {
+            // An invisible character must not unmake a record heading.
+            let seen = crate::identity::visible(slot);
             *record = RecordKind::ALL
                 .into_iter()
-                .find(|kind| keys_match(kind.heading(), slot));
+                .find(|kind| keys_match(kind.heading(), &seen));
         }
     }
 }
@@ -222,7 +224,34 @@ impl RecordReader<'_> {
             None => diagnostics.push(self.missing_table(&record)),
         }
         self.read_sections(&mut record, rest, body_start);
+        diagnostics.extend(self.duplicate_sections(&record));
         record
+    }
+
+    /// A section whose title an earlier section of the record already has: which of the
+    /// two counts would be a guess (two Decisions, one approving, one refusing).
+    fn duplicate_sections(&self, record: &Record) -> Vec<Diagnostic> {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut found = Vec::new();
+        for section in record.sections() {
+            let key = super::fields::fold_key(&crate::identity::visible(&section.title));
+            if let Some(first) = seen.insert(key, section.line) {
+                let message = format!(
+                    "`### {}` appears twice in this record (first on line {first}); which one counts would be a guess",
+                    section.title
+                );
+                found.push(
+                    Diagnostic::new(RecordCode::DuplicateSection, message)
+                        .at(self.source, section.line, 1)
+                        .with_hint("keep one section of each title; write a later decision as a new record with its own Timestamp"),
+                );
+                seen.insert(
+                    super::fields::fold_key(&crate::identity::visible(&section.title)),
+                    first,
+                );
+            }
+        }
+        found
     }
 
     /// The end of the last non-blank line before `limit`, line terminator excluded.

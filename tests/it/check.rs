@@ -10,7 +10,16 @@ use std::process::Output;
 /// A repository with a `main` branch holding a small project and a `feature` branch
 /// checked out on top of it.
 fn feature_repo() -> TestRepo {
+    feature_repo_assigning(None)
+}
+
+/// `feature_repo`, with `assignment` (the orchestrator's Task Assignment) committed to
+/// `main` as `.handoff/eng-7.md`, where the base's records may assign a task.
+fn feature_repo_assigning(assignment: Option<&str>) -> TestRepo {
     let repo = TestRepo::new();
+    if let Some(assignment) = assignment {
+        repo.write(".handoff/eng-7.md", assignment);
+    }
     repo.write("README.md", "# demo\n");
     repo.write("docs/guide.md", "# Guide\n\nHelo.\n");
     repo.write(
@@ -126,9 +135,22 @@ fn high_items() -> Vec<&'static str> {
 
 const APPROVED_BY_RC: &str = "Approved.\nReviewer: reality-checker";
 
-/// A feature branch that fixes the guide, with the given records.
+/// The Task Assignment that `records` starts with, when it starts with one: the part
+/// before its first Interaction Record.
+fn leading_assignment(records: &str) -> Option<&str> {
+    if !records.starts_with("## Task Assignment") {
+        return None;
+    }
+    Some(match records.find("\n## Interaction Record") {
+        Some(end) => &records[..end],
+        None => records,
+    })
+}
+
+/// A feature branch that fixes the guide, with the given records; the Task Assignment
+/// they start with is on `main` already (the orchestrator assigned the task there).
 fn guide_fix(records: &str) -> TestRepo {
-    let repo = feature_repo();
+    let repo = feature_repo_assigning(leading_assignment(records));
     repo.write("docs/guide.md", "# Guide\n\nHello.\n");
     repo.write(".handoff/eng-7.md", records);
     repo.commit("fix the guide");
@@ -583,11 +605,11 @@ fn the_json_verdict_has_exactly_the_contract_keys() {
 
 #[test]
 fn records_come_from_standard_input_and_task_selection_is_explicit() {
-    let repo = feature_repo();
+    let assigned = assignment("docs/", "low", "backend-engineer");
+    let repo = feature_repo_assigning(Some(&assigned));
     repo.write("docs/guide.md", "# Guide\n\nHello.\n");
     repo.commit("fix the guide");
-    let body = assignment("docs/", "low", "backend-engineer")
-        + &review("backend-engineer", "orchestrator", &low_items(), "");
+    let body = review("backend-engineer", "orchestrator", &low_items(), "");
     let output = repo
         .handoff()
         .args([
@@ -609,10 +631,12 @@ fn records_come_from_standard_input_and_task_selection_is_explicit() {
         "{stdout}"
     );
 
-    // Two Task Assignments and no --task: exit 2, listing both.
-    let two = body.clone() + "\n" + &assignment("docs/", "low", "x").replace("ENG-7", "ENG-8");
-    repo.write("pr-body.md", &two);
-    let (code, stderr) = check_error(repo.path(), &["--base", "main", "--records", "pr-body.md"]);
+    // Two tasks assigned on main, none by the change, and no --task: exit 2, listing both.
+    let other = assignment("docs/", "low", "x").replace("ENG-7", "ENG-8");
+    let repo = feature_repo_assigning(Some(&(assigned + "\n" + &other)));
+    repo.write("docs/guide.md", "# Guide\n\nHello.\n");
+    repo.commit("fix the guide");
+    let (code, stderr) = check_error(repo.path(), &["--base", "main"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("ENG-7") && stderr.contains("ENG-8"),
@@ -679,38 +703,40 @@ fn the_worked_example_rejects_then_passes() {
 
 #[test]
 fn the_baseline_sha_is_the_default_base_and_a_placeholder_is_ignored() {
-    let records = assignment("docs/", "low", "backend-engineer")
-        + &review("backend-engineer", "orchestrator", &low_items(), "");
-    let repo = guide_fix(&records);
-    // The feature branch moved on from main: main gained a commit the change lacks.
+    let assigned = assignment("docs/", "low", "backend-engineer");
+    let repo = feature_repo_assigning(Some(&assigned));
+    let fork = repo.git(&["rev-parse", "main"]);
+    repo.write("docs/guide.md", "# Guide\n\nHello.\n");
+    let review = review("backend-engineer", "orchestrator", &low_items(), "");
+    repo.write(".handoff/eng-7-review.md", review.trim_start());
+    repo.commit("fix the guide");
+    // Main moves on, then the orchestrator pins the task's baseline to the fork point.
     repo.git(&["checkout", "-q", "main"]);
     repo.write(
         "src/greet.rs",
         "pub fn greet() -> &'static str { \"hey\" }\n",
     );
     repo.commit("main moves on");
-    let main = repo.git(&["rev-parse", "main"]);
-    let base = repo.git(&["rev-parse", "main~1"]);
-    repo.git(&["checkout", "-q", "feature"]);
-    let with_sha = records.replace(
-        "| Risk Class | low |",
-        &format!("| Baseline SHA | {base} |\n| Risk Class | low |"),
-    );
-    repo.write(".handoff/eng-7.md", &with_sha);
-    repo.commit("pin the baseline");
+    let pin = |sha: &str| {
+        let pinned = assigned.replace(
+            "| Risk Class | low |",
+            &format!("| Baseline SHA | {sha} |\n| Risk Class | low |"),
+        );
+        repo.git(&["checkout", "-q", "main"]);
+        repo.write(".handoff/eng-7.md", &pinned);
+        repo.commit("pin the baseline");
+        repo.git(&["checkout", "-q", "feature"]);
+    };
+    pin(&fork);
     let (code, verdict) = check_json(&repo, &["--head", "HEAD"]);
     assert_eq!(code, 0, "{verdict:#}");
     // An explicit --base wins: against main's tip, src/greet.rs differs and is undeclared.
+    let main = repo.git(&["rev-parse", "main"]);
     let (code, verdict) = check_json(&repo, &["--head", "HEAD", "--base", &main]);
     assert_eq!(code, 1);
     assert_eq!(strings(&verdict["scope"]["undeclared"]), ["src/greet.rs"]);
     // A placeholder Baseline SHA falls back to the merge base with the default branch.
-    let placeholder = records.replace(
-        "| Risk Class | low |",
-        "| Baseline SHA | <git rev-parse HEAD at dispatch> |\n| Risk Class | low |",
-    );
-    repo.write(".handoff/eng-7.md", &placeholder);
-    repo.commit("placeholder baseline");
+    pin("<git rev-parse HEAD at dispatch>");
     let (code, verdict) = check_json(&repo, &["--head", "HEAD"]);
     assert_eq!(code, 0, "{verdict:#}");
 }

@@ -103,11 +103,20 @@ fn lint_passes_the_examples_and_the_seed_records() {
         "escalation.md",
         "capability-request.md",
         "task-assignment.md",
-        "scope-expansion.md",
         "routing-decision.md",
     ] {
         handoff().arg("lint").arg(fixture(name)).assert().code(0);
     }
+    // The seed's scope expansion names its path in prose; only code spans and list items
+    // name paths (a location mentioned in passing must grant nothing), so lint says how.
+    handoff()
+        .arg("lint")
+        .arg(fixture("scope-expansion.md"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "error[missing-scope-paths]: the scope expansion names no file",
+        ));
 }
 
 #[test]

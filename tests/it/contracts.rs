@@ -112,7 +112,8 @@ fn risky_change() -> TestRepo {
             "src/greet.rs",
             "pub fn greet() -> &'static str { \"hi\" }\n",
         )
-        .write("src/auth/session.rs", "pub fn open() {}\n");
+        .write("src/auth/session.rs", "pub fn open() {}\n")
+        .write(".handoff/eng-7.md", assignment_of(RISKY_RECORDS));
     repo.commit("base");
     repo.git(&["checkout", "-q", "-b", "feature"]);
     repo.write("docs/guide.md", "# Guide\n\nHello.\n")
@@ -135,6 +136,14 @@ fn risky_change() -> TestRepo {
     repo
 }
 
+/// The Task Assignment that `records` starts with: the orchestrator files it on `main`
+/// before the work starts, where the base's records may assign a task.
+fn assignment_of(records: &str) -> &str {
+    records
+        .find("## Interaction Record")
+        .map_or(records, |end| &records[..end])
+}
+
 const RISKY_RECORDS: &str = "## Task Assignment\n\n| Field | Value |\n|---|---|\n\
 | Task ID | ENG-7 |\n| Assigned to | backend-engineer |\n\
 | Expected file scope | [docs/, src/auth/, db/migrate/, tests/, config/] |\n| Risk Class | medium |\n\n\
@@ -153,7 +162,8 @@ const RISKY_RECORDS: &str = "## Task Assignment\n\n| Field | Value |\n|---|---|\
 fn passing_change() -> TestRepo {
     let repo = TestRepo::new();
     repo.write("README.md", "# demo\n")
-        .write("docs/guide.md", "# Guide\n\nHelo.\n");
+        .write("docs/guide.md", "# Guide\n\nHelo.\n")
+        .write(".handoff/eng-8.md", assignment_of(PASSING_RECORDS));
     repo.commit("base");
     repo.git(&["checkout", "-q", "-b", "feature"]);
     repo.write("docs/guide.md", "# Guide\n\nHello.\n")

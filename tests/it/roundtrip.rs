@@ -114,8 +114,13 @@ prop_compose! {
             record.set_field(key, value);
         }
         record.set_preamble(preamble.as_deref());
+        // A section title twice is an error of its own (`duplicate-section`).
+        let mut titles = std::collections::HashSet::new();
         for (title, body) in &sections {
-            record.push_section(title, body);
+            let key = handoff::visible(title.trim()).split_whitespace().collect::<Vec<_>>().join(" ");
+            if titles.insert(key.to_lowercase()) {
+                record.push_section(title, body);
+            }
         }
         record
     }

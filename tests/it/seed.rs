@@ -172,7 +172,9 @@ fn the_scope_expansion() {
     );
     assert_eq!(
         json_of(&record)["scope_expansion"],
-        json!({"paths": ["src/middleware/cors.ts"],
+        // The seed names the path in prose, which grants nothing: only code spans and
+        // list items name paths (see tests/it/cli.rs for the lint error that says so).
+        json!({"paths": [],
                "reason": "OAuth redirect URI changed.\nThis is a 3-line config update, not logic.",
                "line": 7})
     );
