@@ -18,7 +18,8 @@ use std::path::PathBuf;
 /// Arguments of `handoff audit`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Record files or directories (every `.md` below them); `-` or nothing is standard input.
+    /// Files or directories (every Markdown file below); `-` reads standard input; nothing
+    /// reads the records directory (`.handoff/`, or the policy's `records_dir`).
     paths: Vec<PathBuf>,
     /// The agent registry to re-derive routing decisions against.
     #[arg(long, value_name = "PATH")]
@@ -40,7 +41,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         None => None,
     };
     let mut documents = Vec::new();
-    for input in expand(&args.paths) {
+    for input in expand(&args.paths)? {
         let input = input?;
         let text = input.read()?;
         documents.push(parse_document(&input.name(), &text));

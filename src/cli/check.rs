@@ -2,7 +2,7 @@
 //!
 //! Exit 0 when the change passes, 1 when it is rejected, 2 when the gate cannot run.
 //! The human report groups problems by kind and ends with the one-line verdict; JSON is
-//! the contract of GATE.md; Markdown is a summary for a pull-request comment.
+//! the contract of docs/check.md; Markdown is a summary for a pull-request comment.
 
 use super::change_args::{discover_repo, head, ChangeArgs};
 use super::output::{formats, print_report, TemplatesArg};

@@ -11,12 +11,13 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use handoff::decide;
+use handoff::InputError;
 use handoff::PlanStatus;
 use handoff::{check_output, transition, CheckResult, ContractOptions as CheckOptions};
 use handoff::{ContractCheckReport, ContractNextReport, Format, Report};
-use handoff::{InputError, Source};
 use handoff::{StateFile, Transition};
 
+use super::inputs::single;
 use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
 
@@ -37,7 +38,7 @@ enum Command {
 
 #[derive(Debug, clap::Args)]
 struct CheckArgs {
-    /// The agent's output; `-` or nothing reads standard input.
+    /// The agent's output; `-` (or nothing, when it is piped) reads standard input.
     file: Option<PathBuf>,
     #[command(flatten)]
     task: TaskArgs,
@@ -70,7 +71,7 @@ impl TaskArgs {
 
 #[derive(Debug, clap::Args)]
 struct NextArgs {
-    /// The agent's output; `-` or nothing reads standard input.
+    /// The agent's output; `-` (or nothing, when it is piped) reads standard input.
     file: Option<PathBuf>,
     /// How many agents are in flight (N > 1 consolidates instead of relaying one summary).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
@@ -152,7 +153,7 @@ fn track(path: &Path, result: &CheckResult) -> Result<Option<Transition>, Failur
 
 /// Reads the agent's output through [`handoff::io`]: at most 32 MiB of UTF-8 text.
 fn read_input(file: Option<&Path>) -> Result<(String, String), Failure> {
-    let input = file.map_or(Source::Stdin, Source::from_argument);
+    let input = single(file, "the agent's output")?;
     match input.read() {
         Ok(text) => Ok((input.name(), text)),
         Err(InputError::Unreadable { path, source }) => {
@@ -162,7 +163,7 @@ fn read_input(file: Option<&Path>) -> Result<(String, String), Failure> {
             };
             Err(Failure(format!(
                 "{}: cannot read: {why}; pass the file holding the agent's output, or `-` \
-                 (or nothing) for standard input",
+                 for standard input",
                 path.display()
             )))
         }

@@ -16,7 +16,8 @@ use std::path::PathBuf;
 /// Arguments of `handoff fmt`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files or directories (every `.md` below); `-` formats standard input to standard output.
+    /// Files or directories (every `.md` below); `-` formats standard input to standard
+    /// output; nothing formats the records directory (`.handoff/`, or the policy's `records_dir`).
     paths: Vec<PathBuf>,
     /// Change nothing: print a diff and exit 1 when a file is not in canonical form.
     #[arg(long)]
@@ -28,25 +29,50 @@ pub struct Args {
 /// Formats every input.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let templates = args.templates.load()?;
-    let mut changed = false;
+    let (mut files, mut changed, mut stdin) = (0, 0, false);
     let mut unreadable = Vec::new();
-    for input in expand(&args.paths) {
+    for input in expand(&args.paths)? {
+        stdin |= matches!(input, Ok(Source::Stdin));
         let formatted = input
             .map_err(|error| Failure(error.to_string()))
             .and_then(|input| format_input(&input, &templates, args.check));
         match formatted {
-            Ok(input_changed) => changed |= input_changed,
+            Ok(input_changed) => {
+                files += 1;
+                changed += usize::from(input_changed);
+            }
             Err(Failure(message)) => unreadable.push(message),
         }
     }
     if !unreadable.is_empty() {
         return Err(Failure(unreadable.join("\nerror: ")));
     }
+    if !stdin {
+        let done = match args.check {
+            true => "would be reformatted",
+            false => "reformatted",
+        };
+        let _ = writeln!(
+            std::io::stderr(),
+            "{files} file{}: {changed} {done}, {} already canonical",
+            plural(files),
+            files - changed
+        );
+    }
+    let changed = changed > 0;
     Ok(if args.check && changed {
         Outcome::Findings
     } else {
         Outcome::Ok
     })
+}
+
+/// `s` unless there is exactly one.
+fn plural(count: usize) -> &'static str {
+    match count {
+        1 => "",
+        _ => "s",
+    }
 }
 
 /// Formats one input; returns whether it changed (or would).

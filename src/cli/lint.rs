@@ -16,7 +16,8 @@ use std::path::PathBuf;
 /// Arguments of `handoff lint`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files or directories (every Markdown file below); `-` or nothing reads standard input.
+    /// Files or directories (every Markdown file below); `-` reads standard input; nothing
+    /// reads the records directory (`.handoff/`, or the policy's `records_dir`).
     paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_parser = formats(LintReport::FORMATS), default_value_t = Format::Human)]
@@ -28,7 +29,7 @@ pub struct Args {
 /// Lints every input and reports.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let mut report = LintReport::default();
-    for input in expand(&args.paths) {
+    for input in expand(&args.paths)? {
         let read = input.map_err(|error| error.to_string()).and_then(|input| {
             input
                 .read()
@@ -37,8 +38,8 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         });
         match read {
             Ok((input, text)) => {
-                let found = lint(&parse_document(&input.name(), &text));
-                report.add(&text, found);
+                let document = parse_document(&input.name(), &text);
+                report.add(&text, document.records.len(), lint(&document));
             }
             Err(message) => report.add_unreadable(message),
         }

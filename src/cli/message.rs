@@ -2,6 +2,7 @@
 //! embedded JSON Schemas and the rules beyond them. Exit 0 valid, 1 a message has
 //! errors, 2 an input cannot be read.
 
+use super::inputs::single;
 use super::output::{formats, write_stdout};
 use super::{Failure, Outcome};
 use handoff::message::{self, report};
@@ -24,8 +25,8 @@ enum Command {
 
 #[derive(Debug, clap::Args)]
 struct CheckArgs {
-    /// Message files (JSON, YAML, a JSON array or JSON lines); `-` or nothing reads
-    /// standard input.
+    /// Message files (JSON, YAML, a JSON array or JSON lines); `-` (or nothing, when it
+    /// is piped) reads standard input.
     files: Vec<PathBuf>,
     /// Output format: human (`file:line:column: error[code]: message (at pointer)`) or
     /// json (the contract of docs/trail.md).
@@ -37,14 +38,11 @@ struct CheckArgs {
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let Command::Check(args) = args.command;
     let inputs: Vec<Source> = match args.files.is_empty() {
-        true => vec![Source::Stdin],
+        true => vec![single(None, "the messages")?],
         false => args
             .files
             .iter()
-            .map(|f| match f.as_os_str() == "-" {
-                true => Source::Stdin,
-                false => Source::File(f.clone()),
-            })
+            .map(|f| Source::from_argument(f))
             .collect(),
     };
     let mut reports = Vec::new();

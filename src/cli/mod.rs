@@ -6,11 +6,14 @@ mod audit;
 mod change_args;
 mod check;
 mod classify;
+mod color;
+mod completions;
 mod contract;
 mod explain;
 mod fmt;
 mod inputs;
 mod lint;
+mod man;
 mod message;
 mod new;
 mod output;
@@ -20,18 +23,25 @@ mod render;
 mod route;
 mod trail;
 
-use clap::{Parser, Subcommand};
+use clap::{ColorChoice, Parser, Subcommand};
 use std::process::ExitCode;
 
 pub use output::{Failure, Outcome};
 
 /// Interaction Records for agent handoffs: parse, render, lint, and gate pull requests.
 #[derive(Debug, Parser)]
-#[command(name = "handoff", version, about, long_about = None)]
-struct Cli {
+#[command(name = "handoff", version = VERSION, about, long_about = None)]
+pub struct Cli {
+    /// Colour: `auto` on a terminal unless `NO_COLOR` is set, `always`, or `never`.
+    #[arg(long, global = true, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
     #[command(subcommand)]
     command: Command,
 }
+
+/// The version, with the commit it was built from when it was built from a git checkout
+/// (`0.1.0 (3f2a9c1d0b4e 2026-11-23)`; set by `build.rs`).
+const VERSION: &str = env!("HANDOFF_VERSION");
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -60,10 +70,15 @@ enum Command {
     Policy(policy::Args),
     /// Route a task to an agent from a registry by the protocol's tie-break rules.
     Route(route::Args),
-    /// Check handoff messages (002's and 004's) against their schemas and rules.
+    /// Check handoff messages (handoff, acceptance, return, completion, failure) against
+    /// their schemas and rules.
     Message(message::Args),
     /// The tamper-evident trail of handoffs: append, lifecycle, verify, query.
     Trail(trail::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::Args),
+    /// Print the manual page (roff), of `handoff` or of one command.
+    Man(man::Args),
 }
 
 /// Parses the command line, runs the command, and maps its result to an exit code.
@@ -80,6 +95,7 @@ pub fn run() -> ExitCode {
             };
         }
     };
+    color::choose(cli.color);
     let result = match cli.command {
         Command::Contract(args) => contract::run(args),
         Command::Audit(args) => audit::run(args),
@@ -95,6 +111,8 @@ pub fn run() -> ExitCode {
         Command::Route(args) => route::run(args),
         Command::Message(args) => message::run(args),
         Command::Trail(args) => trail::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     };
     output::finish(result)
 }

@@ -49,7 +49,12 @@ pub fn finish(result: Result<Outcome, Failure>) -> ExitCode {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(1),
         Err(Failure(message)) => {
-            let _ = writeln!(io::stderr(), "error: {message}");
+            let line = format!("error: {message}");
+            let line = match super::color::stderr() {
+                true => super::color::paint(&line),
+                false => line,
+            };
+            let _ = writeln!(io::stderr(), "{line}");
             ExitCode::from(2)
         }
     }
@@ -72,13 +77,18 @@ impl TemplatesArg {
     }
 }
 
-/// Writes `report` to standard output in `format`, laid out with `templates`.
+/// Writes `report` to standard output in `format`, laid out with `templates`; the human
+/// layout in colour when `--color` says so.
 pub fn print_report<R: Report>(
     report: &R,
     format: Format,
     templates: &TemplatesArg,
 ) -> Result<(), Failure> {
-    write_stdout(&write_report(report, format, &templates.load()?)?)
+    let text = write_report(report, format, &templates.load()?)?;
+    match format == Format::Human && super::color::stdout() {
+        true => write_stdout(&super::color::paint(&text)),
+        false => write_stdout(&text),
+    }
 }
 
 /// The `--format` value parser of a report: its formats, by name or by an older alias

@@ -14,7 +14,8 @@ use std::path::PathBuf;
 /// Arguments of `handoff parse`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Files or directories (every Markdown file below); `-` or nothing reads standard input.
+    /// Files or directories (every Markdown file below); `-` reads standard input; nothing
+    /// reads the records directory (`.handoff/`, or the policy's `records_dir`).
     paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_parser = formats(ParseReport::FORMATS), default_value_t = Format::Json)]
@@ -27,7 +28,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let mut records = Vec::new();
     let mut diagnostics = Vec::new();
-    for input in expand(&args.paths) {
+    for input in expand(&args.paths)? {
         let input = input?;
         let text = input.read()?;
         let document = parse_document(&input.name(), &text);

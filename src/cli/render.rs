@@ -4,16 +4,16 @@
 //! them; derived keys (`decision`, `evidence`, …) are ignored since they follow from the
 //! rest. Prints each record in canonical form, separated by a blank line.
 
+use super::inputs::single;
 use super::output::{write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::Source;
 use handoff::{records_from_json, render, JsonInputError};
 use std::path::PathBuf;
 
 /// Arguments of `handoff render`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The JSON or YAML file; `-` or nothing reads standard input.
+    /// The JSON or YAML file; `-` (or nothing, when it is piped) reads standard input.
     input: Option<PathBuf>,
     #[command(flatten)]
     templates: TemplatesArg,
@@ -21,10 +21,7 @@ pub struct Args {
 
 /// Renders every record of the input.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
-    let input = args
-        .input
-        .as_deref()
-        .map_or(Source::Stdin, Source::from_argument);
+    let input = single(args.input.as_deref(), "`handoff parse` JSON or YAML")?;
     let (name, text) = (input.name(), input.read()?);
     let records = records_from_json(&text).map_err(|error| match error {
         JsonInputError::Shape { line, column, .. } if line > 0 => {

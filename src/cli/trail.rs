@@ -31,7 +31,7 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Command {
-    /// Append messages (002/004) or events: one per line, a JSON array, or one document.
+    /// Append handoff messages (handoff, acceptance, return, completion, failure) or events: one per line, a JSON array, or one document.
     Append(AppendArgs),
     /// Open a handoff (prints its handoff_id).
     Open(OpenArgs),
@@ -53,7 +53,7 @@ enum Command {
     Verify(VerifyArgs),
     /// Remove a torn last line (kept aside) and rewrite HEAD from an intact chain.
     Repair,
-    /// Remove whole segments past the retention minimums (002 §7.3).
+    /// Remove whole segments past the retention minimums (docs/trail.md).
     Prune(PruneArgs),
     /// The events matching a filter.
     Query(QueryArgs),
@@ -94,7 +94,7 @@ struct OpenArgs {
     /// A required capability (`domain` or `domain: [qualifiers]`); repeatable.
     #[arg(long = "capability", value_name = "C")]
     capabilities: Vec<String>,
-    /// The agent registry to validate against (002 §5).
+    /// The agent registry to validate against (every agent named must be in it).
     #[arg(long, value_name = "R")]
     registry: Option<PathBuf>,
     /// The workflow.
@@ -164,7 +164,7 @@ struct RejectArgs {
     /// Who rejects; must be the handoff's receiver.
     #[arg(long, value_name = "AGENT")]
     by: Option<String>,
-    /// Why (required: 002 §5.3).
+    /// Why (required).
     #[arg(long, value_name = "TEXT")]
     reason: String,
 }
@@ -410,7 +410,7 @@ fn open(trail: &Trail, args: OpenArgs) -> Result<Outcome, TrailError> {
     };
     if handoff_type == HandoffType::Delegation && args.timeout.is_none() {
         return Err(TrailError::plain(
-            "a delegation needs --timeout DUR (002 §2.2: the maximum wait), e.g. --timeout 30m",
+            "a delegation needs --timeout DUR (the maximum wait for the return), e.g. --timeout 30m",
         ));
     }
     if handoff_type == HandoffType::Broadcast && args.broadcast_group.is_none() {

@@ -156,7 +156,7 @@ fn handoff_type_rules(
     if handoff_type == Some("delegation") && !has_timeout {
         findings.push(finding(TrailCode::DelegationTimeout,
             "",
-            format!("is a delegation without a return timeout: add `{}` (e.g. 30m); 002 §2.2 requires the maximum wait", dotted(at.timeout)),
+            format!("is a delegation without a return timeout: add `{}` (e.g. 30m); a delegation must say how long it waits", dotted(at.timeout)),
         ));
     }
     if !has_timeout && stated(message, at.on_timeout) {
@@ -174,7 +174,7 @@ fn handoff_type_rules(
             TrailCode::EscalationRationale,
             "",
             format!(
-                "is an escalation without its reason: add `{}` (002 §2.4)",
+                "is an escalation without its reason: add `{}`: an escalation must say why",
                 dotted(at.rationale)
             ),
         ));
@@ -182,7 +182,7 @@ fn handoff_type_rules(
     if handoff_type == Some("broadcast") && !stated(message, at.group) {
         findings.push(finding(TrailCode::BroadcastGroup,
             "",
-            format!("is a broadcast without `{}`: a broadcast is one handoff per recipient sharing that id (002 §9)", dotted(at.group)),
+            format!("is a broadcast without `{}`: a broadcast is one handoff per recipient sharing that id", dotted(at.group)),
         ));
     }
 }
@@ -219,7 +219,7 @@ fn id(message: &Value, pointer: &str, findings: &mut Vec<Finding>) {
                 TrailCode::NotUuidV4,
                 pointer,
                 format!(
-                    "is a version {} UUID; new handoff ids are UUIDv4 (002 §9)",
+                    "is a version {} UUID; new handoff ids are UUIDv4",
                     uuid.get_version_num()
                 ),
             ));

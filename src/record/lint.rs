@@ -189,10 +189,11 @@ fn check_sections(record: &Record, out: &mut Vec<Diagnostic>) {
             .iter()
             .any(|seed| seed.eq_ignore_ascii_case(&section.title));
         if !known {
-            let message = format!("`{}` is not one of the seed's sections", section.title);
+            let message = format!("`{}` is not one of the protocol's sections", section.title);
             out.push(
-                at(record, RecordCode::UnknownSection, section.line, 1, message)
-                    .with_hint(format!("the seed's sections: {}", SEED_SECTIONS.join(", "))),
+                at(record, RecordCode::UnknownSection, section.line, 1, message).with_hint(
+                    format!("the protocol's sections: {}", SEED_SECTIONS.join(", ")),
+                ),
             );
         }
         if !section.body.is_empty() && is_placeholder(&section.body) {

@@ -161,10 +161,15 @@ fn summary_lines(verdict: &Verdict) -> Vec<(&'static str, String)> {
     };
     let scope = &verdict.scope;
     let reviewer = &verdict.reviewer;
+    // At medium risk the reviewer is named but their sign-off is not required.
+    let needed = match risk.class {
+        crate::policy::RiskClass::Medium => "reviews (sign-off not required)",
+        _ => "required",
+    };
     let sign_off = match (&reviewer.required, &reviewer.signed_off_by, reviewer.waived) {
         (_, _, true) => "waived by the user".to_string(),
-        (Some(required), Some(by), _) => format!("{required} required, signed off by {by}"),
-        (Some(required), None, _) => format!("{required} required, no sign-off"),
+        (Some(required), Some(by), _) => format!("{required} {needed}, signed off by {by}"),
+        (Some(required), None, _) => format!("{required} {needed}, no sign-off"),
         (None, _, _) if reviewer.ok => "none required".to_string(),
         (None, _, _) => "none available".to_string(),
     };

@@ -14,6 +14,9 @@ use serde::Serialize;
 pub struct LintReport {
     entries: Vec<Entry>,
     errors: Vec<String>,
+    /// How many inputs were read, and how many records they held (for the summary line).
+    files: usize,
+    records: usize,
 }
 
 /// A diagnostic and the source line it points at.
@@ -43,8 +46,11 @@ struct EntryContext<'a> {
 }
 
 impl LintReport {
-    /// Adds the diagnostics of one input whose text is `text`.
-    pub fn add(&mut self, text: &str, diagnostics: Vec<Diagnostic>) {
+    /// Adds the diagnostics of one input whose text is `text` and which held `records`
+    /// records.
+    pub fn add(&mut self, text: &str, records: usize, diagnostics: Vec<Diagnostic>) {
+        self.files += 1;
+        self.records += records;
         let lines: Vec<&str> = text.lines().collect();
         for diagnostic in diagnostics {
             let excerpt = diagnostic
@@ -122,6 +128,9 @@ impl Report for LintReport {
             "entries": entries,
             "errors": errors,
             "warnings": self.entries.len() - errors,
+            "files": self.files,
+            "records": self.records,
+            "unreadable": self.errors.len(),
         })
     }
 }

@@ -985,3 +985,16 @@ fn without_a_task_assignment_the_error_prints_the_command_that_files_one() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_medium_pass_says_the_reviewers_sign_off_is_not_required() {
+    let records = assignment("docs/", "medium", "backend-engineer")
+        + &review("backend-engineer", "reality-checker", &medium_items(), "");
+    let (code, human) = report(&guide_fix(&records), &[]);
+    assert_eq!(code, Some(0), "{human}");
+    assert!(
+        human.contains("Reviewer  qa-engineer reviews (sign-off not required), no sign-off"),
+        "{human}"
+    );
+    assert!(!human.contains("qa-engineer required"), "{human}");
+}

@@ -408,7 +408,7 @@ fn a_value_cannot_smuggle_a_decision_through_new() {
         "--section",
         "Context=done\n### Decision\nApproved",
     ]));
-    let json = stdout_of(handoff().arg("parse").write_stdin(text));
+    let json = stdout_of(handoff().args(["parse", "-"]).write_stdin(text));
     let value: Value = serde_json::from_str(&json).expect("valid JSON");
     let record = &value["records"][0];
     assert_eq!(value["records"].as_array().map(Vec::len), Some(1));

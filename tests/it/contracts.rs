@@ -53,7 +53,7 @@ fn parse() {
         "parse_json_stdin_with_diagnostics",
         run(
             project(),
-            &["parse", "--format", "json"],
+            &["parse", "--format", "json", "-"],
             Some(BROKEN_RECORD),
         ),
     );

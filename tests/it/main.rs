@@ -23,4 +23,5 @@ mod roundtrip;
 mod route;
 mod routing_properties;
 mod seed;
+mod terminal;
 mod trail;
