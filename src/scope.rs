@@ -142,6 +142,29 @@ impl ExpansionRequest {
     }
 }
 
+/// The patterns that match every path (`**`, `**/*`, `/`, `./`): a scope must bound
+/// something. Only patterns without a letter or digit can (a name bounds them), and only
+/// those are compiled again, so a long list costs one pass.
+pub fn unbounded_patterns(patterns: &[String]) -> Vec<String> {
+    const PROBES: [&str; 4] = ["a", ".a", "a/b/c.d", "Z/.y/z"];
+    patterns
+        .iter()
+        .filter(|pattern| !pattern.chars().any(char::is_alphanumeric))
+        .filter(|pattern| {
+            let normalised = pattern
+                .trim()
+                .trim_start_matches("./")
+                .trim_start_matches('/');
+            if normalised.is_empty() || normalised == "." {
+                return true;
+            }
+            let (set, errors) = PatternSet::new(&[normalised]);
+            errors.is_empty() && PROBES.iter().all(|probe| set.is_match(probe))
+        })
+        .cloned()
+        .collect()
+}
+
 /// What the fix command for an undeclared file is filled in with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FixContext {
@@ -346,6 +369,20 @@ pub fn shell_quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pattern_that_matches_every_path_is_unbounded() {
+        let patterns: Vec<String> = [
+            "**", "**/*", "/", "./", "**/**", " ** ", "src/", "*", "*/**", "**/*.rs",
+        ]
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+        assert_eq!(
+            unbounded_patterns(&patterns),
+            ["**", "**/*", "/", "./", "**/**", " ** "]
+        );
+    }
 
     fn touched(path: &str) -> TouchedPath {
         TouchedPath {

@@ -103,6 +103,7 @@ pub fn evaluate(input: GateInput) -> Verdict {
     problems.extend(evidence.problems);
     let scope = check_scope(task, input.files, input.roles, input.records_dir);
     problems.extend(scope_problems(&scope));
+    problems.extend(unbounded_scope_problems(task));
     problems.sort_by_key(|problem| Kind::of(problem.code));
     Verdict {
         verdict: if problems.iter().any(Diagnostic::is_error) {
@@ -620,6 +621,37 @@ fn check_scope(
         fix: &fix,
     }
     .run(&touched_paths(files))
+}
+
+/// A declared scope or a scope expansion that matches every path: an error, whoever
+/// wrote it, because it bounds nothing (a task that may touch every file is not scoped).
+fn unbounded_scope_problems(task: &TaskRecords) -> Vec<Diagnostic> {
+    let declared = task.assignment.map(|assignment| {
+        let patterns = assignment.expected_file_scope().unwrap_or_default();
+        (assignment, "Expected file scope", patterns)
+    });
+    let requests = task.granting.iter().filter_map(|record| {
+        let expansion = record.scope_expansion()?;
+        Some((*record, "scope expansion", expansion.paths))
+    });
+    declared
+        .into_iter()
+        .chain(requests)
+        .flat_map(|(record, what, patterns)| {
+            crate::scope::unbounded_patterns(&patterns)
+                .into_iter()
+                .map(move |pattern| {
+                    Diagnostic::new(
+                        GateCode::UnboundedScope,
+                        format!(
+                            "the {what} pattern `{pattern}` matches every path, so it bounds \
+                             nothing; name the files or directories the task may touch"
+                        ),
+                    )
+                    .at_line(&record.source, record.line)
+                })
+        })
+        .collect()
 }
 
 fn scope_problems(scope: &ScopeReport) -> Vec<Diagnostic> {

@@ -340,7 +340,8 @@ fn migration_message(problem: MigrationProblem) -> String {
 
 /// The task's declared acceptance criteria: an `Acceptance criteria` row of the Task
 /// Assignment, else the items of an `Acceptance Criteria` section of the assignment or
-/// of one of the task's records.
+/// of the first record (by Timestamp) with the assignment's authority: a record the
+/// change adds, whatever date it gives itself, never replaces what the task asks for.
 pub fn acceptance_criteria(task: &TaskRecords) -> Vec<String> {
     let row = task.assignment.and_then(|assignment| {
         assignment
@@ -354,7 +355,7 @@ pub fn acceptance_criteria(task: &TaskRecords) -> Vec<String> {
     }
     task.assignment
         .into_iter()
-        .chain(task.interactions.iter().copied())
+        .chain(task.assigning.iter().copied())
         .find_map(|record| record.section("Acceptance Criteria"))
         .map(|section| list_lines(&section.body))
         .unwrap_or_default()

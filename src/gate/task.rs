@@ -146,6 +146,10 @@ pub struct TaskRecords<'a> {
     pub interactions: Vec<&'a Record>,
     /// Those of them that may grant (not from `--records`), oldest first.
     pub granting: Vec<&'a Record>,
+    /// Those of them with the authority of the assignment, oldest first: the base's
+    /// records when the base assigns the task, else those that may grant. What the task
+    /// asks for (its acceptance criteria) comes from these alone.
+    pub assigning: Vec<&'a Record>,
     /// What is wrong with where the task's records came from: re-assignments, conflicts,
     /// ignored grants.
     pub problems: Vec<Diagnostic>,
@@ -172,12 +176,21 @@ impl<'a> TaskRecords<'a> {
             .filter(|s| s.origin.may_grant())
             .map(|s| &s.record)
             .collect();
+        let assigning: Vec<&Record> = interactions
+            .iter()
+            .filter(|s| match assigned_by_change {
+                true => s.origin.may_grant(),
+                false => s.origin == Origin::Base,
+            })
+            .map(|s| &s.record)
+            .collect();
         TaskRecords {
             task_id: task_id.trim().to_string(),
             assignment,
             assigned_by_change,
             interactions: chronological(all),
             granting: chronological(granting),
+            assigning: chronological(assigning),
             problems,
         }
     }

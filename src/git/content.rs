@@ -98,9 +98,18 @@ impl Repo {
         let Some(file) = changed_file(entry, binary, false) else {
             return Ok(None);
         };
-        if !visitor.file(&file) || binary {
+        if !visitor.file(&file) {
             return Ok(Some(file));
         }
+        if binary {
+            // What a binary file holds as text (a UTF-16 file, a key after a NUL byte) is
+            // still read: its new side, whole, as added lines.
+            if let Some(new) = new {
+                stream_whole(&file, &binary_text(&new), LineSide::Added, visitor);
+            }
+            return Ok(Some(file));
+        }
+        let old = old.filter(|_| !visitor.whole(&file));
         match (old, new) {
             (None, Some(new)) => stream_whole(&file, &new, LineSide::Added, visitor),
             (Some(old), None) => stream_whole(&file, &old, LineSide::Removed, visitor),
@@ -216,6 +225,46 @@ pub(super) fn is_binary(content: &[u8]) -> bool {
     memchr::memchr(0, &content[..end]).is_some()
 }
 
+/// The text a binary file holds: UTF-16 (by its byte-order mark, or by a NUL beside
+/// every other byte) decoded to UTF-8; otherwise the bytes with every control byte but
+/// the tab a line break, so each run of text between NULs is a line of its own.
+pub(super) fn binary_text(content: &[u8]) -> Vec<u8> {
+    let utf16 = |little: bool, body: &[u8]| {
+        let units = body.chunks_exact(2).map(|pair| match little {
+            true => u16::from_le_bytes([pair[0], pair[1]]),
+            false => u16::from_be_bytes([pair[0], pair[1]]),
+        });
+        char::decode_utf16(units)
+            .map(|unit| unit.unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect::<String>()
+            .into_bytes()
+    };
+    let sniff = &content[..content.len().min(BINARY_SNIFF_LEN as usize)];
+    let zeros_at = |parity: usize| {
+        sniff
+            .iter()
+            .skip(parity)
+            .step_by(2)
+            .filter(|byte| **byte == 0)
+            .count()
+    };
+    let half = sniff.len() / 2;
+    match content {
+        [0xFF, 0xFE, body @ ..] => utf16(true, body),
+        [0xFE, 0xFF, body @ ..] => utf16(false, body),
+        _ if half > 0 && zeros_at(1) * 10 >= half * 9 => utf16(true, content),
+        _ if half > 0 && zeros_at(0) * 10 >= half * 9 => utf16(false, content),
+        _ => content
+            .iter()
+            .map(|&byte| match byte {
+                b'\t' => byte,
+                0..=0x1F | 0x7F => b'\n',
+                _ => byte,
+            })
+            .collect(),
+    }
+}
+
 /// Streams every line of a file that exists on one side only.
 fn stream_whole(
     file: &ChangedFile,
@@ -232,6 +281,26 @@ fn stream_whole(
                 number: index + 1,
                 content,
             },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_text_decodes_utf16_and_splits_at_control_bytes() {
+        let utf16le: Vec<u8> = "\u{FEFF}key = AKIA1234\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        assert_eq!(binary_text(&utf16le), "key = AKIA1234\n".as_bytes());
+        let bare: Vec<u8> = "AKIA".encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(binary_text(&bare), b"AKIA");
+        assert_eq!(
+            binary_text(b"\x00\x01sk_live_x\x00tail"),
+            b"\n\nsk_live_x\ntail"
         );
     }
 }

@@ -66,6 +66,13 @@ pub trait ChangeVisitor {
     /// Called for each added or removed line of the file last accepted by [`Self::file`].
     fn line(&mut self, file: &ChangedFile, line: DiffLine<'_>);
 
+    /// Whether the file last accepted by [`Self::file`] is to be read whole, every line of
+    /// its new side as added, rather than diffed: a rename out of a place the visitor
+    /// did not read (its lines were never seen, so none of them is old).
+    fn whole(&self, _file: &ChangedFile) -> bool {
+        false
+    }
+
     /// Whether this visitor reads lines at all. When it does, each file's content is
     /// loaded once, for both the binary check and the line diff.
     fn reads_lines(&self) -> bool {

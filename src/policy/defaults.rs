@@ -121,6 +121,7 @@ fn read_defaults(text: &str) -> Result<Policy, PolicyError> {
             orchestrator: file.reviewers.orchestrator,
             unavailable: file.reviewers.unavailable,
         },
+        override_in_repo: None,
     })
 }
 

@@ -49,6 +49,19 @@ const MISNAMED_POLICY_FILE: &str = ".handoff.yml";
 /// The rule that fires `policy` when the `--policy` file itself changes.
 pub const OVERRIDE_RULE: &str = "policy.path.override";
 
+/// The rule that fires `policy` for the gate's own files, whatever the policy says
+/// ([`Policy::is_gate_file`]): no policy can exclude or remove it.
+pub const GATE_FILE_RULE: &str = "policy.path.gate-file";
+
+/// Where GitHub, GitLab and Gitea look for CODEOWNERS: the rules that protect the
+/// records directory, on which the trust of the head's records rests.
+const CODEOWNERS_FILES: [&str; 4] = [
+    "CODEOWNERS",
+    ".github/CODEOWNERS",
+    "docs/CODEOWNERS",
+    ".gitlab/CODEOWNERS",
+];
+
 /// The largest policy file read: 1 MiB. A policy is a short hand-written file; a larger
 /// one is refused before it is read in full or quoted back in an error.
 pub const MAX_POLICY_BYTES: u64 = 1024 * 1024;
@@ -70,6 +83,10 @@ pub struct Policy {
     pub evidence: EvidencePolicy,
     /// Reviewer roles.
     pub reviewers: ReviewerPolicy,
+    /// The `--policy` file's path in the repository, when it lies inside it (as given:
+    /// a link is the link, not its target).
+    #[serde(skip)]
+    pub override_in_repo: Option<String>,
 }
 
 /// Where a policy came from.
@@ -268,10 +285,31 @@ impl Policy {
     /// too (rule `policy.path.override`): the change may be editing the file it is
     /// judged by.
     fn watch_override(&mut self, repo: &Repo, path: &Path) {
-        let (Ok(file), Ok(root)) = (path.canonicalize(), repo.root().canonicalize()) else {
+        let Ok(root) = repo.root().canonicalize() else {
             return;
         };
-        let Some(relative) = file.strip_prefix(&root).ok().and_then(Path::to_str) else {
+        // The path as given (its directory resolved, the file itself not followed), so a
+        // link put in its place is still the policy path.
+        let as_given = path
+            .parent()
+            .map(|dir| {
+                if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                }
+            })
+            .and_then(|dir| dir.canonicalize().ok())
+            .zip(path.file_name())
+            .map(|(dir, name)| dir.join(name));
+        let relative = |full: &Path| {
+            full.strip_prefix(&root)
+                .ok()
+                .and_then(Path::to_str)
+                .map(str::to_string)
+        };
+        self.override_in_repo = as_given.as_deref().and_then(relative);
+        let Some(target) = path.canonicalize().ok().as_deref().and_then(relative) else {
             return;
         };
         let Some(trigger) = self
@@ -284,10 +322,29 @@ impl Policy {
         trigger.rules.push(Rule {
             id: OVERRIDE_RULE.to_string(),
             matches: RuleMatch::Paths {
-                globs: vec![literal_rule_glob(relative)],
+                globs: vec![literal_rule_glob(&target)],
             },
             from_policy: false,
         });
+    }
+
+    /// Whether `path` is one of the gate's own files, which fire `policy` whatever the
+    /// policy says: `.handoff.yaml` and every path a later run would read or refuse as
+    /// the policy (`.handoff.yml`, anything under a directory of those names), the
+    /// in-repository `--policy` file, and the CODEOWNERS files that protect the records
+    /// directory. (The CI workflows that run the gate are told by their content; see
+    /// the classifier.)
+    pub fn is_gate_file(&self, path: &RepoPath) -> bool {
+        let Some(path) = path.as_str() else {
+            return false;
+        };
+        [POLICY_FILE, MISNAMED_POLICY_FILE].iter().any(|name| {
+            path == *name
+                || path
+                    .strip_prefix(name)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        }) || CODEOWNERS_FILES.contains(&path)
+            || self.override_in_repo.as_deref() == Some(path)
     }
 
     /// The trigger named `name`.
@@ -295,9 +352,18 @@ impl Policy {
         self.triggers.iter().find(|trigger| trigger.name == name)
     }
 
-    /// Whether `path` lies in the records directory (meta-data, never classified).
+    /// Whether `path` is meta-data, never counted, scoped or classified by path: a
+    /// Markdown file (a record file) in the records directory, unless it is one of the
+    /// gate's own files. Every other file there (code, a submodule, a build include) is
+    /// a path like any other.
     pub fn is_meta(&self, path: &RepoPath) -> bool {
         path.is_under(&self.records_dir)
+            && path.as_str().is_some_and(|name| {
+                Path::new(name)
+                    .extension()
+                    .is_some_and(|ext| ext.eq_ignore_ascii_case("md"))
+            })
+            && !self.is_gate_file(path)
     }
 
     fn apply(
@@ -620,9 +686,28 @@ mod tests {
     }
 
     #[test]
-    fn meta_data_is_what_lies_under_the_records_dir() {
+    fn meta_data_is_the_record_files_under_the_records_dir() {
         let policy = Policy::default();
         assert!(policy.is_meta(&RepoPath::from(".handoff/tasks/t.md")));
+        assert!(policy.is_meta(&RepoPath::from(".handoff/T.MD")));
         assert!(!policy.is_meta(&RepoPath::from(".handoff.yaml")));
+        // The records directory exempts records only.
+        for other in [
+            ".handoff/local.mk",
+            ".handoff/tools",
+            ".handoff/x.py",
+            ".handoff/md",
+        ] {
+            assert!(!policy.is_meta(&RepoPath::from(other)), "{other}");
+        }
+        for own in [
+            ".handoff.yml",
+            ".handoff.yaml/x.md",
+            "CODEOWNERS",
+            ".github/CODEOWNERS",
+        ] {
+            assert!(policy.is_gate_file(&RepoPath::from(own)), "{own}");
+        }
+        assert!(!policy.is_gate_file(&RepoPath::from(".handoff.yaml.bak")));
     }
 }

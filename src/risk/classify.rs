@@ -10,12 +10,16 @@
 
 use super::comments::CommentStyle;
 use super::matcher::{CompileError, Matcher};
+use crate::git::ChangeSet;
 use crate::git::{
     ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, RenameLimitExceeded,
     RenameOptions, Repo, RepoPath,
 };
-use crate::policy::Policy;
 use crate::policy::RiskClass;
+use crate::policy::{Policy, GATE_FILE_RULE};
+
+/// The trigger of the gate's own files.
+const POLICY_TRIGGER: &str = "policy";
 use serde::Serialize;
 
 /// More changed files than this raise a change to medium (seed: "More than 3 files").
@@ -97,6 +101,7 @@ pub fn classify(
         return Err(error.into());
     }
     let mut findings = visitor.findings;
+    findings.extend(gate_file_findings(repo, &change, head, policy, &findings)?);
     if visitor.counted > FILE_COUNT_LIMIT {
         findings.push(file_count_finding(visitor.counted));
     }
@@ -133,6 +138,85 @@ pub fn classify(
     })
 }
 
+/// The `policy` findings of the gate's own files that no rule reported: the files
+/// [`Policy::is_gate_file`] names, and the CI workflows that run the gate (a workflow
+/// file that mentions `handoff` on either side). No policy excludes or removes these.
+fn gate_file_findings(
+    repo: &Repo,
+    change: &ChangeSet,
+    head: &Head,
+    policy: &Policy,
+    found: &[Finding],
+) -> Result<Vec<Finding>, GitError> {
+    let reported = |path: &RepoPath| {
+        found
+            .iter()
+            .any(|f| f.trigger == POLICY_TRIGGER && f.path.as_ref() == Some(path))
+    };
+    let mut findings = Vec::new();
+    for file in &change.files {
+        for path in file.touched_paths() {
+            if reported(path)
+                || findings
+                    .iter()
+                    .any(|f: &Finding| f.path.as_ref() == Some(path))
+            {
+                continue;
+            }
+            if policy.is_gate_file(path) || runs_the_gate(repo, change, head, file, path)? {
+                findings.push(Finding {
+                    trigger: POLICY_TRIGGER.to_string(),
+                    class: RiskClass::High,
+                    path: Some(path.clone()),
+                    line: None,
+                    side: None,
+                    rule: GATE_FILE_RULE.to_string(),
+                    excerpt: None,
+                });
+            }
+        }
+    }
+    Ok(findings)
+}
+
+/// Whether `path` is a CI definition (a GitHub workflow, a composite action, GitLab
+/// CI) that mentions `handoff` in the base or the head: the change edits how its own
+/// gate runs.
+fn runs_the_gate(
+    repo: &Repo,
+    change: &ChangeSet,
+    head: &Head,
+    file: &ChangedFile,
+    path: &RepoPath,
+) -> Result<bool, GitError> {
+    let Some(name) = path.as_str() else {
+        return Ok(false);
+    };
+    let ci = name.starts_with(".github/workflows/")
+        || name.starts_with(".github/actions/")
+        || matches!(name, "action.yml" | "action.yaml" | ".gitlab-ci.yml");
+    if !ci {
+        return Ok(false);
+    }
+    let base = Head::Rev(change.base.clone());
+    let sides = [
+        (&base, file.old_path.as_ref().unwrap_or(&file.path)),
+        (head, &file.path),
+    ];
+    for (at, side_path) in sides {
+        let Some(side_name) = side_path.as_str() else {
+            continue;
+        };
+        let Some(bytes) = repo.read_file_at(at, side_name)? else {
+            continue;
+        };
+        if memchr::memmem::find(&bytes.to_ascii_lowercase(), b"handoff").is_some() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 fn file_count_finding(count: usize) -> Finding {
     Finding {
         trigger: "file-count".to_string(),
@@ -146,6 +230,9 @@ fn file_count_finding(count: usize) -> Finding {
         )),
     }
 }
+
+/// The trigger whose rules read records and binary files too.
+const CREDENTIAL_ONLY: Option<&str> = Some("credential");
 
 /// The per-file state of the stream.
 struct Classifier<'a> {
@@ -216,12 +303,15 @@ impl<'a> Classifier<'a> {
         }
     }
 
-    fn open_line_rules(&mut self, file: &ChangedFile) {
+    /// Opens the line rules that read `file`: every one its path selects, or only those
+    /// of the trigger `only` names.
+    fn open_line_rules(&mut self, file: &ChangedFile, only: Option<&str>) {
         let path = file.path.to_string_lossy();
         self.comments = CommentStyle::for_path(&path);
         self.matcher.line_rules_for(&path, &mut self.open);
         for (index, rule) in self.matcher.line_rules.iter().enumerate() {
-            if self.fired_by_path[rule.trigger] {
+            let other = only.is_some_and(|name| self.matcher.triggers[rule.trigger].name != name);
+            if self.fired_by_path[rule.trigger] || other {
                 self.open[index] = false;
             }
         }
@@ -232,16 +322,42 @@ impl<'a> Classifier<'a> {
 impl ChangeVisitor for Classifier<'_> {
     fn file(&mut self, file: &ChangedFile) -> bool {
         self.open_count = 0;
-        if !file.touched_paths().any(|path| self.is_classified(path)) {
+        if file.submodule {
+            if file.touched_paths().any(|path| self.is_classified(path)) {
+                self.counted += 1;
+                self.record_path_findings(file);
+            }
             return false;
+        }
+        if !file.touched_paths().any(|path| self.is_classified(path)) {
+            self.fired_by_path
+                .iter_mut()
+                .for_each(|fired| *fired = false);
+            // A record is meta-data, but a key pasted into it is still a leak.
+            if self.policy.is_meta(&file.path) {
+                self.open_line_rules(file, CREDENTIAL_ONLY);
+            }
+            return self.open_count > 0;
         }
         self.counted += 1;
         self.record_path_findings(file);
-        if file.binary || file.submodule || !self.is_classified(&file.path) {
+        if !self.is_classified(&file.path) {
             return false;
         }
-        self.open_line_rules(file);
+        // A binary file's text (see `git::content`) is read by the credential rules.
+        let only = if file.binary { CREDENTIAL_ONLY } else { None };
+        self.open_line_rules(file, only);
         self.open_count > 0
+    }
+
+    /// A file renamed or copied out of the records directory (or out of an excluded
+    /// path) is read whole: what lay there was never read as code, whatever the rules
+    /// say today.
+    fn whole(&self, file: &ChangedFile) -> bool {
+        file.old_path.as_ref().is_some_and(|old| {
+            (!self.is_classified(old) || old.is_under(&self.policy.records_dir))
+                && self.is_classified(&file.path)
+        })
     }
 
     fn line(&mut self, file: &ChangedFile, line: DiffLine<'_>) {
