@@ -108,9 +108,9 @@ pub use diagnostic::{
     Code, ContractCode, Diagnostic, Explanation, GateCode, RecordCode, RoutingCode, Severity,
 };
 pub use report::{
-    write as write_report, AuditReport, CheckReport, ClassifyReport, ContractCheckReport,
-    ContractNextReport, ExplainReport, Format, LintReport, ParseReport, PolicyReport, Report,
-    ReportError, RouteContract, RouteReport,
+    write as write_report, Annotation, AuditReport, CheckReport, ClassifyReport,
+    ContractCheckReport, ContractNextReport, ExplainReport, Format, Level as AnnotationLevel,
+    LintReport, ParseReport, PolicyReport, Report, ReportError, RouteContract, RouteReport,
 };
 pub use template::{TemplateError, Templates};
 

@@ -1,7 +1,7 @@
 //! `handoff audit`: the routing findings and the summary a team lead reads first, for a
 //! terminal, as Markdown, or as one HTML page.
 
-use super::{Format, Report};
+use super::{Annotation, Format, Report};
 use crate::diagnostic::{RoutingCode, Severity};
 use crate::routing::summary::AuditReport as Audit;
 use crate::routing::Registry;
@@ -51,6 +51,8 @@ impl Report for AuditReport<'_> {
         Format::Yaml,
         Format::Markdown,
         Format::Html,
+        Format::Sarif,
+        Format::Github,
     ];
     type Contract = Audit;
 
@@ -80,6 +82,16 @@ impl Report for AuditReport<'_> {
             lint_rows: lint_rows(self.audit),
         };
         serde_json::to_value(context).unwrap_or_default()
+    }
+
+    /// The routing findings, then the lint errors of the records that fail lint.
+    fn annotations(&self) -> Vec<Annotation> {
+        let findings = self.audit.findings.iter().map(|f| &f.finding);
+        let lint = self.audit.lint_failures.iter().flat_map(|f| &f.errors);
+        findings
+            .chain(lint)
+            .map(Annotation::from_diagnostic)
+            .collect()
     }
 }
 

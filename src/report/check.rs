@@ -1,7 +1,7 @@
 //! `handoff check`: the gate's verdict for a person (grouped by kind, ending with the
 //! one-line verdict) and for a pull-request comment (Markdown, kept short).
 
-use super::{Format, Report};
+use super::{Annotation, Format, Report};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gate::{Kind, Outcome, Verdict};
 use serde::Serialize;
@@ -64,8 +64,14 @@ struct ProblemLine<'a> {
 
 impl Report for CheckReport<'_> {
     const NAME: &'static str = "check";
-    const FORMATS: &'static [Format] =
-        &[Format::Human, Format::Json, Format::Yaml, Format::Markdown];
+    const FORMATS: &'static [Format] = &[
+        Format::Human,
+        Format::Json,
+        Format::Yaml,
+        Format::Markdown,
+        Format::Sarif,
+        Format::Github,
+    ];
     type Contract = Verdict;
 
     fn contract(&self) -> &Verdict {
@@ -89,6 +95,18 @@ impl Report for CheckReport<'_> {
             groups: grouped(verdict, per_code),
         };
         serde_json::to_value(context).unwrap_or_default()
+    }
+
+    /// The problems, then the risk findings as notes (why the change has its class).
+    fn annotations(&self) -> Vec<Annotation> {
+        let problems = self.0.problems.iter().map(Annotation::from_diagnostic);
+        let risk = self
+            .0
+            .risk
+            .findings
+            .iter()
+            .map(Annotation::from_risk_finding);
+        problems.chain(risk).collect()
     }
 }
 

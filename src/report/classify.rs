@@ -1,6 +1,6 @@
 //! `handoff classify`: the risk class of a change, and every trigger that fired.
 
-use super::{Format, Report};
+use super::{Annotation, Format, Report};
 use crate::git::Head;
 use crate::policy::PolicySource;
 use crate::risk::Classification;
@@ -42,7 +42,13 @@ struct Group<'a> {
 
 impl Report for ClassifyReport<'_> {
     const NAME: &'static str = "classify";
-    const FORMATS: &'static [Format] = &[Format::Human, Format::Json, Format::Yaml];
+    const FORMATS: &'static [Format] = &[
+        Format::Human,
+        Format::Json,
+        Format::Yaml,
+        Format::Sarif,
+        Format::Github,
+    ];
     type Contract = Classification;
 
     fn contract(&self) -> &Classification {
@@ -82,5 +88,11 @@ impl Report for ClassifyReport<'_> {
             groups,
         };
         serde_json::to_value(context).unwrap_or_default()
+    }
+
+    /// Every trigger that fired, as a note where it fired.
+    fn annotations(&self) -> Vec<Annotation> {
+        let findings = self.classification.findings.iter();
+        findings.map(Annotation::from_risk_finding).collect()
     }
 }

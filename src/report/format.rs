@@ -19,6 +19,10 @@ spelled_enum! {
         Html => "html",
         /// One JSON object per line, streamed (`trail query`: the lines as stored).
         Jsonl => "jsonl",
+        /// A SARIF 2.1.0 log of the findings, for code scanning.
+        Sarif => "sarif",
+        /// GitHub Actions workflow commands: annotations on the diff.
+        Github => "github",
     }
 }
 
@@ -44,10 +48,13 @@ impl Format {
         })
     }
 
-    /// Whether the format is data (the JSON contract, its YAML twin, or JSON lines) rather than a
-    /// layout drawn by a template.
+    /// Whether the format is data (the JSON contract, its YAML twin, JSON lines, or the
+    /// findings in a CI format) rather than a layout drawn by a template.
     pub fn is_data(self) -> bool {
-        matches!(self, Format::Json | Format::Yaml | Format::Jsonl)
+        matches!(
+            self,
+            Format::Json | Format::Yaml | Format::Jsonl | Format::Sarif | Format::Github
+        )
     }
 
     /// The template file extension of a layout format.

@@ -1,6 +1,6 @@
 //! `handoff lint` and `handoff parse`: what is wrong with records, and records as data.
 
-use super::{Format, Report};
+use super::{Annotation, Format, Report};
 use crate::diagnostic::Diagnostic;
 use crate::record::{Record, RecordJson};
 use serde::Serialize;
@@ -97,7 +97,13 @@ impl Serialize for LintReport {
 
 impl Report for LintReport {
     const NAME: &'static str = "lint";
-    const FORMATS: &'static [Format] = &[Format::Human, Format::Json, Format::Yaml];
+    const FORMATS: &'static [Format] = &[
+        Format::Human,
+        Format::Json,
+        Format::Yaml,
+        Format::Sarif,
+        Format::Github,
+    ];
     type Contract = LintReport;
 
     fn contract(&self) -> &LintReport {
@@ -132,6 +138,11 @@ impl Report for LintReport {
             "records": self.records,
             "unreadable": self.errors.len(),
         })
+    }
+
+    fn annotations(&self) -> Vec<Annotation> {
+        let diagnostics = self.entries.iter().map(|entry| &entry.diagnostic);
+        diagnostics.map(Annotation::from_diagnostic).collect()
     }
 }
 

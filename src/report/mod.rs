@@ -8,19 +8,26 @@
 //! (`templates/reports/page.html`: inline CSS, no scripts, no external assets). Layouts are
 //! templates a user can override (`--templates DIR`, file `reports/NAME.txt` …).
 //!
+//! The CI formats write a report's findings ([`Report::annotations`]): SARIF 2.1.0
+//! ([`sarif`]) and GitHub workflow commands ([`github`]).
+//!
 //! A new format is a new [`Format`] and one arm of [`write`]; a command offers it by
 //! adding it to its report's [`Report::FORMATS`].
 
+mod annotation;
 mod audit;
 mod check;
 mod classify;
 mod contract;
 mod explain;
 mod format;
+mod github;
 mod lint;
 mod policy;
 mod route;
+mod sarif;
 
+pub use annotation::{Annotation, Level};
 pub use audit::AuditReport;
 pub use check::CheckReport;
 pub use classify::ClassifyReport;
@@ -49,6 +56,12 @@ pub trait Report {
     /// What the layout of `format` sees (by default, the JSON form).
     fn context(&self, _format: Format) -> serde_json::Value {
         serde_json::to_value(self.contract()).unwrap_or_default()
+    }
+
+    /// The findings, for the CI formats (`sarif`, `github`); a report that offers them
+    /// lists every finding here.
+    fn annotations(&self) -> Vec<Annotation> {
+        Vec::new()
     }
 }
 
@@ -95,6 +108,10 @@ pub fn write<R: Report>(
             .map(|text| text + "\n")
             .map_err(|e| serialize("JSON", &e)),
         Format::Yaml => yaml_serde::to_string(report.contract()).map_err(|e| serialize("YAML", &e)),
+        Format::Sarif => serde_json::to_string_pretty(&sarif::log(R::NAME, &report.annotations()))
+            .map(|text| text + "\n")
+            .map_err(|e| serialize("SARIF", &e)),
+        Format::Github => Ok(github::commands(R::NAME, &report.annotations())),
         Format::Html => {
             let markdown = layout(report, Format::Markdown, templates)?;
             Ok(html_page(

@@ -9,6 +9,7 @@ mod generate;
 
 mod audit;
 mod check;
+mod ci_formats;
 mod classify;
 mod cli;
 mod cli_classify;
