@@ -257,6 +257,12 @@ fn decider(blocks: &[Block]) -> (Option<String>, Option<String>) {
             };
             let value = value.trim().trim_end_matches(['.', ',', ';']);
             let Ok(name) = AgentName::parse(value) else {
+                // One word that is not a name (a look-alike letter inside) is the
+                // decider as written: the gate reports it as invalid-agent-name.
+                if !value.contains(char::is_whitespace) && named.is_none() {
+                    named = Some(value.to_string());
+                    continue;
+                }
                 return (
                     named,
                     Some(format!(

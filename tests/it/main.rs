@@ -26,3 +26,4 @@ mod routing_properties;
 mod seed;
 mod terminal;
 mod trail;
+mod trust;
