@@ -54,6 +54,10 @@ struct TriggerDefinition {
     reads_removed_lines: bool,
     #[serde(default)]
     secret: bool,
+    #[serde(default = "yes")]
+    reads_test_files: bool,
+    #[serde(default)]
+    needs_code_change: bool,
     rules: Vec<RuleDefinition>,
 }
 
@@ -71,6 +75,9 @@ struct RuleDefinition {
     line: Option<String>,
     #[serde(default)]
     files: Vec<String>,
+    reads_test_files: Option<bool>,
+    #[serde(default)]
+    code_only: bool,
 }
 
 /// One evidence item: the seed's wording and the labels that name it.
@@ -153,6 +160,8 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
                 id: rule.id,
                 matches,
                 from_policy: false,
+                reads_test_files: rule.reads_test_files.unwrap_or(definition.reads_test_files),
+                code_only: rule.code_only,
             })
         })
         .collect::<Result<Vec<Rule>, String>>()?;
@@ -163,6 +172,7 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
         builtin: true,
         reads_removed_lines: definition.reads_removed_lines,
         secret: definition.secret,
+        needs_code_change: definition.needs_code_change,
         rules,
     })
 }

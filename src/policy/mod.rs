@@ -133,6 +133,10 @@ pub struct TriggerPolicy {
     pub reads_removed_lines: bool,
     /// Whether matched text is a secret (redacted, placeholders ignored).
     pub secret: bool,
+    /// Whether its path rules need a changed line of code in the file: a file whose every
+    /// changed line is a comment or blank fires none of them (a comment changes no
+    /// behaviour). Files without line changes (binary, a pure rename) still fire.
+    pub needs_code_change: bool,
     /// The rules; any one firing fires the trigger.
     pub rules: Vec<Rule>,
 }
@@ -147,6 +151,24 @@ pub struct Rule {
     pub matches: RuleMatch,
     /// Whether it is a default or comes from the policy file.
     pub from_policy: bool,
+    /// Whether it reads test files (a test of a permission check changes no permission).
+    pub reads_test_files: bool,
+    /// For a line rule of a secret trigger: whether it reads code only, not comments (a
+    /// reference to a credential by name, unlike a pasted key, means nothing in a comment).
+    pub code_only: bool,
+}
+
+impl Rule {
+    /// A rule of the policy file: reads every file, comments too for secret triggers.
+    pub fn from_policy_file(id: String, matches: RuleMatch) -> Rule {
+        Rule {
+            id,
+            matches,
+            from_policy: true,
+            reads_test_files: true,
+            code_only: false,
+        }
+    }
 }
 
 /// What a rule matches.
@@ -320,11 +342,13 @@ impl Policy {
             return;
         };
         trigger.rules.push(Rule {
-            id: OVERRIDE_RULE.to_string(),
-            matches: RuleMatch::Paths {
-                globs: vec![literal_rule_glob(&target)],
-            },
             from_policy: false,
+            ..Rule::from_policy_file(
+                OVERRIDE_RULE.to_string(),
+                RuleMatch::Paths {
+                    globs: vec![literal_rule_glob(&target)],
+                },
+            )
         });
     }
 
@@ -447,6 +471,7 @@ impl Policy {
             builtin: false,
             reads_removed_lines: true,
             secret: false,
+            needs_code_change: false,
             rules,
         });
         Ok(())
@@ -519,23 +544,21 @@ fn add_rules(
     lines: Vec<file::LineRegex>,
 ) {
     for (index, glob) in globs.into_iter().enumerate() {
-        rules.push(Rule {
-            id: format!("{trigger}.path.policy-{}", index + 1),
-            matches: RuleMatch::Paths {
+        rules.push(Rule::from_policy_file(
+            format!("{trigger}.path.policy-{}", index + 1),
+            RuleMatch::Paths {
                 globs: vec![glob.0],
             },
-            from_policy: true,
-        });
+        ));
     }
     for (index, regex) in lines.into_iter().enumerate() {
-        rules.push(Rule {
-            id: format!("{trigger}.line.policy-{}", index + 1),
-            matches: RuleMatch::Line {
+        rules.push(Rule::from_policy_file(
+            format!("{trigger}.line.policy-{}", index + 1),
+            RuleMatch::Line {
                 regex: regex.0,
                 files: Vec::new(),
             },
-            from_policy: true,
-        });
+        ));
     }
 }
 

@@ -15,8 +15,8 @@ use crate::git::{
     ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, RenameLimitExceeded,
     RenameOptions, Repo, RepoPath,
 };
-use crate::policy::RiskClass;
 use crate::policy::{Policy, GATE_FILE_RULE};
+use crate::policy::{RiskClass, Trigger};
 
 /// The trigger of the gate's own files.
 const POLICY_TRIGGER: &str = "policy";
@@ -97,6 +97,7 @@ pub fn classify(
         limit: None,
     };
     let change = repo.visit_changes(base, head, &renames, &mut visitor)?;
+    visitor.finish_file();
     if let Some(error) = matcher.first_error() {
         return Err(error.into());
     }
@@ -245,6 +246,13 @@ struct Classifier<'a> {
     open_count: usize,
     /// For the current file: which triggers already fired by path.
     fired_by_path: Vec<bool>,
+    /// For the current file: path findings of triggers that need a changed line of code,
+    /// kept until one is seen (then reported) or the file ends (then dropped).
+    pending: Vec<Finding>,
+    /// For the current file: whether any changed line was seen.
+    saw_line: bool,
+    /// For the current file: whether a test-file path rule matched it.
+    is_test: bool,
     /// For the current file: how its comment lines start.
     comments: CommentStyle,
 }
@@ -259,6 +267,9 @@ impl<'a> Classifier<'a> {
             open: vec![false; matcher.line_rules.len()],
             open_count: 0,
             fired_by_path: vec![false; matcher.triggers.len()],
+            pending: Vec::new(),
+            saw_line: false,
+            is_test: false,
             comments: CommentStyle::None,
         }
     }
@@ -267,30 +278,53 @@ impl<'a> Classifier<'a> {
         !self.policy.is_meta(path) && !self.matcher.is_excluded(&path.to_string_lossy())
     }
 
-    /// Records the path rules the file fires: one finding per trigger and path.
+    /// Ends the current file: path findings still waiting for a line of code are dropped
+    /// when the file had changed lines (all comments), kept when it had none.
+    fn finish_file(&mut self) {
+        if self.saw_line {
+            self.pending.clear();
+        } else {
+            self.findings.append(&mut self.pending);
+        }
+        self.saw_line = false;
+    }
+
+    /// Records the path rules the file fires: one finding per trigger and path. Those of
+    /// a trigger that needs a changed line of code wait for one (see [`Self::line`]),
+    /// except in a binary file or a submodule, which have no code lines to show.
     fn record_path_findings(&mut self, file: &ChangedFile) {
         self.fired_by_path
             .iter_mut()
             .for_each(|fired| *fired = false);
-        let paths: Vec<&RepoPath> = file
+        let matched: Vec<(&RepoPath, Vec<usize>)> = file
             .touched_paths()
             .filter(|p| self.is_classified(p))
+            .map(|path| {
+                // A submodule is a directory: `vendor/oauth/` is what directory globs match.
+                let mut text = path.to_string_lossy().into_owned();
+                if file.submodule {
+                    text.push('/');
+                }
+                (path, self.matcher.path_rules_for(&text))
+            })
             .collect();
-        for path in paths {
+        self.is_test = matched.iter().flat_map(|(_, rules)| rules).any(|&rule| {
+            self.matcher.triggers[self.matcher.path_rules[rule].trigger].name
+                == Trigger::TestFile.as_str()
+        });
+        let waits = !file.binary && !file.submodule;
+        for (path, rules) in matched {
             let mut fired_here = vec![false; self.matcher.triggers.len()];
-            // A submodule is a directory: `vendor/oauth/` is what directory globs match.
-            let mut text = path.to_string_lossy().into_owned();
-            if file.submodule {
-                text.push('/');
-            }
-            for rule_index in self.matcher.path_rules_for(&text) {
+            for rule_index in rules {
                 let rule = &self.matcher.path_rules[rule_index];
-                if std::mem::replace(&mut fired_here[rule.trigger], true) {
+                if (self.is_test && !rule.reads_test_files)
+                    || std::mem::replace(&mut fired_here[rule.trigger], true)
+                {
                     continue;
                 }
                 self.fired_by_path[rule.trigger] = true;
                 let trigger = &self.matcher.triggers[rule.trigger];
-                self.findings.push(Finding {
+                let finding = Finding {
                     trigger: trigger.name.clone(),
                     class: trigger.class,
                     path: Some(path.clone()),
@@ -298,7 +332,12 @@ impl<'a> Classifier<'a> {
                     side: None,
                     rule: rule.id.clone(),
                     excerpt: None,
-                });
+                };
+                if waits && trigger.needs_code_change {
+                    self.pending.push(finding);
+                } else {
+                    self.findings.push(finding);
+                }
             }
         }
     }
@@ -311,7 +350,8 @@ impl<'a> Classifier<'a> {
         self.matcher.line_rules_for(&path, &mut self.open);
         for (index, rule) in self.matcher.line_rules.iter().enumerate() {
             let other = only.is_some_and(|name| self.matcher.triggers[rule.trigger].name != name);
-            if self.fired_by_path[rule.trigger] || other {
+            let skips_tests = self.is_test && !rule.reads_test_files;
+            if self.fired_by_path[rule.trigger] || other || skips_tests {
                 self.open[index] = false;
             }
         }
@@ -321,6 +361,8 @@ impl<'a> Classifier<'a> {
 
 impl ChangeVisitor for Classifier<'_> {
     fn file(&mut self, file: &ChangedFile) -> bool {
+        self.finish_file();
+        self.is_test = false;
         self.open_count = 0;
         if file.submodule {
             if file.touched_paths().any(|path| self.is_classified(path)) {
@@ -347,7 +389,7 @@ impl ChangeVisitor for Classifier<'_> {
         // A binary file's text (see `git::content`) is read by the credential rules.
         let only = if file.binary { CREDENTIAL_ONLY } else { None };
         self.open_line_rules(file, only);
-        self.open_count > 0
+        self.open_count > 0 || !self.pending.is_empty()
     }
 
     /// A file renamed or copied out of the records directory (or out of an excluded
@@ -361,16 +403,23 @@ impl ChangeVisitor for Classifier<'_> {
     }
 
     fn line(&mut self, file: &ChangedFile, line: DiffLine<'_>) {
+        self.saw_line = true;
+        // Only secrets count in comment lines (see `comments`); asked only of the lines
+        // that need the answer.
+        let mut comment = None;
+        if !self.pending.is_empty()
+            && !is_blank(line.content)
+            && !*comment.get_or_insert_with(|| self.comments.is_comment(line.content))
+        {
+            self.findings.append(&mut self.pending);
+        }
         if self.open_count == 0 {
             return;
         }
-        // Only secrets count in comment lines (see `comments`); asked only of the few
-        // lines a rule matches.
-        let mut comment = None;
         let mut fired = Vec::new();
         self.matcher
             .open_matches(line.side, line.content, &self.open, |index| {
-                let counts = self.matcher.is_secret(index)
+                let counts = self.matcher.reads_comments(index)
                     || !*comment.get_or_insert_with(|| self.comments.is_comment(line.content));
                 if counts && self.matcher.confirms(index, line.content) {
                     fired.push(index);
@@ -392,4 +441,9 @@ impl ChangeVisitor for Classifier<'_> {
             });
         }
     }
+}
+
+/// Whether a line holds nothing but white space.
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
 }

@@ -48,6 +48,8 @@ pub struct CompileError {
 pub(crate) struct TriggerInfo {
     pub name: String,
     pub class: RiskClass,
+    /// Whether its path rules need a changed line of code in the file.
+    pub needs_code_change: bool,
 }
 
 /// A compiled path rule.
@@ -55,6 +57,8 @@ pub(crate) struct TriggerInfo {
 pub(crate) struct PathRule {
     pub trigger: usize,
     pub id: String,
+    /// Whether it reads test files.
+    pub reads_test_files: bool,
 }
 
 /// A line rule.
@@ -64,6 +68,10 @@ pub(crate) struct LineRule {
     pub id: String,
     /// Whether the rule reads every file, or only those its globs match.
     pub any_file: bool,
+    /// Whether it reads test files.
+    pub reads_test_files: bool,
+    /// Whether a secret rule skips comment lines.
+    code_only: bool,
     /// Whether the rule reads removed lines too (every trigger but `credential`).
     reads_removed: bool,
     /// For a credential rule, how its matches are redacted.
@@ -114,6 +122,7 @@ impl Matcher {
             builder.triggers.push(TriggerInfo {
                 name: trigger.name.clone(),
                 class: trigger.class,
+                needs_code_change: trigger.needs_code_change,
             });
             for rule in &trigger.rules {
                 builder.add_rule(index, trigger, rule);
@@ -211,9 +220,11 @@ impl Matcher {
         }
     }
 
-    /// Whether line rule `index` guards a secret (a credential rule).
-    pub fn is_secret(&self, index: usize) -> bool {
-        self.line_rules[index].secret.is_some()
+    /// Whether line rule `index` reads comment lines: only secret rules do (a key pasted
+    /// in a comment is still leaked), and not those that only name a credential.
+    pub fn reads_comments(&self, index: usize) -> bool {
+        let rule = &self.line_rules[index];
+        rule.secret.is_some() && !rule.code_only
     }
 
     /// Whether line rule `index` really fires on `content`: a secret rule whose regex
@@ -273,7 +284,11 @@ impl Builder {
                 for glob in globs {
                     self.path_globs.add(glob, self.path_rules.len());
                 }
-                self.path_rules.push(PathRule { trigger: index, id });
+                self.path_rules.push(PathRule {
+                    trigger: index,
+                    id,
+                    reads_test_files: rule.reads_test_files,
+                });
             }
             RuleMatch::Line { regex, files } => {
                 for glob in files {
@@ -286,6 +301,8 @@ impl Builder {
                     trigger: index,
                     id,
                     any_file: files.is_empty(),
+                    reads_test_files: rule.reads_test_files,
+                    code_only: rule.code_only,
                     reads_removed: trigger.reads_removed_lines,
                     secret,
                     source: regex.clone(),
@@ -635,21 +652,19 @@ mod tests {
     #[test]
     fn a_rule_that_does_not_compile_never_fires_and_is_reported() {
         let mut policy = Policy::default();
-        policy.triggers[0].rules.push(Rule {
-            id: "test-file.policy-1".to_string(),
-            matches: RuleMatch::Line {
+        policy.triggers[0].rules.push(Rule::from_policy_file(
+            "test-file.policy-1".to_string(),
+            RuleMatch::Line {
                 regex: "(unclosed".to_string(),
                 files: Vec::new(),
             },
-            from_policy: true,
-        });
-        policy.triggers[1].rules.push(Rule {
-            id: "api-route.policy-1".to_string(),
-            matches: RuleMatch::Paths {
+        ));
+        policy.triggers[1].rules.push(Rule::from_policy_file(
+            "api-route.policy-1".to_string(),
+            RuleMatch::Paths {
                 globs: vec!["src/[z-a]".to_string()],
             },
-            from_policy: true,
-        });
+        ));
         let matcher = Matcher::new(&policy).expect("nothing is compiled yet");
         assert!(matcher.first_error().is_none());
         let open = vec![true; matcher.line_rules.len()];

@@ -447,3 +447,61 @@ fn comments_only_count_for_credentials() {
     );
     assert_eq!(result.findings[0].line, Some(2));
 }
+
+#[test]
+fn a_comment_only_change_in_an_auth_file_is_not_an_auth_change() {
+    let (repo, _) = TestRepo::with_base();
+    repo.write(
+        "tools/auth/gitlab.go",
+        "package auth\n\n// Docs: https://example.org/old\nfunc Name() string { return \"gitlab\" }\n",
+    );
+    repo.write(".env.example", "# SMTP host\nSMTP_HOST=\n");
+    let base = repo.commit("provider");
+    repo.write(
+        "tools/auth/gitlab.go",
+        "package auth\n\n// Docs: https://example.org/new\n\nfunc Name() string { return \"gitlab\" }\n",
+    );
+    repo.write(".env.example", "# The SMTP host\nSMTP_HOST=\n");
+    repo.commit("doc comment");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+
+    repo.write(
+        "tools/auth/gitlab.go",
+        "package auth\n\n// Docs: https://example.org/new\n\nfunc Name() string { return \"gitlab-ce\" }\n",
+    );
+    let code = repo.commit("code");
+    let result = run(&repo, &format!("{code}^"), &head_commit(), None);
+    assert_eq!(
+        rules(&result),
+        ["auth.path.auth-dir"],
+        "{:?}",
+        result.findings
+    );
+}
+
+#[test]
+fn tests_of_permissions_and_payments_are_test_changes_only() {
+    let result = change(&[
+        (
+            "shop/payment/tests/test_refunds.py",
+            "def test_denied(client):\n    assert client.get('/x').status_code == 403\n",
+        ),
+        (
+            "apis/sql_test.go",
+            "package apis\n\nvar h = map[string]string{\"Authorization\": \"eyJhbGciOiJIUzI1NiJ9.eyJpZCI6InN1cGVydXNlciJ9.c2lnbmF0dXJlc2lnbmF0dXJl\"}\n",
+        ),
+    ]);
+    assert_eq!(result.risk, RiskClass::Medium, "{:?}", result.findings);
+    assert_eq!(triggers(&result), ["test-file"]);
+    let result = change(&[(
+        "shop/payment/refunds.py",
+        "def refund(order):\n    abort(403)\n",
+    )]);
+    assert_eq!(
+        rules(&result),
+        ["auth.line.access-denied", "payment.path.payment-dir"],
+        "{:?}",
+        result.findings
+    );
+}
