@@ -11,6 +11,7 @@ mod completions;
 mod contract;
 mod explain;
 mod fmt;
+mod init;
 mod inputs;
 mod lint;
 mod man;
@@ -75,6 +76,9 @@ enum Command {
     Message(message::Args),
     /// The tamper-evident trail of handoffs: append, lifecycle, verify, query.
     Trail(trail::Args),
+    /// Set a repository up for the gate: a commented .handoff.yaml, the records directory,
+    /// the workflow, and the CODEOWNERS line to add (never overwrites; --dry-run).
+    Init(init::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
     /// Print the manual page (roff), of `handoff` or of one command.
@@ -111,6 +115,7 @@ pub fn run() -> ExitCode {
         Command::Route(args) => route::run(args),
         Command::Message(args) => message::run(args),
         Command::Trail(args) => trail::run(args),
+        Command::Init(args) => init::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
     };

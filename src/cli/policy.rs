@@ -3,7 +3,7 @@
 use super::classify::Change;
 use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::Policy;
+use handoff::{default_policy, Policy};
 use handoff::{Format, PolicyReport, Report};
 use std::path::PathBuf;
 
@@ -16,8 +16,9 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Command {
-    /// Print the effective policy: every trigger with its rule ids and patterns,
-    /// evidence aliases and reviewer roles.
+    /// Print the effective policy as a policy file (valid YAML that `--policy` and
+    /// `.handoff.yaml` accept back), every rule id in comments; anywhere (outside a
+    /// repository: the built-in defaults).
     Show(ShowArgs),
 }
 
@@ -49,18 +50,31 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
 }
 
 fn show(args: ShowArgs) -> Result<Outcome, Failure> {
-    let policy = match &args.policy {
-        Some(path) => Policy::read_file(path)?,
-        None => {
-            let repo = args.repo.as_deref();
-            // Without --base, a repository with no default branch shows HEAD's policy.
-            let change = match Change::open(repo, args.base.as_deref(), Some("HEAD")) {
-                Err(_) if args.base.is_none() => Change::open(repo, Some("HEAD"), Some("HEAD"))?,
-                opened => opened?,
-            };
-            Policy::load(&change.repo, &change.base, None)?
-        }
-    };
-    print_report(&PolicyReport(&policy), args.format, &args.templates)?;
+    print_report(
+        &PolicyReport(&effective(&args)?),
+        args.format,
+        &args.templates,
+    )?;
     Ok(Outcome::Ok)
+}
+
+/// The policy `show` prints: the `--policy` file; else the one of `--base`; else the
+/// merge base's with the default branch, HEAD's when there is no default branch, and the
+/// built-in defaults outside a repository or in one without a commit yet.
+fn effective(args: &ShowArgs) -> Result<Policy, Failure> {
+    if let Some(path) = &args.policy {
+        return Ok(Policy::read_file(path)?);
+    }
+    let repo = args.repo.as_deref();
+    let change = match &args.base {
+        Some(base) => Change::open(repo, Some(base), Some("HEAD"))?,
+        None => match Change::open(repo, None, Some("HEAD"))
+            .or_else(|_| Change::open(repo, Some("HEAD"), Some("HEAD")))
+        {
+            Ok(change) => change,
+            Err(_) if repo.is_none() => return Ok(default_policy().clone()),
+            Err(error) => return Err(error),
+        },
+    };
+    Ok(Policy::load(&change.repo, &change.base, None)?)
 }

@@ -160,7 +160,11 @@ fn policy_show_prints_rule_ids_merged_with_the_file() {
             "auth.path.policy-1 (policy)  paths: src/guards/",
         ))
         .stdout(predicate::str::contains("auth.path.middleware"))
-        .stdout(predicate::str::contains("auth.path.session").not())
+        // Removed: a key of the policy file, no longer a rule in effect.
+        .stdout(predicate::str::contains(
+            "remove_paths:\n    - auth.path.session\n",
+        ))
+        .stdout(predicate::str::contains("#     auth.path.session").not())
         .stdout(predicate::str::contains(
             "orchestrator: enterprise-orchestrator",
         ));

@@ -19,6 +19,7 @@ mod contracts;
 mod formats;
 mod git_change_set;
 mod git_renames;
+mod init;
 mod policy_schema;
 mod roundtrip;
 mod route;
