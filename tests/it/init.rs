@@ -161,3 +161,41 @@ fn policy_show_prints_yaml_that_policy_accepts_back_unchanged() {
     assert_eq!(original, back, "{shown}");
     assert_eq!(original["records_dir"], "meta");
 }
+
+#[test]
+fn every_version_pin_names_the_tag_the_release_creates() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tag = format!("v{}", env!("CARGO_PKG_VERSION"));
+    for file in [
+        "README.md",
+        "templates/init/workflow.yml",
+        "examples/check/github-actions.yml",
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).expect("the file");
+        // `OWNER/handoff@vX.Y.Z` and pre-commit's `rev: vX.Y.Z`.
+        let pins: Vec<&str> = ["handoff@", "rev: "]
+            .iter()
+            .flat_map(|prefix| {
+                text.match_indices(prefix)
+                    .map(move |(at, _)| at + prefix.len())
+            })
+            .map(|at| {
+                text[at..]
+                    .split(|c: char| c.is_whitespace())
+                    .next()
+                    .unwrap_or_default()
+            })
+            .collect();
+        assert!(
+            !pins.is_empty() || file != "README.md",
+            "{file} pins nothing"
+        );
+        for pin in pins {
+            assert_eq!(pin, tag, "{file} pins {pin}, the release tags {tag}");
+        }
+    }
+    // The release workflow tags exactly Cargo.toml's version.
+    let release = std::fs::read_to_string(root.join(".github/workflows/release.yml"))
+        .expect("the release workflow");
+    assert!(release.contains(r#"test "$TAG" = "v$version""#));
+}
