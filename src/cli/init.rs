@@ -65,9 +65,14 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     report.push_str(&format!(
         "\nAdd to .github/CODEOWNERS, so that records, the policy and the workflow need the \
          reviewers' approval\n(the gate cannot tell who wrote a file; CODEOWNERS with branch \
-         protection can):\n\n  /{records_dir}/ /{POLICY_FILE} /{WORKFLOW_PATH} @OWNER/reviewers\n\n\
-         Then commit these files in one pull request: the gate recognises it as the \
-         adoption pull request.\n"
+         protection can), with your team for @OWNER/reviewers:\n\n\
+         /{records_dir}/ @OWNER/reviewers\n/{POLICY_FILE} @OWNER/reviewers\n\
+         /{WORKFLOW_PATH} @OWNER/reviewers\n\n\
+         Commit these files in one pull request. It changes the gate's own files (high risk) and \
+         has no Task Assignment yet, so the gate cannot run on it (exit 2): file one for it \
+         (`handoff new task-assignment --task ID --to AGENT --scope '{records_dir}/,{POLICY_FILE},\
+         {WORKFLOW_PATH}' -o {records_dir}/ID.md`) on the base branch, or merge it with your \
+         usual review.\n"
     ));
     report.push_str(&match (args.dry_run, created) {
         (true, n) => format!("dry run: {n} file(s) would be created, nothing written\n"),

@@ -77,7 +77,7 @@ enum Command {
     /// The tamper-evident trail of handoffs: append, lifecycle, verify, query.
     Trail(trail::Args),
     /// Set a repository up for the gate: a commented .handoff.yaml, the records directory,
-    /// the workflow, and the CODEOWNERS line to add (never overwrites; --dry-run).
+    /// the workflow, and the CODEOWNERS lines to add (never overwrites; --dry-run).
     Init(init::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),

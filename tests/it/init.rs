@@ -28,10 +28,17 @@ fn init_writes_the_policy_records_and_workflow_and_prints_codeowners() {
         assert!(out.contains(&format!("created {path}")), "{out}");
         assert!(repo.path().join(path).is_file(), "{path}");
     }
-    assert!(
-        out.contains("/.handoff/ /.handoff.yaml /.github/workflows/handoff.yml @"),
-        "{out}"
-    );
+    // CODEOWNERS: one pattern per line, then its owners.
+    for pattern in [
+        "/.handoff/",
+        "/.handoff.yaml",
+        "/.github/workflows/handoff.yml",
+    ] {
+        assert!(
+            out.contains(&format!("\n{pattern} @OWNER/reviewers\n")),
+            "{out}"
+        );
+    }
     assert!(out.contains("3 file(s) created"), "{out}");
     // The workflow is the documented one.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -180,10 +187,11 @@ fn every_version_pin_names_the_tag_the_release_creates() {
                     .map(move |(at, _)| at + prefix.len())
             })
             .map(|at| {
-                text[at..]
-                    .split(|c: char| c.is_whitespace())
-                    .next()
-                    .unwrap_or_default()
+                let rest = &text[at..];
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+                    .unwrap_or(rest.len());
+                &rest[..end]
             })
             .collect();
         assert!(
