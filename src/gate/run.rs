@@ -196,12 +196,10 @@ fn changed_record_files(
     head: &Head,
     records_dir: &str,
 ) -> Result<HashSet<String>, CheckError> {
-    let change = repo.change_set(base, head)?;
-    Ok(change
-        .files
+    Ok(repo
+        .changed_files_under(base, head, records_dir)?
         .iter()
-        .filter(|file| file.status != ChangeStatus::Deleted && file.path.is_under(records_dir))
-        .map(|file| file.path.to_string_lossy().into_owned())
+        .map(|path| path.to_string_lossy().into_owned())
         .collect())
 }
 

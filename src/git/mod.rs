@@ -129,6 +129,31 @@ impl Repo {
         self.visit_changes(base, head, &RenameOptions::default(), &mut FilesOnly)
     }
 
+    /// The paths below directory `dir` that exist at `head` and differ from `base`
+    /// (added, modified, type-changed, or renamed or copied there), sorted: what
+    /// [`Repo::change_set`] lists there except deletions, without reading a file or
+    /// searching for renames (a file renamed into `dir` is a new path there either way).
+    pub fn changed_files_under(
+        &self,
+        base: &str,
+        head: &Head,
+        dir: &str,
+    ) -> Result<Vec<RepoPath>, GitError> {
+        let base_oid = self.base_commit(base, head)?;
+        let head_oid = match head {
+            Head::WorkTree => None,
+            Head::Rev(rev) => Some(self.commit_of(rev)?),
+        };
+        let mut paths: Vec<RepoPath> = self
+            .entries(base_oid, head_oid)?
+            .into_iter()
+            .filter_map(|entry| entry.new.map(|side| RepoPath::from_bytes(side.path)))
+            .filter(|path| path.is_under(dir))
+            .collect();
+        paths.sort();
+        Ok(paths)
+    }
+
     /// Streams the change between `base` and `head` to `visitor` and returns its files.
     ///
     /// Line diffs are computed only for files the visitor accepts, one file at a time.

@@ -419,3 +419,60 @@ fn a_branch_base_whose_merge_base_is_cut_off_by_a_shallow_clone_asks_for_history
     );
     assert!(error.to_string().contains("`origin/main`"), "{error}");
 }
+
+/// The paths under a directory that `changed_files_under` lists without reading
+/// contents: what the change set lists there except deletions, in commits and in the
+/// working tree (a rename into the directory included, one out of it not).
+#[test]
+fn the_changed_files_under_a_directory_are_the_change_sets_there_less_deletions() {
+    let body: String = (0..30).map(|i| format!("line {i}\n")).collect();
+    let (repo, base) = TestRepo::with_files(&[
+        (".handoff/keep.md", "k\n"),
+        (".handoff/edit.md", "e\n"),
+        (".handoff/gone.md", "g\n"),
+        (".handoff/out.md", &body),
+        ("moved.md", &body.replace("line 1\n", "line one\n")),
+        ("other.txt", "o\n"),
+    ]);
+    repo.write(".handoff/edit.md", "e2\n")
+        .write(".handoff/new/task.md", "n\n")
+        .write("other.txt", "o2\n")
+        .remove(".handoff/gone.md");
+    repo.git_mv(".handoff/out.md", "outside.md");
+    repo.git_mv("moved.md", ".handoff/moved.md");
+    let opened = Repo::open(repo.path()).unwrap();
+    let expected = |change: ChangeSet| -> Vec<RepoPath> {
+        let mut paths: Vec<RepoPath> = change
+            .files
+            .into_iter()
+            .filter(|file| file.status != ChangeStatus::Deleted && file.path.is_under(".handoff"))
+            .map(|file| file.path)
+            .collect();
+        paths.sort();
+        paths
+    };
+    let listed = |head: &Head| opened.changed_files_under(&base, head, ".handoff").unwrap();
+
+    let worktree = listed(&Head::WorkTree);
+    assert_eq!(
+        worktree,
+        expected(change_set(&repo, &base, &Head::WorkTree))
+    );
+    assert_eq!(
+        worktree
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect::<Vec<_>>(),
+        [
+            ".handoff/edit.md",
+            ".handoff/moved.md",
+            ".handoff/new/task.md"
+        ]
+    );
+    repo.commit("head");
+    assert_eq!(listed(&head_commit()), worktree);
+    assert_eq!(
+        listed(&head_commit()),
+        expected(change_set(&repo, &base, &head_commit()))
+    );
+}
