@@ -7,17 +7,14 @@ use crate::trail::{EventType, HandoffType, OnTimeout, Outcome, RiskLevel};
 use serde_json::{json, Map, Value};
 
 fn text(value: &Value, pointer: &str) -> Option<String> {
-    value
-        .pointer(pointer)
+    super::at(value, pointer)
         .and_then(Value::as_str)
         .filter(|t| !t.trim().is_empty())
         .map(str::to_string)
 }
 
 fn enum_of<T: serde::de::DeserializeOwned>(value: &Value, pointer: &str) -> Option<T> {
-    value
-        .pointer(pointer)
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
+    super::at(value, pointer).and_then(|v| serde_json::from_value(v.clone()).ok())
 }
 
 /// The canonical handoff (002's field names) of a handoff message of either shape;
@@ -52,22 +49,21 @@ fn from_004(message: &Value) -> Value {
     };
     put("id", message.get("handoff_id").cloned());
     put("timestamp", message.get("timestamp").cloned());
-    put("from_agent", message.pointer("/source/agent").cloned());
-    put("to_agent", message.pointer("/target/agent").cloned());
+    put("from_agent", super::at(message, "/source/agent").cloned());
+    put("to_agent", super::at(message, "/target/agent").cloned());
     put(
         "type",
         Some(
-            message
-                .pointer("/metadata/type")
+            super::at(message, "/metadata/type")
                 .cloned()
                 .unwrap_or(json!("sequential")),
         ),
     );
-    put("reason", message.pointer("/target/reason").cloned());
+    put("reason", super::at(message, "/target/reason").cloned());
     put("context", Some(Value::Object(context)));
     let mut return_protocol = Map::new();
     for key in ["timeout", "on_timeout"] {
-        if let Some(value) = message.pointer(&format!("/metadata/{key}")) {
+        if let Some(value) = super::at(message, &format!("/metadata/{key}")) {
             return_protocol.insert(key.into(), value.clone());
         }
     }
@@ -76,7 +72,7 @@ fn from_004(message: &Value) -> Value {
     }
     let mut audit = Map::new();
     for key in ["decision_rationale", "risk_level"] {
-        if let Some(value) = message.pointer(&format!("/metadata/{key}")) {
+        if let Some(value) = super::at(message, &format!("/metadata/{key}")) {
             audit.insert(key.into(), value.clone());
         }
     }
@@ -84,7 +80,10 @@ fn from_004(message: &Value) -> Value {
         put("audit", Some(Value::Object(audit)));
     }
     for key in ["workflow_id", "parent_handoff", "broadcast_group_id"] {
-        put(key, message.pointer(&format!("/metadata/{key}")).cloned());
+        put(
+            key,
+            super::at(message, &format!("/metadata/{key}")).cloned(),
+        );
     }
     for key in ["source", "target", "expectations", "rollback", "metadata"] {
         put(key, message.get(key).cloned());
@@ -136,9 +135,8 @@ fn initiation(handoff: Value) -> Option<Initiation> {
     request.handoff_id = text(&handoff, "/id")?;
     request.timestamp = text(&handoff, "/timestamp");
     request.task_status = text(&handoff, "/context/context_variables/task_status");
-    request.context_variables = handoff.pointer("/context/context_variables").cloned();
-    request.artifact_count = handoff
-        .pointer("/context/artifacts")
+    request.context_variables = super::at(&handoff, "/context/context_variables").cloned();
+    request.artifact_count = super::at(&handoff, "/context/artifacts")
         .and_then(Value::as_array)
         .map(|a| a.len() as u64);
     request.decision_rationale = text(&handoff, "/audit/decision_rationale");
@@ -147,12 +145,11 @@ fn initiation(handoff: Value) -> Option<Initiation> {
         text(&handoff, "/workflow_id").or_else(|| text(&handoff, "/metadata/workflow_id"));
     request.parent_handoff =
         text(&handoff, "/parent_handoff").or_else(|| text(&handoff, "/metadata/parent_handoff"));
-    request.depth = handoff
-        .pointer("/metadata/depth")
+    request.depth = super::at(&handoff, "/metadata/depth")
         .and_then(Value::as_u64)
         .and_then(|d| u32::try_from(d).ok());
     request.broadcast_group_id = text(&handoff, "/broadcast_group_id");
-    request.timeout = match handoff.pointer("/return_protocol/timeout") {
+    request.timeout = match super::at(&handoff, "/return_protocol/timeout") {
         Some(Value::String(text)) => Some(text.clone()),
         Some(Value::Number(seconds)) => Some(format!("{seconds}s")),
         _ => None,
@@ -160,8 +157,7 @@ fn initiation(handoff: Value) -> Option<Initiation> {
     request.on_timeout = enum_of::<OnTimeout>(&handoff, "/return_protocol/on_timeout");
     request.escalate_to = text(&handoff, "/escalate_to");
     request.rollback_to = text(&handoff, "/rollback/on_failure");
-    request.required_capabilities = handoff
-        .pointer("/validation/required_capabilities")
+    request.required_capabilities = super::at(&handoff, "/validation/required_capabilities")
         .and_then(Value::as_array)
         .map(|items| {
             items
@@ -204,9 +200,7 @@ fn returned(message: &Value) -> Option<Intent> {
     };
     let mut step = step(message, event_type, "/audit/completion_time")?;
     step.outcome = outcome;
-    step.tokens_consumed = message
-        .pointer("/audit/tokens_consumed")
-        .and_then(Value::as_u64);
+    step.tokens_consumed = super::at(message, "/audit/tokens_consumed").and_then(Value::as_u64);
     step.reason = text(message, "/audit/notes");
     Some(Intent::Step(Box::new(step)))
 }

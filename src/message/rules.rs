@@ -27,11 +27,11 @@ fn finding(code: TrailCode, pointer: &str, message: String) -> Finding {
 }
 
 fn text<'v>(value: &'v Value, pointer: &str) -> Option<&'v str> {
-    value.pointer(pointer).and_then(Value::as_str)
+    super::at(value, pointer).and_then(Value::as_str)
 }
 
 fn stated(value: &Value, pointer: &str) -> bool {
-    match value.pointer(pointer) {
+    match super::at(value, pointer) {
         Some(Value::String(text)) => !text.trim().is_empty(),
         Some(Value::Null) | None => false,
         Some(_) => true,
@@ -65,10 +65,7 @@ pub fn check(kind: Kind, message: &Value) -> Vec<Finding> {
 }
 
 fn handoff_002(message: &Value, findings: &mut Vec<Finding>) {
-    if let Some(artifacts) = message
-        .pointer("/context/artifacts")
-        .and_then(Value::as_array)
-    {
+    if let Some(artifacts) = super::at(message, "/context/artifacts").and_then(Value::as_array) {
         for (index, _) in artifacts.iter().enumerate() {
             let pointer = format!("/context/artifacts/{index}/created_at");
             if let Some(Err(problem)) = text(message, &pointer).map(time::parse_utc) {
@@ -136,7 +133,7 @@ fn handoff_type_rules(
     at: Pointers,
     findings: &mut Vec<Finding>,
 ) {
-    let timeout = message.pointer(at.timeout);
+    let timeout = super::at(message, at.timeout);
     match timeout {
         Some(Value::String(text)) => {
             if let Err(problem) = time::parse_duration(text) {
@@ -192,7 +189,7 @@ fn dotted(pointer: &str) -> String {
 }
 
 fn depth(message: &Value, pointer: &str, findings: &mut Vec<Finding>) {
-    if let Some(depth) = message.pointer(pointer).and_then(Value::as_u64) {
+    if let Some(depth) = super::at(message, pointer).and_then(Value::as_u64) {
         if depth > u64::from(MAX_DEPTH) {
             findings.push(finding(
                 TrailCode::EscalationDepth,

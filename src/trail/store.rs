@@ -540,13 +540,26 @@ pub fn parse_line(line: &Line<'_>) -> Result<Event, TrailError> {
 /// Sets the event's hash and returns its canonical line (without the newline).
 ///
 /// [`Event`]'s fields are declared in key order and its `message` is stored in
-/// canonical form, so `serde_json` writes the RFC 8785 form directly: once without
-/// `hash` (what is hashed), once with it (the line).
+/// canonical form, so `serde_json` writes the RFC 8785 form directly, once, without
+/// `hash` (what is hashed); the line is that text with the `hash` member put in its
+/// place in key order, right after `handoff_type` (the member before it, always
+/// present; its pattern cannot occur earlier, inside a string, where `"` is escaped).
 pub fn seal(event: &mut Event) -> Vec<u8> {
     event.hash = String::new();
     let unsealed = serde_json::to_vec(&*event).unwrap_or_default();
     event.hash = chain::sha256_hex(&unsealed);
-    serde_json::to_vec(&*event).unwrap_or_default()
+    let member = format!("\"handoff_type\":\"{}\"", event.handoff_type.name());
+    let Some(at) = memchr::memmem::find(&unsealed, member.as_bytes()) else {
+        return serde_json::to_vec(&*event).unwrap_or_default();
+    };
+    let at = at + member.len();
+    let mut line = Vec::with_capacity(unsealed.len() + 80);
+    line.extend_from_slice(&unsealed[..at]);
+    line.extend_from_slice(b",\"hash\":\"");
+    line.extend_from_slice(event.hash.as_bytes());
+    line.push(b'"');
+    line.extend_from_slice(&unsealed[at..]);
+    line
 }
 
 /// The day of a segment file name, `YYYY-MM-DD.jsonl`.
@@ -648,7 +661,8 @@ mod tests {
             duration_ms: Some(5),
             escalate_to: Some("e".into()),
             event_type: EventType::Completed,
-            from_agent: "a".into(),
+            // The pattern `seal` places `hash` after, inside an earlier string.
+            from_agent: "a\",\"handoff_type\":\"escalation\"".into(),
             handoff_id: "h".into(),
             handoff_type: HandoffType::Escalation,
             hash: String::new(),
@@ -672,6 +686,7 @@ mod tests {
             workflow_id: Some("wf".into()),
         };
         let line = seal(&mut event);
+        assert_eq!(line, serde_json::to_vec(&event).expect("JSON"));
         let value: serde_json::Value = serde_json::from_slice(&line).expect("JSON");
         assert_eq!(chain::canonical_json(&value), line);
         let map = value.as_object().cloned().expect("an object");
