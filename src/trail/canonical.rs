@@ -128,7 +128,9 @@ impl<'a> Scan<'a> {
             let rest = &self.bytes[self.at..];
             let stop = memchr::memchr2(b'"', b'\\', rest)?;
             let plain = &rest[..stop];
-            if plain.iter().any(|b| *b < 0x20) || (ascii && !plain.is_ascii()) {
+            // A fold rather than `any`: no early exit, so it runs a vector at a time.
+            let control = plain.iter().fold(false, |seen, b| seen | (*b < 0x20));
+            if control || (ascii && !plain.is_ascii()) {
                 return None;
             }
             self.at += stop;
