@@ -10,6 +10,7 @@
 mod classify;
 mod comments;
 mod matcher;
+mod project;
 #[cfg(test)]
 mod rule_tests;
 

@@ -78,6 +78,7 @@ struct RuleDefinition {
     reads_test_files: Option<bool>,
     #[serde(default)]
     code_only: bool,
+    stack: Option<String>,
 }
 
 /// One evidence item: the seed's wording and the labels that name it.
@@ -162,6 +163,7 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
                 from_policy: false,
                 reads_test_files: rule.reads_test_files.unwrap_or(definition.reads_test_files),
                 code_only: rule.code_only,
+                stack: rule.stack.unwrap_or_else(|| "any".to_string()),
             })
         })
         .collect::<Result<Vec<Rule>, String>>()?;

@@ -156,6 +156,9 @@ pub struct Rule {
     /// For a line rule of a secret trigger: whether it reads code only, not comments (a
     /// reference to a credential by name, unlike a pasted key, means nothing in a comment).
     pub code_only: bool,
+    /// The stack that enables it: `any`, a language (`python`, …) or a framework found
+    /// in the base's manifests (`laravel`, `trpc`, …; docs/gate.md lists them).
+    pub stack: String,
 }
 
 impl Rule {
@@ -167,6 +170,7 @@ impl Rule {
             from_policy: true,
             reads_test_files: true,
             code_only: false,
+            stack: "any".to_string(),
         }
     }
 }

@@ -10,6 +10,7 @@
 
 use super::comments::CommentStyle;
 use super::matcher::{CompileError, Matcher};
+use super::project::{FileStacks, ProjectModel};
 use crate::git::ChangeSet;
 use crate::git::{
     ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, RenameLimitExceeded,
@@ -17,6 +18,9 @@ use crate::git::{
 };
 use crate::policy::{Policy, GATE_FILE_RULE};
 use crate::policy::{RiskClass, Trigger};
+
+/// The stack of rules that apply everywhere.
+const ANY: &str = "any";
 
 /// The trigger of the gate's own files.
 const POLICY_TRIGGER: &str = "policy";
@@ -41,6 +45,9 @@ pub struct Classification {
     pub files: Vec<ChangedFile>,
     /// Why: one finding per rule and file that fired, in trigger order.
     pub findings: Vec<Finding>,
+    /// The stacks found in the base's manifests (the root's and those of the directories
+    /// above the changed files), sorted: what enables the framework rules.
+    pub stacks: Vec<String>,
     /// Present when the similarity search for renames was skipped (too many candidate
     /// files, git's `diff.renameLimit`): unpaired files count as added and deleted.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -64,6 +71,9 @@ pub struct Finding {
     pub side: Option<LineSide>,
     /// The rule's id, e.g. `auth.path.middleware`.
     pub rule: String,
+    /// The stack that enabled the rule: `any`, a language, or a framework the project
+    /// model found (see [`Classification::stacks`]).
+    pub stack: String,
     /// The line (trimmed, shortened, secrets redacted), or a summary for `file-count`.
     pub excerpt: Option<String>,
 }
@@ -91,13 +101,17 @@ pub fn classify(
     policy: &Policy,
 ) -> Result<Classification, ClassifyError> {
     let matcher = Matcher::new(policy)?;
-    let mut visitor = Classifier::new(&matcher, policy);
+    let base_rev = Head::Rev(repo.resolve_base(base, head)?);
+    let mut visitor = Classifier::new(&matcher, policy, repo, base_rev);
     let renames = RenameOptions {
         copies: policy.copies,
         limit: None,
     };
     let change = repo.visit_changes(base, head, &renames, &mut visitor)?;
     visitor.finish_file();
+    if let Some(error) = visitor.error {
+        return Err(error.into());
+    }
     if let Some(error) = matcher.first_error() {
         return Err(error.into());
     }
@@ -135,6 +149,7 @@ pub fn classify(
         reclassified: risk > floor,
         files,
         findings,
+        stacks: visitor.project.stacks(),
         rename_search_skipped: change.rename_search_skipped,
     })
 }
@@ -172,6 +187,7 @@ fn gate_file_findings(
                     line: None,
                     side: None,
                     rule: GATE_FILE_RULE.to_string(),
+                    stack: ANY.to_string(),
                     excerpt: None,
                 });
             }
@@ -226,6 +242,7 @@ fn file_count_finding(count: usize) -> Finding {
         line: None,
         side: None,
         rule: FILE_COUNT_RULE.to_string(),
+        stack: ANY.to_string(),
         excerpt: Some(format!(
             "{count} files changed (more than {FILE_COUNT_LIMIT})"
         )),
@@ -253,12 +270,19 @@ struct Classifier<'a> {
     saw_line: bool,
     /// For the current file: whether a test-file path rule matched it.
     is_test: bool,
+    /// The project model, read at the base as files ask, and the current file's stacks.
+    project: ProjectModel,
+    repo: &'a Repo,
+    base: Head,
+    stacks: FileStacks,
+    /// The first error reading a manifest (the visitor cannot return one).
+    error: Option<GitError>,
     /// For the current file: how its comment lines start.
     comments: CommentStyle,
 }
 
 impl<'a> Classifier<'a> {
-    fn new(matcher: &'a Matcher, policy: &'a Policy) -> Classifier<'a> {
+    fn new(matcher: &'a Matcher, policy: &'a Policy, repo: &'a Repo, base: Head) -> Classifier<'a> {
         Classifier {
             matcher,
             policy,
@@ -270,12 +294,29 @@ impl<'a> Classifier<'a> {
             pending: Vec::new(),
             saw_line: false,
             is_test: false,
+            project: ProjectModel::default(),
+            repo,
+            base,
+            stacks: FileStacks::default(),
+            error: None,
             comments: CommentStyle::None,
         }
     }
 
     fn is_classified(&self, path: &RepoPath) -> bool {
         !self.policy.is_meta(path) && !self.matcher.is_excluded(&path.to_string_lossy())
+    }
+
+    /// Reads the stacks that speak for `file` (the project model, at the base).
+    fn read_stacks(&mut self, file: &ChangedFile) {
+        let path = file.path.to_string_lossy();
+        match self.project.file_stacks(self.repo, &self.base, &path) {
+            Ok(stacks) => self.stacks = stacks,
+            Err(error) => {
+                self.stacks = FileStacks::default();
+                self.error.get_or_insert(error);
+            }
+        }
     }
 
     /// Ends the current file: path findings still waiting for a line of code are dropped
@@ -318,6 +359,7 @@ impl<'a> Classifier<'a> {
             for rule_index in rules {
                 let rule = &self.matcher.path_rules[rule_index];
                 if (self.is_test && !rule.reads_test_files)
+                    || !self.stacks.enables(&rule.stack)
                     || std::mem::replace(&mut fired_here[rule.trigger], true)
                 {
                     continue;
@@ -331,6 +373,7 @@ impl<'a> Classifier<'a> {
                     line: None,
                     side: None,
                     rule: rule.id.clone(),
+                    stack: rule.stack.clone(),
                     excerpt: None,
                 };
                 if waits && trigger.needs_code_change {
@@ -350,8 +393,9 @@ impl<'a> Classifier<'a> {
         self.matcher.line_rules_for(&path, &mut self.open);
         for (index, rule) in self.matcher.line_rules.iter().enumerate() {
             let other = only.is_some_and(|name| self.matcher.triggers[rule.trigger].name != name);
-            let skips_tests = self.is_test && !rule.reads_test_files;
-            if self.fired_by_path[rule.trigger] || other || skips_tests {
+            let skips =
+                (self.is_test && !rule.reads_test_files) || !self.stacks.enables(&rule.stack);
+            if self.fired_by_path[rule.trigger] || other || skips {
                 self.open[index] = false;
             }
         }
@@ -367,6 +411,7 @@ impl ChangeVisitor for Classifier<'_> {
         if file.submodule {
             if file.touched_paths().any(|path| self.is_classified(path)) {
                 self.counted += 1;
+                self.read_stacks(file);
                 self.record_path_findings(file);
             }
             return false;
@@ -382,6 +427,7 @@ impl ChangeVisitor for Classifier<'_> {
             return self.open_count > 0;
         }
         self.counted += 1;
+        self.read_stacks(file);
         self.record_path_findings(file);
         if !self.is_classified(&file.path) {
             return false;
@@ -437,6 +483,7 @@ impl ChangeVisitor for Classifier<'_> {
                 line: Some(line.number),
                 side: Some(line.side),
                 rule: rule.id.clone(),
+                stack: rule.stack.clone(),
                 excerpt: Some(self.matcher.excerpt(line.content)),
             });
         }

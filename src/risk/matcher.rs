@@ -59,6 +59,8 @@ pub(crate) struct PathRule {
     pub id: String,
     /// Whether it reads test files.
     pub reads_test_files: bool,
+    /// The stack that enables it.
+    pub stack: String,
 }
 
 /// A line rule.
@@ -70,6 +72,8 @@ pub(crate) struct LineRule {
     pub any_file: bool,
     /// Whether it reads test files.
     pub reads_test_files: bool,
+    /// The stack that enables it.
+    pub stack: String,
     /// Whether a secret rule skips comment lines.
     code_only: bool,
     /// Whether the rule reads removed lines too (every trigger but `credential`).
@@ -288,6 +292,7 @@ impl Builder {
                     trigger: index,
                     id,
                     reads_test_files: rule.reads_test_files,
+                    stack: rule.stack.clone(),
                 });
             }
             RuleMatch::Line { regex, files } => {
@@ -302,6 +307,7 @@ impl Builder {
                     id,
                     any_file: files.is_empty(),
                     reads_test_files: rule.reads_test_files,
+                    stack: rule.stack.clone(),
                     code_only: rule.code_only,
                     reads_removed: trigger.reads_removed_lines,
                     secret,

@@ -180,6 +180,9 @@ const YES: &[Case] = &[
     ("env-var.line.manifest-env", "deploy/api.yaml", "        - name: REDIS_ADDR"),
     ("env-var.line.php", "config/cache.php", "    'enabled' => env('CACHE_ENABLED', true),"),
     ("env-var.line.xml", "phpunit.xml", "        <env name=\"APP_ENV\" value=\"testing\"/>"),
+    ("api-route.path.routes", "crates/routes/src/feeds.rs", ""),
+    ("api-route.path.laravel", "routes/api.php", ""),
+    ("api-route.path.remix", "app/routes/_index.tsx", ""),
     ("credential.line.secret-reference", "plugins/llm/plugin.py", "        client = Client(api_key=self.api_key)"),
     ("credential.line.secret-reference", "server/tracer.ts", "if (env.DD_API_KEY && cluster.isWorker) {"),
 ];
@@ -632,6 +635,9 @@ const NO: &[Case] = &[
         "app/forms.py",
         "    token = request.args.get('page_token')",
     ),
+    ("api-route.path.routes", "app/routes/authenticated.tsx", ""),
+    ("api-route.path.laravel", "routes/breadcrumbs.php", ""),
+    ("api-route.path.remix", "app/components/routes.tsx", ""),
 ];
 
 /// The rule ids that fire for a path and, when given, an added line.

@@ -505,3 +505,115 @@ fn tests_of_permissions_and_payments_are_test_changes_only() {
         result.findings
     );
 }
+
+/// Commits `manifests` as the base, then `files` on top, and classifies the change.
+fn change_over(manifests: &[(&str, &str)], files: &[(&str, &str)]) -> Classification {
+    let (repo, base) = TestRepo::with_files(manifests);
+    for (path, content) in files {
+        repo.write(path, content);
+    }
+    repo.commit("change");
+    run(&repo, &base, &head_commit(), None)
+}
+
+/// The stacks found, and each finding's rule and stack.
+fn stacks_and_rules(result: &Classification) -> (Vec<&str>, Vec<(&str, &str)>) {
+    let stacks = result.stacks.iter().map(String::as_str).collect();
+    let rules = result
+        .findings
+        .iter()
+        .map(|finding| (finding.rule.as_str(), finding.stack.as_str()))
+        .collect();
+    (stacks, rules)
+}
+
+const RAILS_GEMFILE: &str = "source 'https://rubygems.org'\ngem 'rails', '~> 8.0'\n";
+const LARAVEL_ROUTE: &str = "<?php\nRoute::get('/users', [UserController::class, 'index']);\n";
+
+#[test]
+fn framework_rules_apply_where_the_base_s_manifests_name_the_framework() {
+    let procedure = "export const create = protectedProcedure.mutation(() => 1);\n";
+    let express = change_over(
+        &[("package.json", r#"{"dependencies": {"express": "4"}}"#)],
+        &[("src/server/create.ts", procedure)],
+    );
+    assert_eq!(
+        stacks_and_rules(&express),
+        (vec!["express", "javascript"], vec![])
+    );
+
+    // A monorepo: the app's own manifest speaks for the files below it.
+    let trpc = change_over(
+        &[(
+            "apps/web/package.json",
+            r#"{"dependencies": {"@trpc/server": "11"}}"#,
+        )],
+        &[("apps/web/src/server/create.ts", procedure)],
+    );
+    assert_eq!(
+        stacks_and_rules(&trpc),
+        (
+            vec!["javascript", "trpc"],
+            vec![("api-route.line.trpc", "trpc")]
+        )
+    );
+}
+
+#[test]
+fn a_change_cannot_switch_off_its_framework_rules_by_editing_a_manifest() {
+    let result = change_over(
+        &[(
+            "composer.json",
+            r#"{"require": {"laravel/framework": "^11"}}"#,
+        )],
+        &[
+            ("composer.json", r#"{"require": {"slim/slim": "4"}}"#),
+            ("routes/web.php", LARAVEL_ROUTE),
+        ],
+    );
+    assert_eq!(
+        stacks_and_rules(&result),
+        (
+            vec!["laravel", "php"],
+            vec![("api-route.path.laravel", "laravel")]
+        )
+    );
+}
+
+#[test]
+fn without_a_known_framework_every_rule_applies_and_with_another_one_it_does_not() {
+    // No manifest names a framework: the gate does not go quiet.
+    let unknown = change(&[("routes/web.php", LARAVEL_ROUTE)]);
+    assert_eq!(
+        stacks_and_rules(&unknown),
+        (vec![], vec![("api-route.path.laravel", "laravel")])
+    );
+
+    // A Symfony project's routes/web.php is not Laravel's route file.
+    let symfony = change_over(
+        &[(
+            "composer.json",
+            r#"{"require": {"symfony/framework-bundle": "7"}}"#,
+        )],
+        &[("routes/web.php", LARAVEL_ROUTE)],
+    );
+    assert_eq!(stacks_and_rules(&symfony), (vec!["php", "symfony"], vec![]));
+}
+
+#[test]
+fn language_rules_apply_by_file_name_whatever_the_manifests_say() {
+    let result = change_over(
+        &[("Gemfile", RAILS_GEMFILE)],
+        &[(
+            "tools/report.py",
+            "import os\nDSN = os.environ['REPORT_DSN']\n",
+        )],
+    );
+    assert_eq!(
+        stacks_and_rules(&result),
+        (
+            vec!["rails", "ruby"],
+            vec![("env-var.line.python", "python")]
+        )
+    );
+}

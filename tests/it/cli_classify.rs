@@ -251,6 +251,30 @@ fn human_output_snapshot() {
 }
 
 #[test]
+fn the_output_lists_the_stacks_found_and_the_stack_of_each_finding() {
+    let (repo, base) = TestRepo::with_files(&[(
+        "Gemfile",
+        "source 'https://rubygems.org'\ngem 'rails', '~> 8.0'\n",
+    )]);
+    repo.write("db/migrate/20260101_add_users.rb", "class AddUsers; end\n");
+    repo.commit("a migration");
+    classify(&repo, &base, &[])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("\nstacks: rails, ruby\n"))
+        .stdout(predicate::str::contains(
+            "db/migrate/20260101_add_users.rb  [migration.path.rails, rails]",
+        ));
+    let output = classify(&repo, &base, &["--format", "json"])
+        .output()
+        .unwrap();
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["stacks"], serde_json::json!(["rails", "ruby"]));
+    assert_eq!(json["findings"][0]["rule"], "migration.path.rails");
+    assert_eq!(json["findings"][0]["stack"], "rails");
+}
+
+#[test]
 fn changing_the_override_policy_file_inside_the_repository_fires_policy() {
     let repo = TestRepo::new();
     repo.write("ci/gate-policy.yaml", "exclude: [vendor/]\n");

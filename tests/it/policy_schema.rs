@@ -108,7 +108,7 @@ fn rules_tables() -> String {
             out.push_str("| `file-count.count` | more than 3 changed files (records directory and excluded paths not counted) |\n\n");
             continue;
         }
-        out.push_str("| rule | kind | patterns |\n|---|---|---|\n");
+        out.push_str("| rule | stack | kind | patterns |\n|---|---|---|---|\n");
         for rule in trigger.rules {
             let (kind, patterns) = match &rule.matches {
                 RuleMatch::Paths { globs } => (
@@ -124,7 +124,10 @@ fn rules_tables() -> String {
                     (format!("line ({files})"), cell(regex))
                 }
             };
-            out.push_str(&format!("| `{}` | {kind} | {patterns} |\n", rule.id));
+            out.push_str(&format!(
+                "| `{}` | {} | {kind} | {patterns} |\n",
+                rule.id, rule.stack
+            ));
         }
         out.push('\n');
     }
