@@ -11,6 +11,7 @@
 
 use crate::identity::same_agent;
 use crate::pattern::{PatternError, PatternSet};
+use std::collections::HashMap;
 use std::fmt;
 
 /// How a change touched a path. A rename touches both of its paths.
@@ -144,22 +145,37 @@ impl ExpansionRequest {
 
 /// The patterns that match every path (`**`, `**/*`, `/`, `./`): a scope must bound
 /// something. Only patterns without a letter or digit can (a name bounds them), and only
-/// those are compiled again, so a long list costs one pass.
+/// those are compiled again, all in one set, so a long list costs one pass.
 pub fn unbounded_patterns(patterns: &[String]) -> Vec<String> {
     const PROBES: [&str; 4] = ["a", ".a", "a/b/c.d", "Z/.y/z"];
-    patterns
+    let normalised = |pattern: &str| -> String {
+        pattern
+            .trim()
+            .trim_start_matches("./")
+            .trim_start_matches('/')
+            .to_string()
+    };
+    let candidates: Vec<&String> = patterns
         .iter()
         .filter(|pattern| !pattern.chars().any(char::is_alphanumeric))
+        .collect();
+    let mut distinct: Vec<String> = candidates.iter().map(|p| normalised(p)).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let (set, _) = PatternSet::new(&distinct);
+    let mut hits: HashMap<&str, usize> = HashMap::new();
+    for probe in PROBES {
+        for pattern in set.matching(probe) {
+            *hits.entry(pattern).or_default() += 1;
+        }
+    }
+    candidates
+        .into_iter()
         .filter(|pattern| {
-            let normalised = pattern
-                .trim()
-                .trim_start_matches("./")
-                .trim_start_matches('/');
-            if normalised.is_empty() || normalised == "." {
-                return true;
-            }
-            let (set, errors) = PatternSet::new(&[normalised]);
-            errors.is_empty() && PROBES.iter().all(|probe| set.is_match(probe))
+            let normalised = normalised(pattern);
+            normalised.is_empty()
+                || normalised == "."
+                || hits.get(normalised.as_str()) == Some(&PROBES.len())
         })
         .cloned()
         .collect()
@@ -239,25 +255,63 @@ pub struct ScopeCheck<'a> {
 /// An expansion request compiled for matching, with its standing.
 struct JudgedRequest<'r> {
     request: &'r ExpansionRequest,
-    patterns: PatternSet,
     standing: Standing,
+}
+
+/// Every request's paths compiled once into one set, each pattern with the requests
+/// that name it: a path is matched once, whatever the number of requests.
+struct RequestPatterns {
+    set: PatternSet,
+    owners: HashMap<String, Vec<usize>>,
+}
+
+impl RequestPatterns {
+    fn new(requests: &[ExpansionRequest]) -> (RequestPatterns, Vec<crate::pattern::PatternError>) {
+        let mut owners: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut order: Vec<String> = Vec::new();
+        for (index, request) in requests.iter().enumerate() {
+            for path in &request.paths {
+                let pattern = path.trim().to_string();
+                let named = owners.entry(pattern.clone()).or_default();
+                if named.is_empty() {
+                    order.push(pattern);
+                }
+                if named.last() != Some(&index) {
+                    named.push(index);
+                }
+            }
+        }
+        let (set, errors) = PatternSet::new(&order);
+        (RequestPatterns { set, owners }, errors)
+    }
+
+    /// The indices of the requests that name `path`, in request order.
+    fn naming(&self, path: &str) -> Vec<usize> {
+        let mut indices: Vec<usize> = self
+            .set
+            .matching(path)
+            .filter_map(|pattern| self.owners.get(pattern))
+            .flatten()
+            .copied()
+            .collect();
+        indices.sort_unstable();
+        indices.dedup();
+        indices
+    }
 }
 
 impl ScopeCheck<'_> {
     /// Runs the check over every touched path (deduplicated by path).
     pub fn run(&self, touched: &[TouchedPath]) -> ScopeReport {
         let (declared, mut pattern_errors) = PatternSet::new(self.declared);
+        let (patterns, errors) = RequestPatterns::new(self.requests);
+        pattern_errors.extend(errors);
         let judged: Vec<JudgedRequest> = self
             .requests
             .iter()
-            .map(|request| {
-                let (patterns, errors) = PatternSet::new(&request.paths);
-                pattern_errors.extend(errors);
-                JudgedRequest {
-                    request,
-                    standing: request.standing(self.may_approve),
-                    patterns,
-                }
+            .map(|request| JudgedRequest {
+                request,
+                standing: request.standing(self.may_approve),
             })
             .collect();
         let mut report = ScopeReport {
@@ -267,7 +321,12 @@ impl ScopeCheck<'_> {
         let mut seen = std::collections::HashSet::new();
         for entry in touched {
             if seen.insert(entry.path.as_str()) {
-                self.place(entry, &declared, &judged, &mut report);
+                let naming: Vec<&JudgedRequest> = patterns
+                    .naming(&entry.path)
+                    .into_iter()
+                    .map(|index| &judged[index])
+                    .collect();
+                self.place(entry, &declared, &naming, &mut report);
             }
         }
         report
@@ -278,17 +337,13 @@ impl ScopeCheck<'_> {
         &self,
         entry: &TouchedPath,
         declared: &PatternSet,
-        judged: &[JudgedRequest],
+        naming: &[&JudgedRequest],
         report: &mut ScopeReport,
     ) {
         if declared.is_match(&entry.path) {
             report.declared.push(entry.path.clone());
             return;
         }
-        let naming: Vec<&JudgedRequest> = judged
-            .iter()
-            .filter(|judged| judged.patterns.is_match(&entry.path))
-            .collect();
         let granted = naming.iter().find_map(|judged| match &judged.standing {
             Standing::Granted { by } => Some((judged.request, by)),
             _ => None,

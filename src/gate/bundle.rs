@@ -19,13 +19,18 @@ pub struct FileCoverage {
     pub omitted: Vec<String>,
     /// Paths the item lists that match no changed file.
     pub unchanged: Vec<String>,
+    /// Entries that would cover any diff (`**`, `/`): they list no file and cover none.
+    pub unbounded: Vec<String>,
 }
 
 /// Checks a `files-changed` item against the changed files. Each changed file is
 /// `(path, old_path)`; either side of a rename covers it. A listed entry covers a file
 /// as an exact path, a directory prefix (`src/auth` or `src/auth/`) or a glob.
 pub fn file_coverage(text: &str, changed: &[(String, Option<String>)]) -> FileCoverage {
-    let listed = listed_paths(text);
+    let mut listed = listed_paths(text);
+    let unbounded = crate::scope::unbounded_patterns(&listed);
+    let bounds_nothing: std::collections::HashSet<&String> = unbounded.iter().collect();
+    listed.retain(|entry| !bounds_nothing.contains(entry));
     // One set for every entry (as written, and as a directory prefix), so a large diff
     // against a long list is one pass over the files.
     let mut owner: HashMap<String, usize> = HashMap::new();
@@ -56,6 +61,7 @@ pub fn file_coverage(text: &str, changed: &[(String, Option<String>)]) -> FileCo
     }
     FileCoverage {
         omitted,
+        unbounded,
         unchanged: listed
             .into_iter()
             .zip(used)
@@ -74,12 +80,13 @@ static PATH_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
 /// a `*`, or end in a file extension.
 pub fn listed_paths(text: &str) -> Vec<String> {
     let mut paths: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut push = |candidate: &str| {
         let token = candidate
             .trim()
             .trim_start_matches(['(', '[', '"', '\''])
             .trim_end_matches([',', ';', ':', ')', ']', '"', '\'', '.']);
-        if PATH_TOKEN.is_match(token) && !paths.iter().any(|p| p == token) {
+        if PATH_TOKEN.is_match(token) && seen.insert(token.to_string()) {
             paths.push(token.to_string());
         }
     };
@@ -155,29 +162,29 @@ pub enum MappingProblem {
 static CRITERION_ID: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*\**([A-Za-z]{1,4}-?\d+)\b").unwrap());
 static MAPPING_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(verifies|verified by|covered by|covers|tested by)\b").unwrap()
+    Regex::new(r"(?i)\b((verified|covered|tested) by|verifies|covers)\b").unwrap()
 });
 
 /// Checks that a `test-mapping` item maps tests to criteria: lines with an arrow
-/// (`→`, `->`, `=>`), table rows, `criterion: test` bullets, or "verified by". Each
-/// declared criterion must appear on a mapping line, by its ID (`AC1`, `AC-2`) when it
-/// starts with one, else by its text.
+/// (`→`, `->`, `=>`), table rows, `criterion: test` bullets, or "verified by", whose
+/// test side names a test ([`names_a_test`]). Each declared criterion must appear on a
+/// mapping line, by its ID (`AC1`, `AC-2`) when it starts with one, else by its text.
 pub fn test_mapping(text: &str, criteria: &[String]) -> Result<(), MappingProblem> {
     let mapping: Vec<String> = text
         .lines()
-        .filter(|line| is_mapping_line(line))
+        .filter(|line| test_sides(line).iter().any(|side| names_a_test(side)))
         .map(fold)
         .collect();
     if mapping.is_empty() {
         return Err(MappingProblem::NoMapping);
     }
+    let keys: Vec<String> = criteria.iter().map(|c| criterion_key(c)).collect();
+    let found = mapped_keys(&mapping.join("\n"), &keys);
     let unmapped: Vec<String> = criteria
         .iter()
-        .filter(|criterion| {
-            let key = criterion_key(criterion);
-            !mapping.iter().any(|line| contains_word(line, &key))
-        })
-        .cloned()
+        .zip(found)
+        .filter(|(_, found)| !found)
+        .map(|(criterion, _)| criterion.clone())
         .collect();
     if unmapped.is_empty() {
         Ok(())
@@ -186,18 +193,66 @@ pub fn test_mapping(text: &str, criteria: &[String]) -> Result<(), MappingProble
     }
 }
 
-fn is_mapping_line(line: &str) -> bool {
+/// The parts of a line that may name the test it maps a criterion to: the right of an
+/// arrow, the cells after a table row's first, the right of a bullet's `:`, the side of
+/// "verified by" (after) or "verifies" (before). None: the line maps nothing.
+fn test_sides(line: &str) -> Vec<&str> {
     let trimmed = line.trim();
-    let arrow = ["→", "->", "=>", "⇒"].iter().any(|a| trimmed.contains(a));
-    let row = trimmed.starts_with('|')
-        && trimmed.matches('|').count() >= 3
-        && !trimmed.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '));
-    let bullet = LIST_MARKER.is_match(line)
-        && strip_list_marker(line)
-            .1
-            .split_once(':')
-            .is_some_and(|(a, b)| !a.trim().is_empty() && !b.trim().is_empty());
-    arrow || row || bullet || MAPPING_WORD.is_match(trimmed)
+    let said = |text: &str| text.chars().any(char::is_alphanumeric);
+    let mut sides = Vec::new();
+    // An arrow maps something to something: `- → -` maps nothing.
+    for arrow in ["→", "->", "=>", "⇒"] {
+        if let Some((from, to)) = trimmed.split_once(arrow) {
+            if said(from) && said(to) {
+                sides.push(to);
+            }
+        }
+    }
+    if let Some(row) = trimmed.strip_prefix('|') {
+        let cells: Vec<&str> = row.trim_end_matches('|').split('|').collect();
+        if cells.len() >= 2 && cells.iter().filter(|cell| said(cell)).count() >= 2 {
+            sides.extend(&cells[1..]);
+        }
+    }
+    if LIST_MARKER.is_match(line) {
+        if let Some((criterion, test)) = strip_list_marker(line).1.split_once(':') {
+            if said(criterion) && said(test) {
+                sides.push(test);
+            }
+        }
+    }
+    if let Some(word) = MAPPING_WORD.captures(trimmed) {
+        let whole = word.get(0).map_or(0..0, |m| m.range());
+        sides.push(match word.get(2) {
+            Some(_) => &trimmed[whole.end..],
+            None => &trimmed[..whole.start],
+        });
+    }
+    sides
+}
+
+static TEST_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(test|spec|passe[sd]|\bpass\b|fail|assert|check|verif)").unwrap()
+});
+/// A name only code has: `snake_case`, `Type::method`, `Class#method`, `call()`, a path.
+static CODE_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[A-Za-z]\w*(_[A-Za-z0-9]|::[A-Za-z_]|#[A-Za-z_]|\(\))|\w/\w").unwrap()
+});
+static NOT_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(not (yet )?(run|tested|written)|untested|no tests?|todo|tbd|pending)\b")
+        .unwrap()
+});
+
+/// Whether the test side of a mapping line names a test (a code span, a test word, a
+/// name only code has) and does not say that none was run: `AC1 → not run yet`,
+/// `AC2 → works` and `| AC3 | - |` map nothing. Code spans are names, not prose:
+/// `` `test_pending_orders` `` says nothing about being pending.
+fn names_a_test(side: &str) -> bool {
+    let code = CODE_SPAN
+        .captures_iter(side)
+        .any(|span| span[1].chars().any(char::is_alphanumeric));
+    let prose = CODE_SPAN.replace_all(side, " ");
+    (code || TEST_WORD.is_match(&prose) || CODE_NAME.is_match(&prose)) && !NOT_RUN.is_match(&prose)
 }
 
 /// What identifies a criterion on a mapping line: its ID, else its folded text.
@@ -206,6 +261,35 @@ fn criterion_key(criterion: &str) -> String {
         Some(id) => fold(&id[1]),
         None => fold(criterion.trim().trim_end_matches(['.', ';'])),
     }
+}
+
+/// Which of `keys` occur in `text` as whole words, in one pass over the text for all of
+/// them (an Aho-Corasick automaton), so thousands of criteria against a long mapping
+/// cost about as much as one.
+fn mapped_keys(text: &str, keys: &[String]) -> Vec<bool> {
+    let mut found: Vec<bool> = keys
+        .iter()
+        .map(|key| key.is_empty() && contains_word(text, key))
+        .collect();
+    let Ok(automaton) = aho_corasick::AhoCorasick::new(keys.iter().filter(|k| !k.is_empty()))
+    else {
+        // Too large an automaton: one key at a time.
+        return keys.iter().map(|key| contains_word(text, key)).collect();
+    };
+    let indices: Vec<usize> = (0..keys.len()).filter(|&i| !keys[i].is_empty()).collect();
+    let boundary = |c: Option<char>| !c.is_some_and(char::is_alphanumeric);
+    for hit in automaton.find_overlapping_iter(text) {
+        let index = indices[hit.pattern().as_usize()];
+        if found[index] {
+            continue;
+        }
+        let before = text[..hit.start()].chars().next_back();
+        let after = text[hit.end()..].chars().next();
+        if boundary(before) && boundary(after) {
+            found[index] = true;
+        }
+    }
+    found
 }
 
 /// Whether `needle` occurs in `haystack` not as part of a longer word
@@ -235,7 +319,13 @@ static AFTER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?i)\b(after|now|w
 
 /// Whether a `before-after` item says both what was before and what is after.
 pub fn says_before_and_after(text: &str) -> bool {
-    BEFORE.is_match(text) && AFTER.is_match(text)
+    // Besides the marker words, it must say something (`was; now.` says nothing).
+    let said = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| word.len() > 1)
+        .filter(|word| !BEFORE.is_match(word) && !AFTER.is_match(word))
+        .count();
+    BEFORE.is_match(text) && AFTER.is_match(text) && said >= 2
 }
 
 /// What is wrong with migration notes.
@@ -284,12 +374,21 @@ fn says_none(text: &str) -> bool {
 }
 
 static NUMBERED_STEP: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^\s*\d+[.)]\s+\S").unwrap());
+    LazyLock::new(|| Regex::new(r"(?m)^\s*\d+[.)]\s+[^\n]*\w").unwrap());
 
 /// Whether a rollback plan holds exact commands (a code span or block) or numbered
 /// steps.
 pub fn has_exact_rollback(text: &str) -> bool {
-    text.contains("```") || CODE_SPAN.is_match(text) || NUMBERED_STEP.is_match(text)
+    // A code span or block that holds no command (`` `-` ``) is not one.
+    let command = |code: &str| code.chars().any(char::is_alphanumeric);
+    let block = text
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .any(|block| block.lines().skip(1).any(command));
+    block
+        || CODE_SPAN.captures_iter(text).any(|span| command(&span[1]))
+        || NUMBERED_STEP.is_match(text)
 }
 
 #[cfg(test)]
@@ -356,9 +455,46 @@ mod tests {
     }
 
     #[test]
+    fn a_mapping_line_must_name_a_test() {
+        let criteria = ["AC1: login".to_string(), "AC2: logout".to_string()];
+        for nothing in [
+            "AC1, AC2 → not run yet",
+            "AC1, AC2 → works",
+            "- → -",
+            "| AC1 | - |\n| AC2 | |",
+            "- AC1: TBD\n- AC2: pending",
+            "AC1 and AC2 verified by `-`",
+        ] {
+            assert_eq!(
+                test_mapping(nothing, &criteria),
+                Err(MappingProblem::NoMapping),
+                "{nothing}"
+            );
+        }
+        for named in [
+            "AC1, AC2 → `test_pending_orders`",
+            "- AC1: should_lock_out\n- AC2: Session::end",
+            "| AC1 | LoginSpec |\n| AC2 pending sessions end | `logout()` |",
+            "`test_auth` verifies AC1 and AC2",
+            "AC1 and AC2 are covered by tests/auth.py",
+        ] {
+            assert_eq!(test_mapping(named, &criteria), Ok(()), "{named}");
+        }
+    }
+
+    #[test]
+    fn a_bare_glob_of_everything_lists_no_file() {
+        let coverage = file_coverage("everything: `**`, src/", &changed(&["src/a.rs", "b.md"]));
+        assert_eq!(coverage.unbounded, ["**"]);
+        assert_eq!(coverage.omitted, ["b.md"]);
+    }
+
+    #[test]
     fn before_and_after_are_both_needed() {
         assert!(says_before_and_after("Before: 500 on expiry. After: 401."));
         assert!(!says_before_and_after("Login returns 401 on expiry."));
+        assert!(!says_before_and_after("was; now."));
+        assert!(!says_before_and_after("Before: -. After: -."));
     }
 
     #[test]
@@ -405,5 +541,8 @@ mod tests {
         assert!(has_exact_rollback("```sh\nmake down\n```"));
         assert!(has_exact_rollback("1. Revert the PR\n2. Redeploy"));
         assert!(!has_exact_rollback("Just revert it."));
+        assert!(!has_exact_rollback("`-`"));
+        assert!(!has_exact_rollback("```sh\n-\n```"));
+        assert!(!has_exact_rollback("1. -\n2. ..."));
     }
 }

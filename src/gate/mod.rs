@@ -101,7 +101,13 @@ pub fn evaluate(input: GateInput) -> Verdict {
         sign_off_ok: reviewer.ok,
     });
     problems.extend(evidence.problems);
-    let scope = check_scope(task, input.files, input.roles, input.records_dir);
+    let scope = check_scope(
+        task,
+        input.files,
+        input.roles,
+        input.records_dir,
+        &mut problems,
+    );
     problems.extend(scope_problems(&scope));
     problems.extend(unbounded_scope_problems(task));
     problems.sort_by_key(|problem| Kind::of(problem.code));
@@ -592,17 +598,60 @@ fn touched_paths(files: &[ChangedPath]) -> Vec<TouchedPath> {
     touched
 }
 
+/// The most scope-expansion paths the gate reads for one task (all its requests
+/// together); more is `limit-exceeded`, an error, and no expansion counts.
+pub const MAX_EXPANSION_PATHS: usize = 300_000;
+
+/// The most patterns of a declared file scope, or entries of a `Files changed` item;
+/// more is `limit-exceeded`, an error.
+pub const MAX_SCOPE_PATTERNS: usize = 200_000;
+
+/// The most acceptance criteria of a task; more is `limit-exceeded`, an error.
+pub const MAX_CRITERIA: usize = 20_000;
+
+/// The `limit-exceeded` problem for `count` things of a kind beyond `cap`.
+fn limit_problem(what: &str, count: usize, cap: usize, record: Option<&Record>) -> Diagnostic {
+    let problem = Diagnostic::new(
+        GateCode::LimitExceeded,
+        format!(
+            "{count} {what} is more than the gate reads ({cap}); name directories or globs \
+             instead of every file"
+        ),
+    );
+    match record {
+        Some(record) => problem.at_line(&record.source, record.line),
+        None => problem,
+    }
+}
+
 fn check_scope(
     task: &TaskRecords,
     files: &[ChangedPath],
     roles: &Roles,
     records_dir: &str,
+    problems: &mut Vec<Diagnostic>,
 ) -> ScopeReport {
-    let declared = task
+    let mut declared = task
         .assignment
         .and_then(|a| a.expected_file_scope())
         .unwrap_or_default();
-    let requests = expansion_requests(task);
+    if declared.len() > MAX_SCOPE_PATTERNS {
+        let what = "file-scope patterns";
+        problems.push(limit_problem(
+            what,
+            declared.len(),
+            MAX_SCOPE_PATTERNS,
+            task.assignment,
+        ));
+        declared.clear();
+    }
+    let mut requests = expansion_requests(task);
+    let paths: usize = requests.iter().map(|request| request.paths.len()).sum();
+    if paths > MAX_EXPANSION_PATHS {
+        let what = "scope-expansion paths";
+        problems.push(limit_problem(what, paths, MAX_EXPANSION_PATHS, None));
+        requests.clear();
+    }
     let authors = task.authors();
     // Nobody grants anything for their own work: not the agent who asked, not an author.
     let may_approve = |name: &str| {

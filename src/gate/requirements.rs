@@ -17,10 +17,43 @@ use crate::policy::RiskClass;
 use crate::record::placeholder::is_placeholder;
 use crate::record::{fields, Record};
 
-/// Whether an item's text is empty or still a placeholder ([`is_placeholder`]): either
-/// way the item is missing.
-fn unfilled(text: &str) -> bool {
+/// Answers that say nothing, whatever the item (folded: lower case, a trailing `.`
+/// removed). `none` is not one: it is an answer for migration notes, whose own check
+/// judges it.
+const CONTENT_FREE: &[&str] = &[
+    "n/a",
+    "na",
+    "n.a",
+    "not applicable",
+    "nil",
+    "null",
+    "same",
+    "ditto",
+    "as above",
+    "see above",
+    "see below",
+    "see diff",
+    "see the diff",
+    "see pr",
+    "see the pr",
+];
+
+/// Whether an item's text is empty or still a placeholder ([`is_placeholder`]).
+fn placeholder(text: &str) -> bool {
     text.trim().is_empty() || is_placeholder(text)
+}
+
+/// Whether an item's text says nothing: no letter or digit (`-`, `**`, `?`), or one of
+/// the [`CONTENT_FREE`] answers.
+fn content_free(text: &str) -> bool {
+    let trimmed = text.trim();
+    let folded = trimmed.trim_end_matches('.').to_lowercase();
+    !trimmed.chars().any(char::is_alphanumeric) || CONTENT_FREE.contains(&folded.as_str())
+}
+
+/// Whether an item is missing though labelled: empty, a placeholder, or content-free.
+fn unfilled(text: &str) -> bool {
+    placeholder(text) || content_free(text)
 }
 
 /// The items a class requires, ALL of them, in the seed's order.
@@ -182,16 +215,24 @@ fn absent(
     record: &Record,
 ) -> Flaw {
     match found {
-        Some(item) => Flaw {
-            code: GateCode::EvidencePlaceholder,
-            item: id,
-            message: format!(
-                "`{}` ({id}) is empty or a placeholder; write the real {}",
-                item.label,
-                id.seed_wording().to_lowercase()
-            ),
-            line: Some(item.line),
-        },
+        Some(item) => {
+            let what = if placeholder(&item.text) {
+                "is empty or a placeholder".to_string()
+            } else {
+                let said: String = item.text.trim().chars().take(40).collect();
+                format!("says nothing ({said:?})")
+            };
+            Flaw {
+                code: GateCode::EvidencePlaceholder,
+                item: id,
+                message: format!(
+                    "`{}` ({id}) {what}; write the real {}",
+                    item.label,
+                    id.seed_wording().to_lowercase()
+                ),
+                line: Some(item.line),
+            }
+        }
         None => Flaw {
             code: GateCode::EvidenceMissing,
             item: id,
@@ -249,6 +290,14 @@ fn check_item(input: &BundleInput, id: EvidenceItemId, item: &EvidenceItem) -> V
         }
         EvidenceItemId::TestMapping => {
             let criteria = acceptance_criteria(input.task);
+            if criteria.len() > super::MAX_CRITERIA {
+                let message = format!(
+                    "the task declares {} acceptance criteria, more than the gate reads ({})",
+                    criteria.len(),
+                    super::MAX_CRITERIA
+                );
+                return vec![flaw(GateCode::LimitExceeded, message)];
+            }
             match bundle::test_mapping(&item.text, &criteria) {
                 Ok(()) => Vec::new(),
                 Err(problem) => vec![mapping_flaw(problem, &flaw)],
@@ -283,8 +332,29 @@ fn check_files(input: &BundleInput, item: &EvidenceItem) -> Vec<(GateCode, Strin
         .iter()
         .map(|file| (file.path.clone(), file.old_path.clone()))
         .collect();
+    let listed = bundle::listed_paths(&item.text).len();
+    if listed > super::MAX_SCOPE_PATTERNS {
+        let message = format!(
+            "`{}` lists {listed} entries, more than the gate reads ({}); name directories or \
+             globs instead of every file",
+            item.label,
+            super::MAX_SCOPE_PATTERNS
+        );
+        return vec![(GateCode::LimitExceeded, message)];
+    }
     let coverage = bundle::file_coverage(&item.text, &changed);
     let mut problems = Vec::new();
+    if !coverage.unbounded.is_empty() {
+        problems.push((
+            GateCode::FilesNotListed,
+            format!(
+                "`{}` lists {}, which would cover any change and names no file; list the \
+                 changed files",
+                item.label,
+                coverage.unbounded.join(", ")
+            ),
+        ));
+    }
     if !coverage.omitted.is_empty() {
         problems.push((
             GateCode::FilesNotListed,
@@ -397,6 +467,26 @@ mod tests {
             })
             .collect();
         acceptance_criteria(&TaskRecords::gather(&records, "ENG-1"))
+    }
+
+    #[test]
+    fn an_item_that_says_nothing_is_unfilled() {
+        for nothing in [
+            "",
+            "TBD",
+            "…",
+            "-",
+            "**",
+            "`-`",
+            "?",
+            "N/A.",
+            "see the diff",
+        ] {
+            assert!(unfilled(nothing), "{nothing:?}");
+        }
+        for something in ["none", "No new surface.", "`git revert HEAD`", "src/"] {
+            assert!(!unfilled(something), "{something:?}");
+        }
     }
 
     #[test]

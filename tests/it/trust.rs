@@ -25,21 +25,53 @@ fn base_assignment() -> String {
     assignment("backend-engineer", "src/auth/", "high")
 }
 
+/// The whole high-risk bundle of the auth edit, one `(label, text)` per item.
+const BUNDLE: [(&str, &str); 5] = [
+    ("Files changed", "`src/auth/login.py`"),
+    ("Test mapping", "AC1 → `test_login` passes"),
+    (
+        "Security implications",
+        "the login path is touched; no new surface.",
+    ),
+    ("Rollback plan", "`git revert HEAD`"),
+    (
+        "Before/after",
+        "Before: the old check. After: the new check.",
+    ),
+];
+
 /// A `review` record of ENG-1 with the whole high-risk bundle, its Decision and, when
 /// given, its Timestamp.
 fn review(from: &str, decision: &str, timestamp: Option<&str>) -> String {
+    review_of(&BUNDLE, from, decision, timestamp)
+}
+
+/// A `review` record of ENG-1 with the `(label, text)` items of `bundle`.
+fn review_of(
+    bundle: &[(&str, &str)],
+    from: &str,
+    decision: &str,
+    timestamp: Option<&str>,
+) -> String {
     let timestamp = timestamp.map_or(String::new(), |t| format!("| Timestamp | {t} |\n"));
+    let items: String = bundle
+        .iter()
+        .map(|(label, text)| format!("- **{label}**: {text}\n"))
+        .collect();
     format!(
         "## Interaction Record\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-1 |\n\
          | Type | review |\n| From | {from} |\n| To | reality-checker |\n{timestamp}\n\
-         ### Evidence Bundle\n\n\
-         - **Files changed**: `src/auth/login.py`\n\
-         - **Test mapping**: AC1 → `test_login` passes\n\
-         - **Security implications**: the login path is touched; no new surface.\n\
-         - **Rollback plan**: `git revert HEAD`\n\
-         - **Before/after**: Before: the old check. After: the new check.\n\n\
-         ### Decision\n\n{decision}\n"
+         ### Evidence Bundle\n\n{items}\n### Decision\n\n{decision}\n"
     )
+}
+
+/// The approved review whose item `label` says `text` instead.
+fn approved_review_saying(label: &str, text: &str) -> String {
+    let bundle: Vec<(&str, &str)> = BUNDLE
+        .iter()
+        .map(|&(l, t)| (l, if l == label { text } else { t }))
+        .collect();
+    review_of(&bundle, "backend-engineer", APPROVED, None)
 }
 
 /// A record of ENG-1 from `from` whose Request says `text`.
@@ -653,6 +685,65 @@ fn an_invisible_character_does_not_unmake_the_bases_refusal() {
         ),
         "review-refused",
     );
+}
+
+// ---- Evidence that says nothing -------------------------------------------------------
+
+#[test]
+fn an_item_that_says_nothing_is_missing_or_fails_its_check() {
+    let control = approved_review_saying("Security implications", "none: no new surface.");
+    passes(gate(&[], &[(".handoff/eng-1.md", &control)], &[]));
+    for (label, text, code) in [
+        ("Files changed", "**", "evidence-placeholder"),
+        ("Files changed", "all of them (`**`)", "files-not-listed"),
+        ("Test mapping", "- → -", "evidence-placeholder"),
+        ("Security implications", "n/a", "evidence-placeholder"),
+        (
+            "Security implications",
+            "See the diff.",
+            "evidence-placeholder",
+        ),
+        ("Rollback plan", "`-`", "evidence-placeholder"),
+        ("Rollback plan", "1. -", "rollback-not-exact"),
+        ("Before/after", "was; now.", "before-after-incomplete"),
+    ] {
+        let review = approved_review_saying(label, text);
+        let verdict = rejects_with(gate(&[], &[(".handoff/eng-1.md", &review)], &[]), code);
+        let message = verdict["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["code"] == code)
+            .and_then(|p| p["message"].as_str())
+            .unwrap_or_default()
+            .to_string();
+        // The message says why the text counts for nothing and what to write instead.
+        let hint = match code {
+            "evidence-placeholder" => "says nothing",
+            "files-not-listed" => "names no file; list the changed files",
+            _ => "",
+        };
+        assert!(message.contains(hint), "{message}");
+    }
+}
+
+#[test]
+fn a_criterion_mapped_to_no_test_is_not_mapped() {
+    let control = approved_review_saying("Test mapping", "| AC1 | `test_login` |");
+    passes(gate(&[], &[(".handoff/eng-1.md", &control)], &[]));
+    for text in [
+        "AC1 → not run yet",
+        "AC1 → works",
+        "| AC1 | - |",
+        "- AC1: TBD",
+        "AC1 → `test_login` (untested)",
+    ] {
+        let review = approved_review_saying("Test mapping", text);
+        rejects_with(
+            gate(&[], &[(".handoff/eng-1.md", &review)], &[]),
+            "tests-not-mapped",
+        );
+    }
 }
 
 // ---- The gate's own files ---------------------------------------------------------------
