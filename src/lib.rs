@@ -13,7 +13,8 @@
 //!
 //! The modules are private, one per idea; what they offer is re-exported here, by area:
 //! records, the gate (policy, risk, scope, evidence, verdict), git, routing, agent
-//! contracts, diagnostics, reports and templates, files and patterns.
+//! contracts, handoff messages and the trail, diagnostics, reports and templates, files
+//! and patterns.
 
 #![warn(missing_docs)]
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -26,7 +27,7 @@ mod git;
 mod identity;
 mod io;
 mod markdown;
-pub mod message;
+mod message;
 mod pattern;
 mod policy;
 mod record;
@@ -36,7 +37,7 @@ mod routing;
 mod scope;
 mod spelled;
 mod template;
-pub mod trail;
+mod trail;
 
 // Records: parse, lint, render, format, create.
 pub use record::fields::{format_unix_utc, is_valid_timestamp, utc_now_rfc3339};
@@ -103,14 +104,43 @@ pub use contract::{
     check_output, CheckOptions as ContractOptions, CheckResult, ContractFinding, Listed, PlanStatus,
 };
 
+// Handoff messages: check them, and what the trail appends for each.
+pub use message::{
+    canonical_handoff, check as check_messages, Checked as CheckedMessage,
+    Document as MessageDocument, Kind as MessageKind,
+};
+
+// The trail: append, the lifecycle, verify, query, timeouts, retention.
+pub use trail::{
+    against_registry as validate_against_registry, append as append_intents,
+    default_dir as default_trail_dir, escalate as escalate_handoff, follow as follow_handoff,
+    initiate as initiate_handoff, parse_duration, parse_utc as parse_utc_timestamp,
+    prune as prune_trail, query as query_trail, repair as repair_trail, tick as tick_trail,
+    verify as verify_trail, Batch, ChainPoint, ContextSnapshot, Deferred,
+    ErrorKind as TrailErrorKind, Event as TrailEvent, EventType, Filter as TrailFilter, Handoff,
+    HandoffType, Initiation, Intent, Ledger, Line as TrailLine, Located, OnTimeout,
+    Outcome as HandoffOutcome, Prune, PrunedSegment, Repair, Scope as TrailScope,
+    Segment as TrailSegment, Step, TornLine, Trail, TrailError, Verification, Violation,
+    ViolationKind, ACTIVE_TASK_DAYS, COMPLETED_TASK_DAYS, ESCALATION_DAYS, MAX_ATTEMPTS, MAX_DEPTH,
+    MAX_REROUTES,
+};
+// The trail's chain, for checking it independently (tests, fuzzing).
+pub use trail::{
+    canonical_json, definition_hash as trail_line_definition_hash, event_hash, hash_member,
+    parse_line as parse_trail_line, seal as seal_event, sha256_hex_parts, without_hash,
+    Parsed as ParsedTrailLine, GENESIS,
+};
+
 // Diagnostics, reports and templates.
 pub use diagnostic::{
     Code, ContractCode, Diagnostic, Explanation, GateCode, RecordCode, RoutingCode, Severity,
+    TrailCode,
 };
 pub use report::{
-    write as write_report, Annotation, AuditReport, CheckReport, ClassifyReport,
-    ContractCheckReport, ContractNextReport, ExplainReport, Format, Level as AnnotationLevel,
-    LintReport, ParseReport, PolicyReport, Report, ReportError, RouteContract, RouteReport,
+    appended_line, deferred_line, event_line, write as write_report, Annotation, AuditReport,
+    CheckReport, ClassifyReport, ContractCheckReport, ContractNextReport, ExplainReport, Format,
+    Level as AnnotationLevel, LintReport, MessageCheckReport, ParseReport, PolicyReport,
+    PruneReport, RepairReport, Report, ReportError, RouteContract, RouteReport, VerifyReport,
 };
 pub use template::{TemplateError, Templates};
 

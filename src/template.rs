@@ -120,6 +120,22 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../templates/reports/route.md"),
     ),
     (
+        "reports/message-check.txt",
+        include_str!("../templates/reports/message-check.txt"),
+    ),
+    (
+        "reports/trail-verify.txt",
+        include_str!("../templates/reports/trail-verify.txt"),
+    ),
+    (
+        "reports/trail-repair.txt",
+        include_str!("../templates/reports/trail-repair.txt"),
+    ),
+    (
+        "reports/trail-prune.txt",
+        include_str!("../templates/reports/trail-prune.txt"),
+    ),
+    (
         "reports/policy.txt",
         include_str!("../templates/reports/policy.txt"),
     ),

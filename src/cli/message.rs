@@ -3,11 +3,9 @@
 //! errors, 2 an input cannot be read.
 
 use super::inputs::single;
-use super::output::{formats, write_stdout};
+use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::message::{self, report};
-use handoff::Format;
-use handoff::Source;
+use handoff::{check_messages, Format, MessageCheckReport, Source};
 use std::path::PathBuf;
 
 /// Arguments of `handoff message`.
@@ -32,6 +30,8 @@ struct CheckArgs {
     /// json (the contract of docs/trail.md).
     #[arg(long, value_parser = formats(&[Format::Human, Format::Json]), default_value_t = Format::Human)]
     format: Format,
+    #[command(flatten)]
+    templates: TemplatesArg,
 }
 
 /// Runs `handoff message`.
@@ -45,17 +45,14 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
             .map(|f| Source::from_argument(f))
             .collect(),
     };
-    let mut reports = Vec::new();
+    let mut documents = Vec::new();
     for input in inputs {
         let text = input.read()?;
-        reports.push(message::check(&input.name(), &text));
+        documents.push(check_messages(&input.name(), &text));
     }
-    let text = match args.format {
-        Format::Json => report::json(&reports),
-        _ => report::human(&reports),
-    };
-    write_stdout(&text)?;
-    Ok(match reports.iter().any(message::Report::has_errors) {
+    let report = MessageCheckReport { documents };
+    print_report(&report, args.format, &args.templates)?;
+    Ok(match report.has_errors() {
         true => Outcome::Findings,
         false => Outcome::Ok,
     })

@@ -5,17 +5,15 @@
 
 use super::output::{formats, write_stdout};
 use super::{Failure, Outcome};
-use handoff::message;
-use handoff::trail::maintenance::{prune, repair};
-use handoff::trail::ops::{self, Initiation, Located, Step};
-use handoff::trail::query::{query, Filter};
-use handoff::trail::{
-    report, store, tick, time, validate, verify, EventType, HandoffType, OnTimeout,
-    Outcome as EventOutcome, RiskLevel, Scope, Severity, Trail, TrailError,
+use handoff::{
+    append_intents, appended_line, check_messages, default_trail_dir, deferred_line,
+    escalate_handoff, event_line, follow_handoff, initiate_handoff, parse_utc_timestamp,
+    prune_trail, query_trail, repair_trail, tick_trail, validate_against_registry, verify_trail,
+    write_report, Deferred, EventType, Format, HandoffOutcome, HandoffType, Initiation, Located,
+    MessageCheckReport, OnTimeout, PruneReport, Registry, RepairReport, Report, RiskClass, Source,
+    Step, Templates, Trail, TrailError, TrailErrorKind, TrailEvent, TrailFilter, TrailScope,
+    VerifyReport,
 };
-use handoff::Format;
-use handoff::Registry;
-use handoff::Source;
 use std::path::PathBuf;
 
 /// Arguments of `handoff trail`.
@@ -270,12 +268,12 @@ struct QueryArgs {
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let dir = match args.trail {
         Some(dir) => dir,
-        None => store::default_dir(&std::env::current_dir()?),
+        None => default_trail_dir(&std::env::current_dir()?),
     };
     let trail = Trail::at(dir);
     match execute(&trail, args.command) {
         Ok(outcome) => Ok(outcome),
-        Err(error) if error.severity == Severity::Refused => {
+        Err(error) if error.kind == TrailErrorKind::Refused => {
             eprintln!("{error}");
             Ok(Outcome::Findings)
         }
@@ -284,7 +282,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
 }
 
 fn execute(trail: &Trail, command: Command) -> Result<Outcome, TrailError> {
-    let now = time::now();
+    let now = jiff::Timestamp::now();
     match command {
         Command::Append(args) => append(trail, args),
         Command::Open(args) => open(trail, args),
@@ -299,8 +297,8 @@ fn execute(trail: &Trail, command: Command) -> Result<Outcome, TrailError> {
         Command::Complete(args) => {
             let mut step = Step::new(args.id, EventType::Completed);
             step.outcome = Some(match args.outcome {
-                OutcomeArg::Success => EventOutcome::Success,
-                OutcomeArg::Partial => EventOutcome::Partial,
+                OutcomeArg::Success => HandoffOutcome::Success,
+                OutcomeArg::Partial => HandoffOutcome::Partial,
             });
             step.tokens_consumed = args.tokens;
             steps(trail, vec![step])
@@ -310,47 +308,43 @@ fn execute(trail: &Trail, command: Command) -> Result<Outcome, TrailError> {
             vec![Step::new(args.id, EventType::Failed).because(Some(args.reason))],
         ),
         Command::Escalate(args) => {
-            let scope = Scope::handoffs([args.id.clone()]);
+            let scope = TrailScope::handoffs([args.id.clone()]);
             let (child, events) = trail.transact_in(&scope, now, |batch| {
-                ops::escalate(batch, &args.id, &args.to, &args.reason)
+                escalate_handoff(batch, &args.id, &args.to, &args.reason)
             })?;
-            print(&report::appended(&events, &[]))?;
+            print_appended(&events, &[])?;
             print(&format!("{child}\n"))?;
             Ok(Outcome::Ok)
         }
         Command::Retry(args) => steps(trail, vec![Step::new(args.id, EventType::Initiated)]),
         Command::Tick(args) => {
             let now = at(args.now.as_deref())?;
-            let events = tick::tick(trail, now)?;
-            print(&report::appended(&events, &[]))?;
+            let events = tick_trail(trail, now)?;
+            print_appended(&events, &[])?;
             Ok(Outcome::Ok)
         }
         Command::Verify(args) => {
-            let found = verify(trail)?;
-            let text = match args.format {
-                Format::Json => report::verification_json(&found),
-                _ => report::verification_human(&found),
-            };
-            print(&text)?;
-            Ok(if found.is_intact() {
+            let found = VerifyReport(verify_trail(trail)?);
+            print_report(&found, args.format)?;
+            Ok(if found.0.is_intact() {
                 Outcome::Ok
             } else {
                 Outcome::Findings
             })
         }
         Command::Repair => {
-            let done = repair(trail)?;
-            print(&report::repair_human(&done))?;
-            Ok(if done.remaining.is_empty() {
+            let done = RepairReport(repair_trail(trail)?);
+            print_report(&done, Format::Human)?;
+            Ok(if done.0.remaining.is_empty() {
                 Outcome::Ok
             } else {
                 Outcome::Findings
             })
         }
         Command::Prune(args) => {
-            let done = prune(trail, at(args.now.as_deref())?, args.dry_run)?;
-            print(&report::prune_human(&done))?;
-            Ok(if done.breaks.is_empty() {
+            let done = PruneReport(prune_trail(trail, at(args.now.as_deref())?, args.dry_run)?);
+            print_report(&done, Format::Human)?;
+            Ok(if done.0.breaks.is_empty() {
                 Outcome::Ok
             } else {
                 Outcome::Findings
@@ -364,10 +358,26 @@ fn print(text: &str) -> Result<(), TrailError> {
     write_stdout(text).map_err(|Failure(message)| TrailError::plain(message))
 }
 
+/// Writes a report with the embedded layouts.
+fn print_report<R: Report>(report: &R, format: Format) -> Result<(), TrailError> {
+    let text = write_report(report, format, &Templates::embedded())
+        .map_err(|e| TrailError::plain(e.to_string()))?;
+    print(&text)
+}
+
+/// One line per appended event, then one per deferral.
+fn print_appended(events: &[TrailEvent], deferred: &[Deferred]) -> Result<(), TrailError> {
+    let mut text: String = events.iter().map(appended_line).collect();
+    text.extend(deferred.iter().map(deferred_line));
+    print(&text)
+}
+
 fn at(text: Option<&str>) -> Result<jiff::Timestamp, TrailError> {
     match text {
-        Some(text) => time::parse_utc(text).map_err(|e| TrailError::plain(format!("--now: {e}"))),
-        None => Ok(time::now()),
+        Some(text) => {
+            parse_utc_timestamp(text).map_err(|e| TrailError::plain(format!("--now: {e}")))
+        }
+        None => Ok(jiff::Timestamp::now()),
     }
 }
 
@@ -377,12 +387,18 @@ fn append(trail: &Trail, args: AppendArgs) -> Result<Outcome, TrailError> {
         _ => Source::Stdin,
     };
     let text = input.read().map_err(|e| TrailError::plain(e.to_string()))?;
-    let checked = message::check(&input.name(), &text);
+    let checked = MessageCheckReport {
+        documents: vec![check_messages(&input.name(), &text)],
+    };
     if checked.has_errors() {
-        let mut problems = message::report::human(std::slice::from_ref(&checked));
+        let mut problems = write_report(&checked, Format::Human, &Templates::embedded())
+            .map_err(|e| TrailError::plain(e.to_string()))?;
         problems.push_str("nothing appended: fix the messages above (`handoff message check`)");
         return Err(TrailError::plain(problems));
     }
+    let Some(checked) = checked.documents.into_iter().next() else {
+        return Ok(Outcome::Ok);
+    };
     let file = checked.file;
     let intents: Vec<Located> = checked
         .messages
@@ -396,8 +412,8 @@ fn append(trail: &Trail, args: AppendArgs) -> Result<Outcome, TrailError> {
             })
         })
         .collect();
-    let (deferred, events) = ops::append(trail, intents, time::now())?;
-    print(&report::appended(&events, &deferred))?;
+    let (deferred, events) = append_intents(trail, intents, jiff::Timestamp::now())?;
+    print_appended(&events, &deferred)?;
     Ok(Outcome::Ok)
 }
 
@@ -438,30 +454,30 @@ fn open(trail: &Trail, args: OpenArgs) -> Result<Outcome, TrailError> {
     request.parent_handoff = args.parent;
     request.broadcast_group_id = args.broadcast_group;
     request.risk_level = args.risk.map(|r| match r {
-        RiskArg::Low => RiskLevel::Low,
-        RiskArg::Medium => RiskLevel::Medium,
-        RiskArg::High => RiskLevel::High,
+        RiskArg::Low => RiskClass::Low,
+        RiskArg::Medium => RiskClass::Medium,
+        RiskArg::High => RiskClass::High,
     });
     request.decision_rationale = args
         .rationale
         .or_else(|| (handoff_type == HandoffType::Escalation).then(|| args.reason.clone()));
-    let scope = Scope::Only {
+    let scope = TrailScope::Only {
         handoffs: [request.handoff_id.clone()]
             .into_iter()
             .chain(request.parent_handoff.clone())
             .collect(),
         receivers: registry.iter().map(|_| request.to_agent.clone()).collect(),
     };
-    let (id, events) = trail.transact_in(&scope, time::now(), |batch| {
+    let (id, events) = trail.transact_in(&scope, jiff::Timestamp::now(), |batch| {
         if let Some(registry) = &registry {
-            request.warnings = validate::against_registry(
+            request.warnings = validate_against_registry(
                 registry,
                 batch.ledger(),
                 &request.to_agent,
                 &request.required_capabilities,
             )?;
         }
-        ops::initiate(batch, request)
+        initiate_handoff(batch, request)
     })?;
     for warning in events.iter().flat_map(|e| e.warnings.iter()) {
         eprintln!("warning: {warning}");
@@ -478,8 +494,8 @@ fn answer(
     reason: Option<String>,
 ) -> Result<Outcome, TrailError> {
     let step = Step::new(id, event_type).because(reason);
-    let scope = Scope::handoffs([id]);
-    let (_, events) = trail.transact_in(&scope, time::now(), |batch| {
+    let scope = TrailScope::handoffs([id]);
+    let (_, events) = trail.transact_in(&scope, jiff::Timestamp::now(), |batch| {
         if let (Some(by), Some(handoff)) = (&by, batch.ledger().get(id)) {
             if &handoff.to_agent != by {
                 return Err(TrailError::refused(format!(
@@ -488,21 +504,21 @@ fn answer(
                 )));
             }
         }
-        ops::follow(batch, step).map(|_| ())
+        follow_handoff(batch, step).map(|_| ())
     })?;
-    print(&report::appended(&events, &[]))?;
+    print_appended(&events, &[])?;
     Ok(Outcome::Ok)
 }
 
 fn steps(trail: &Trail, steps: Vec<Step>) -> Result<Outcome, TrailError> {
-    let scope = Scope::handoffs(steps.iter().map(|s| s.handoff_id.clone()));
-    let (_, events) = trail.transact_in(&scope, time::now(), |batch| {
+    let scope = TrailScope::handoffs(steps.iter().map(|s| s.handoff_id.clone()));
+    let (_, events) = trail.transact_in(&scope, jiff::Timestamp::now(), |batch| {
         for step in steps {
-            ops::follow(batch, step)?;
+            follow_handoff(batch, step)?;
         }
         Ok(())
     })?;
-    print(&report::appended(&events, &[]))?;
+    print_appended(&events, &[])?;
     Ok(Outcome::Ok)
 }
 
@@ -518,7 +534,7 @@ fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let filter = Filter {
+    let filter = TrailFilter {
         handoff: args.handoff,
         task: args.task,
         from: args.from,
@@ -526,8 +542,16 @@ fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
         agent: args.agent,
         events,
         workflow: args.workflow,
-        since: args.since.as_deref().map(Filter::time_bound).transpose()?,
-        until: args.until.as_deref().map(Filter::time_bound).transpose()?,
+        since: args
+            .since
+            .as_deref()
+            .map(TrailFilter::time_bound)
+            .transpose()?,
+        until: args
+            .until
+            .as_deref()
+            .map(TrailFilter::time_bound)
+            .transpose()?,
     };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut first = true;
@@ -544,7 +568,7 @@ fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
     if format == Format::Json {
         write(b"[")?;
     }
-    query(trail, &filter, |event, line| match format {
+    query_trail(trail, &filter, |event, line| match format {
         Format::Jsonl => {
             write(line.text)?;
             write(b"\n")
@@ -557,7 +581,7 @@ fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
             write(b"\n")?;
             write(line.text)
         }
-        _ => write(report::event_human(event).as_bytes()),
+        _ => write(event_line(event).as_bytes()),
     })?;
     if format == Format::Json {
         write(b"\n]\n")?;

@@ -245,36 +245,67 @@ spelled_enum! {
     /// Handoff messages (`message check`) and the trail (`trail verify`).
     #[non_exhaustive]
     TrailCode {
+        /// The message does not match its kind's JSON Schema.
         Schema => "schema",
+        /// The document is neither JSON, JSON lines nor YAML.
         NotJson => "not-json",
+        /// An object that is none of the message kinds.
         UnknownKind => "unknown-kind",
+        /// A document with no message.
         Empty => "empty-document",
+        /// A delegation without a return timeout (002 §2.2).
         DelegationTimeout => "delegation-timeout",
+        /// An escalation without a decision rationale (002 §2.4).
         EscalationRationale => "escalation-rationale",
+        /// An escalation deeper than 3.
         EscalationDepth => "escalation-depth",
+        /// A broadcast without its broadcast group.
         BroadcastGroup => "broadcast-group",
+        /// A timestamp that is not ISO 8601 in UTC.
         NotUtc => "not-utc",
+        /// A timeout that is not a duration.
         BadDuration => "bad-duration",
+        /// An integer beyond ±(2^53 − 1), which JCS libraries hash differently.
         NumberRange => "number-range",
+        /// A 004 handoff with neither a task nor a workflow id.
         MissingTask => "missing-task",
+        /// A handoff id with white space or control characters.
         BadId => "bad-id",
+        /// An id that is a UUID of another version than 4.
         NotUuidV4 => "not-uuid-v4",
+        /// A 004 handoff filed under its workflow id for want of a task id.
         TaskFromWorkflow => "task-from-workflow",
+        /// `on_timeout` without a timeout.
         TimeoutMissing => "timeout-missing",
+        /// An event whose content does not hash to its `hash`.
         Edited => "edited",
+        /// An event whose `prev` is not the hash of the event before.
         ChainBroken => "chain-broken",
+        /// Events missing from the chain.
         Deleted => "deleted",
+        /// Events out of `seq` order, or one twice.
         Reordered => "reordered",
+        /// Events cut off the end (`HEAD` is ahead of the chain).
         Truncated => "truncated",
+        /// A last line without its newline: an interrupted write.
         Torn => "torn",
+        /// A line that is not an audit event.
         Malformed => "malformed",
+        /// An event in another day's segment than its `recorded_at`.
         WrongSegment => "wrong-segment",
+        /// `HEAD` missing, or naming a hash that is not the chain's.
         Head => "head",
+        /// `ANCHOR` cannot be read.
         Anchor => "anchor",
+        /// An event that is not a legal next step of its handoff.
         IllegalTransition => "illegal-transition",
+        /// An event for a handoff never initiated.
         UnknownHandoff => "unknown-handoff",
+        /// An event naming other agents, type or attempt than its handoff.
         HandoffMismatch => "handoff-mismatch",
+        /// A fourth attempt.
         RetryLimit => "retry-limit",
+        /// A fourth re-route of a rejected handoff.
         RerouteLimit => "reroute-limit",
     }
 }

@@ -13,6 +13,7 @@
 
 mod code;
 mod explain;
+pub(crate) mod shape;
 
 pub use code::{Code, ContractCode, GateCode, RecordCode, RoutingCode, TrailCode};
 pub use explain::Explanation;
@@ -42,7 +43,9 @@ impl fmt::Display for Severity {
 /// One problem found in a user's input.
 ///
 /// Its JSON form (`lint`, `parse`) is `{source, line, column, severity, code, message,
-/// hint}` in that order, every key present; `fix` is added only when there is one.
+/// hint}` in that order, every key present; `fix`, `pointer` and `seq` are added only
+/// when there is one. (`message check` and the trail's `verify` write their documented
+/// shapes of it.)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Diagnostic {
@@ -63,6 +66,12 @@ pub struct Diagnostic {
     /// A command that fixes it, when one does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
+    /// The JSON pointer of the value at fault, for a problem in a JSON or YAML document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    /// The `seq` of the event at fault, for a break in a trail.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
 }
 
 impl Diagnostic {
@@ -78,7 +87,21 @@ impl Diagnostic {
             message: message.into(),
             hint: None,
             fix: None,
+            pointer: None,
+            seq: None,
         }
+    }
+
+    /// Points it at a value of a JSON or YAML document.
+    pub fn at_pointer(mut self, pointer: impl Into<String>) -> Diagnostic {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// Points it at an event of a trail.
+    pub fn at_seq(mut self, seq: Option<u64>) -> Diagnostic {
+        self.seq = seq;
+        self
     }
 
     /// Places it in a file, at no particular line.

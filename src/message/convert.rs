@@ -2,8 +2,9 @@
 //! canonical handoff for both handoff shapes.
 
 use super::Kind;
-use crate::trail::ops::{Initiation, Intent, Step};
-use crate::trail::{EventType, HandoffType, OnTimeout, Outcome, RiskLevel};
+use crate::policy::RiskClass;
+use crate::trail::{EventType, HandoffType, OnTimeout, Outcome};
+use crate::trail::{Initiation, Intent, Step};
 use serde_json::{json, Map, Value};
 
 fn text(value: &Value, pointer: &str) -> Option<String> {
@@ -140,7 +141,7 @@ fn initiation(handoff: Value) -> Option<Initiation> {
         .and_then(Value::as_array)
         .map(|a| a.len() as u64);
     request.decision_rationale = text(&handoff, "/audit/decision_rationale");
-    request.risk_level = enum_of::<RiskLevel>(&handoff, "/audit/risk_level");
+    request.risk_level = enum_of::<RiskClass>(&handoff, "/audit/risk_level");
     request.workflow_id =
         text(&handoff, "/workflow_id").or_else(|| text(&handoff, "/metadata/workflow_id"));
     request.parent_handoff =

@@ -16,15 +16,14 @@
 //! appends for it.
 
 mod convert;
-pub mod locate;
-pub mod report;
+mod locate;
 mod rules;
-pub mod schema;
+mod schema;
 
-pub use crate::trail::ops::Intent;
+pub use crate::trail::Intent;
 pub use convert::canonical_handoff;
 
-use crate::diagnostic::{Severity, TrailCode};
+use crate::diagnostic::{shape, Diagnostic, Severity, TrailCode};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -85,23 +84,6 @@ impl Kind {
     }
 }
 
-/// One problem with a message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
-    /// Error or warning.
-    pub severity: Severity,
-    /// The stable code, e.g. `schema`, `delegation-timeout` (`handoff explain CODE`).
-    pub code: TrailCode,
-    /// The JSON pointer of the value at fault, from the document's root.
-    pub pointer: String,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column.
-    pub column: usize,
-    /// What is wrong and how to fix it.
-    pub message: String,
-}
-
 /// One message of a document, checked.
 #[derive(Debug, Clone, Serialize)]
 pub struct Checked {
@@ -113,8 +95,9 @@ pub struct Checked {
     pub pointer: String,
     /// The line the message starts on.
     pub line: usize,
-    /// Every problem found.
-    pub problems: Vec<Problem>,
+    /// Every problem found, each at its JSON pointer, line and column.
+    #[serde(serialize_with = "shape::pointed")]
+    pub problems: Vec<Diagnostic>,
     /// The message itself (unwrapped from `handoff:` / `return:` / `acceptance:`).
     #[serde(skip)]
     pub value: Value,
@@ -137,16 +120,17 @@ impl Checked {
 
 /// A checked document.
 #[derive(Debug, Clone, Serialize)]
-pub struct Report {
+pub struct Document {
     /// The file's name (`-` for standard input).
     pub file: String,
     /// Problems with the document itself (not JSON or YAML).
-    pub problems: Vec<Problem>,
+    #[serde(serialize_with = "shape::pointed")]
+    pub problems: Vec<Diagnostic>,
     /// Its messages.
     pub messages: Vec<Checked>,
 }
 
-impl Report {
+impl Document {
     /// Whether the document or any message has errors.
     pub fn has_errors(&self) -> bool {
         self.problems.iter().any(|p| p.severity == Severity::Error)
@@ -154,7 +138,7 @@ impl Report {
     }
 
     /// Every problem, the document's first.
-    pub fn all_problems(&self) -> impl Iterator<Item = &Problem> {
+    pub fn all_problems(&self) -> impl Iterator<Item = &Diagnostic> {
         self.problems
             .iter()
             .chain(self.messages.iter().flat_map(|m| m.problems.iter()))
@@ -190,8 +174,8 @@ struct Found<'a> {
 }
 
 /// Checks every message of the document `text`, read from `file`.
-pub fn check(file: &str, text: &str) -> Report {
-    let mut report = Report {
+pub fn check(file: &str, text: &str) -> Document {
+    let mut report = Document {
         file: file.to_string(),
         problems: Vec::new(),
         messages: Vec::new(),
@@ -199,7 +183,7 @@ pub fn check(file: &str, text: &str) -> Report {
     let found = match split(text) {
         Ok(found) => found,
         Err(problem) => {
-            report.problems.push(problem);
+            report.problems.push(*problem);
             return report;
         }
     };
@@ -217,21 +201,27 @@ pub fn check(file: &str, text: &str) -> Report {
     report
 }
 
-fn document_problem(code: TrailCode, at: (usize, usize), message: String) -> Problem {
+fn document_problem(code: TrailCode, at: (usize, usize), message: String) -> Diagnostic {
     // serde_json says column 0 for an error at a line's start (a raw newline in a
     // string); positions here are 1-based.
-    Problem {
-        severity: code.severity(),
-        code,
-        pointer: String::new(),
-        line: at.0.max(1),
-        column: at.1.max(1),
-        message,
-    }
+    problem(code, "", (at.0.max(1), at.1.max(1)), message)
+}
+
+/// A problem at `pointer`, on `line` and `column` of the document.
+fn problem(
+    code: TrailCode,
+    pointer: impl Into<String>,
+    (line, column): (usize, usize),
+    message: String,
+) -> Diagnostic {
+    let mut problem = Diagnostic::new(code, message).at_pointer(pointer);
+    problem.line = Some(line);
+    problem.column = Some(column);
+    problem
 }
 
 /// Splits a document into its messages: one value, a JSON array, or JSON lines.
-fn split(text: &str) -> Result<Vec<Found<'_>>, Problem> {
+fn split(text: &str) -> Result<Vec<Found<'_>>, Box<Diagnostic>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let trimmed = text.trim_start();
     let whole = Source {
@@ -252,11 +242,11 @@ fn split(text: &str) -> Result<Vec<Found<'_>>, Problem> {
                 return json_lines(text);
             }
             Err(error) => {
-                return Err(document_problem(
+                return Err(Box::new(document_problem(
                     TrailCode::NotJson,
                     (error.line(), error.column()),
                     format!("is not valid JSON: {}", strip_position(&error.to_string())),
-                ))
+                )))
             }
         }
     }
@@ -282,14 +272,14 @@ fn split(text: &str) -> Result<Vec<Found<'_>>, Problem> {
                 true => (lines, last + 1),
                 false => at,
             };
-            Err(document_problem(
+            Err(Box::new(document_problem(
                 TrailCode::NotJson,
                 at,
                 format!(
                     "is neither JSON nor YAML: {}",
                     strip_position(&error.to_string())
                 ),
-            ))
+            )))
         }
     }
 }
@@ -320,14 +310,14 @@ fn spread(value: Value, source: Source<'_>) -> Vec<Found<'_>> {
     }
 }
 
-fn json_lines(text: &str) -> Result<Vec<Found<'_>>, Problem> {
+fn json_lines(text: &str) -> Result<Vec<Found<'_>>, Box<Diagnostic>> {
     let mut found = Vec::new();
     for (index, line) in text.split('\n').enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let value = serde_json::from_str::<Value>(line).map_err(|error| {
-            document_problem(
+            Box::new(document_problem(
                 TrailCode::NotJson,
                 (index + 1, error.column()),
                 format!(
@@ -335,7 +325,7 @@ fn json_lines(text: &str) -> Result<Vec<Found<'_>>, Problem> {
                     index + 1,
                     strip_position(&error.to_string())
                 ),
-            )
+            ))
         })?;
         found.push(Found {
             value,
@@ -398,14 +388,12 @@ fn check_one(index: usize, found: Found<'_>) -> Checked {
         value: Value::Null,
     };
     let Some((kind, wrapper)) = recognise(&value) else {
-        checked.problems.push(Problem {
-            severity: Severity::Error,
-            code: TrailCode::UnknownKind,
-            pointer: base_pointer,
-            line,
-            column: source.locate(&prefix).1,
-            message: "is not a handoff message: expected a handoff (`handoff:` or `from_agent`/`to_agent`/`type`, or 004's `source`/`target`), an acceptance (`status: accepted|rejected|deferred`), a return (`return:`), a completion (`completion_id`) or a failure (`failure`)".into(),
-        });
+        checked.problems.push(problem(
+            TrailCode::UnknownKind,
+            base_pointer,
+            (line, source.locate(&prefix).1),
+            "is not a handoff message: expected a handoff (`handoff:` or `from_agent`/`to_agent`/`type`, or 004's `source`/`target`), an acceptance (`status: accepted|rejected|deferred`), a return (`return:`), a completion (`completion_id`) or a failure (`failure`)".into(),
+        ));
         return checked;
     };
     let mut inner_prefix = prefix.clone();
@@ -425,25 +413,18 @@ fn check_one(index: usize, found: Found<'_>) -> Checked {
     };
     for (pointer, message) in schema::validate(kind, &inner) {
         let (pointer, line, column) = place(&pointer);
-        checked.problems.push(Problem {
-            severity: Severity::Error,
-            code: TrailCode::Schema,
-            pointer,
-            line,
-            column,
-            message,
-        });
+        checked
+            .problems
+            .push(problem(TrailCode::Schema, pointer, (line, column), message));
     }
     for finding in rules::check(kind, &inner) {
         let (pointer, line, column) = place(&finding.pointer);
-        checked.problems.push(Problem {
-            severity: finding.code.severity(),
-            code: finding.code,
+        checked.problems.push(problem(
+            finding.code,
             pointer,
-            line,
-            column,
-            message: finding.message,
-        });
+            (line, column),
+            finding.message,
+        ));
     }
     checked.problems.sort_by_key(|p| (p.line, p.column));
     checked.value = inner;

@@ -6,8 +6,8 @@
 
 use super::Kind;
 use crate::diagnostic::TrailCode;
-use crate::trail::lifecycle::MAX_DEPTH;
 use crate::trail::time;
+use crate::trail::MAX_DEPTH;
 use serde_json::Value;
 
 /// One rule broken.

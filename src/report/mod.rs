@@ -23,9 +23,11 @@ mod explain;
 mod format;
 mod github;
 mod lint;
+mod message;
 mod policy;
 mod route;
 mod sarif;
+mod trail;
 
 pub use annotation::{Annotation, Level};
 pub use audit::AuditReport;
@@ -35,8 +37,12 @@ pub use contract::{ContractCheckReport, ContractNextReport};
 pub use explain::ExplainReport;
 pub use format::Format;
 pub use lint::{LintReport, ParseReport};
+pub use message::MessageCheckReport;
 pub use policy::PolicyReport;
 pub use route::{RouteContract, RouteReport};
+pub use trail::{
+    appended_line, deferred_line, event_line, PruneReport, RepairReport, VerifyReport,
+};
 
 use crate::template::{TemplateError, Templates};
 use serde::Serialize;

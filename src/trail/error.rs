@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// Whether an error refuses the request (exit 1) or stops the command (exit 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
+pub enum ErrorKind {
     /// The request breaks a rule of the trail: nothing was written (exit 1).
     Refused,
     /// The command cannot run: bad input, an unreadable or damaged trail (exit 2).
@@ -17,7 +17,7 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrailError {
     /// Refused or cannot run.
-    pub severity: Severity,
+    pub kind: ErrorKind,
     /// The file at fault, when there is one.
     pub path: Option<PathBuf>,
     /// The 1-based line, when there is one.
@@ -32,7 +32,7 @@ impl TrailError {
     /// The command cannot run, for a reason about `path`.
     pub fn at(path: &Path, line: Option<usize>, message: impl Into<String>) -> TrailError {
         TrailError {
-            severity: Severity::CannotRun,
+            kind: ErrorKind::CannotRun,
             path: Some(path.to_path_buf()),
             line,
             message: message.into(),
@@ -43,7 +43,7 @@ impl TrailError {
     /// The command cannot run, for a reason that has no file.
     pub fn plain(message: impl Into<String>) -> TrailError {
         TrailError {
-            severity: Severity::CannotRun,
+            kind: ErrorKind::CannotRun,
             path: None,
             line: None,
             message: message.into(),
@@ -54,7 +54,7 @@ impl TrailError {
     /// The request is refused: it breaks a rule.
     pub fn refused(message: impl Into<String>) -> TrailError {
         TrailError {
-            severity: Severity::Refused,
+            kind: ErrorKind::Refused,
             ..TrailError::plain(message)
         }
     }
@@ -62,7 +62,7 @@ impl TrailError {
     /// The request is refused because an event is not a legal next step.
     pub fn illegal(violation: Violation) -> TrailError {
         TrailError {
-            severity: Severity::Refused,
+            kind: ErrorKind::Refused,
             message: format!("refused: {violation}"),
             violation: Some(Box::new(violation)),
             ..TrailError::plain("")

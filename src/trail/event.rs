@@ -9,6 +9,7 @@
 //! what was transferred without a second store), and the chain fields (`seq`, `prev`,
 //! `hash`). Absent optional fields are left out of the line, never written as `null`.
 
+use crate::policy::RiskClass;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::fmt;
@@ -106,18 +107,6 @@ impl HandoffType {
         .into_iter()
         .find(|t| t.name() == name)
     }
-}
-
-/// 002's `risk_level`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RiskLevel {
-    /// Low risk.
-    Low,
-    /// Medium risk.
-    Medium,
-    /// High risk.
-    High,
 }
 
 /// 002's `outcome` of a finished handoff.
@@ -235,7 +224,7 @@ pub struct Event {
     pub required_capabilities: Vec<String>,
     /// Risk of the handoff.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub risk_level: Option<RiskLevel>,
+    pub risk_level: Option<RiskClass>,
     /// Who to return to on failure (004 `rollback.on_failure`,
     /// `rollback_request.target_agent`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

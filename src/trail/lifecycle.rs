@@ -14,9 +14,10 @@
 //! The same [`Ledger::check`] guards `append` and re-checks every event in `verify`,
 //! so a hand-edited trail is held to the rules the tool follows.
 
-use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, RiskLevel};
+use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout};
 use super::time;
 use crate::diagnostic::TrailCode;
+use crate::policy::RiskClass;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -67,7 +68,7 @@ pub struct Handoff {
     /// Who to return to on failure.
     pub rollback_to: Option<String>,
     /// Risk of the handoff.
-    pub risk_level: Option<RiskLevel>,
+    pub risk_level: Option<RiskClass>,
     /// Broadcast group.
     pub broadcast_group_id: Option<String>,
     /// The handoff's reason.

@@ -19,8 +19,9 @@ use super::event::{EventType, HandoffType};
 use super::lifecycle::Ledger;
 use super::store::{self, ChainPoint, Trail};
 use super::time;
-use super::verify::{verify, Break};
+use super::verify::verify;
 use crate::diagnostic::TrailCode;
+use crate::diagnostic::{shape, Code, Diagnostic};
 use jiff::Timestamp;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -57,7 +58,8 @@ pub struct Repair {
     /// `HEAD` as rewritten, if it was.
     pub head: Option<ChainPoint>,
     /// Breaks `repair` may not fix (an edited, deleted or truncated trail).
-    pub remaining: Vec<Break>,
+    #[serde(serialize_with = "shape::trail_break")]
+    pub remaining: Vec<Diagnostic>,
 }
 
 /// Removes a torn tail and rewrites `HEAD` from an intact chain.
@@ -71,7 +73,7 @@ pub fn repair(trail: &Trail) -> Result<Repair, TrailError> {
         let head_only = verification
             .breaks
             .iter()
-            .all(|b| b.kind == TrailCode::Head && b.seq.is_none());
+            .all(|b| b.code == Code::Trail(TrailCode::Head) && b.seq.is_none());
         let stale =
             verification.head.as_ref().map(|h| h.seq) != verification.last.as_ref().map(|l| l.seq);
         if head_only && (stale || !verification.breaks.is_empty()) {
@@ -151,7 +153,8 @@ pub struct Prune {
     /// Whether anything was actually removed.
     pub dry_run: bool,
     /// Breaks that stopped the prune.
-    pub breaks: Vec<Break>,
+    #[serde(serialize_with = "shape::trail_break")]
+    pub breaks: Vec<Diagnostic>,
 }
 
 /// The close of one task: when its last handoff ended, and whether it completed.

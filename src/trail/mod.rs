@@ -14,24 +14,35 @@
 //! every handoff's current state. `verify`, `query`, `tick`, `prune` and the appends
 //! are built on those two.
 
-pub mod canonical;
-pub mod chain;
+mod canonical;
+mod chain;
 mod error;
-pub mod event;
-pub mod lifecycle;
-pub mod maintenance;
-pub mod ops;
-pub mod query;
-pub mod report;
-pub mod store;
-pub mod tick;
-pub mod time;
-pub mod validate;
-pub mod verify;
+mod event;
+mod lifecycle;
+mod maintenance;
+mod ops;
+mod query;
+mod store;
+mod tick;
+pub(crate) mod time;
+mod validate;
+mod verify;
 
-pub use error::{Severity, TrailError};
-pub use event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome, RiskLevel};
-pub use lifecycle::{Handoff, Ledger, Violation, ViolationKind};
-pub use store::{Batch, ChainPoint, Line, Scope, Segment, Trail};
+pub use canonical::{hash_member, without_hash};
+pub use chain::{canonical_json, event_hash, sha256_hex_parts, GENESIS};
+pub use error::{ErrorKind, TrailError};
+pub use event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome};
+pub use lifecycle::{
+    Handoff, Ledger, Violation, ViolationKind, MAX_ATTEMPTS, MAX_DEPTH, MAX_REROUTES,
+};
+pub use maintenance::{
+    prune, repair, Prune, PrunedSegment, Repair, TornLine, ACTIVE_TASK_DAYS, COMPLETED_TASK_DAYS,
+    ESCALATION_DAYS,
+};
+pub use ops::{append, escalate, follow, initiate, Deferred, Initiation, Intent, Located, Step};
+pub use query::{query, Filter};
+pub use store::{default_dir, seal, Batch, ChainPoint, Line, Scope, Segment, Trail};
 pub use tick::tick;
-pub use verify::{verify, Break, Verification};
+pub use time::{parse_duration, parse_utc};
+pub use validate::against_registry;
+pub use verify::{definition_hash, parse as parse_line, verify, Parsed, Verification};

@@ -8,10 +8,11 @@
 
 use super::chain;
 use super::error::TrailError;
-use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome, RiskLevel};
+use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome};
 use super::lifecycle::{Violation, ViolationKind};
 use super::store::Batch;
 use super::time;
+use crate::policy::RiskClass;
 use serde_json::Value;
 
 /// A new handoff, as a handoff message or `handoff trail open` states it.
@@ -40,7 +41,7 @@ pub struct Initiation {
     /// Why (escalations must say).
     pub decision_rationale: Option<String>,
     /// The risk.
-    pub risk_level: Option<RiskLevel>,
+    pub risk_level: Option<RiskClass>,
     /// The workflow.
     pub workflow_id: Option<String>,
     /// The handoff this one escalates or re-routes.

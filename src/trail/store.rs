@@ -637,9 +637,8 @@ pub fn default_dir(start: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trail::event::{
-        ContextSnapshot, EventType, HandoffType, OnTimeout, Outcome, RiskLevel,
-    };
+    use crate::policy::RiskClass;
+    use crate::trail::event::{ContextSnapshot, EventType, HandoffType, OnTimeout, Outcome};
 
     /// Every field set, strings that need escaping, a message with floats and Unicode:
     /// the sealed line is byte for byte the RFC 8785 form of itself.
@@ -674,7 +673,7 @@ mod tests {
             reason: Some("\u{7f} \u{2028} </script>".into()),
             recorded_at: "2026-01-11T20:30:00.000Z".into(),
             required_capabilities: vec!["auth: [oauth2]".into()],
-            risk_level: Some(RiskLevel::High),
+            risk_level: Some(RiskClass::High),
             rollback_to: Some("r".into()),
             seq: 9_007_199_254_740_991,
             timeout: Some("30m".into()),

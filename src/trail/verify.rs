@@ -19,26 +19,11 @@ use super::error::TrailError;
 use super::event::Event;
 use super::lifecycle::Ledger;
 use super::store::{ChainPoint, Trail};
-use crate::diagnostic::TrailCode;
+use crate::diagnostic::{shape, Diagnostic, TrailCode};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// One break in the trail.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Break {
-    /// What kind (a code of the one diagnostic vocabulary: `handoff explain CODE`).
-    pub kind: TrailCode,
-    /// The `seq` concerned, when known.
-    pub seq: Option<u64>,
-    /// The segment file (or `HEAD` / `ANCHOR`).
-    pub file: PathBuf,
-    /// The 1-based line, when there is one.
-    pub line: Option<usize>,
-    /// What is wrong.
-    pub message: String,
-}
 
 /// What `verify` found.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -55,8 +40,10 @@ pub struct Verification {
     pub head: Option<ChainPoint>,
     /// `ANCHOR` as found.
     pub anchor: Option<ChainPoint>,
-    /// Every break, in trail order (deletions last).
-    pub breaks: Vec<Break>,
+    /// Every break, in trail order (deletions last): a diagnostic with its code, `seq`,
+    /// segment file and line.
+    #[serde(serialize_with = "shape::trail_break")]
+    pub breaks: Vec<Diagnostic>,
     /// Things worth knowing that are not breaks (a `HEAD` behind after a crash).
     pub notes: Vec<String>,
 }
@@ -91,6 +78,21 @@ pub enum Parsed {
     Event(String, String, Box<Event>),
     /// Not an event: the break to report.
     Broken(TrailCode, String),
+}
+
+/// A break: `code` at `seq`, in `file` at `line`.
+pub fn found(
+    code: TrailCode,
+    seq: Option<u64>,
+    file: &Path,
+    line: Option<usize>,
+    message: String,
+) -> Diagnostic {
+    let found = Diagnostic::new(code, message).at_seq(seq);
+    match line {
+        Some(line) => found.at_line(file.display().to_string(), line),
+        None => found.in_file(file.display().to_string()),
+    }
 }
 
 /// The hash of a line by the definition alone (parse, canonicalise, SHA-256 without
@@ -214,13 +216,9 @@ impl Pass {
         line: Option<usize>,
         message: String,
     ) {
-        self.report.breaks.push(Break {
-            kind,
-            seq,
-            file: file.to_path_buf(),
-            line,
-            message,
-        });
+        self.report
+            .breaks
+            .push(found(kind, seq, file, line, message));
     }
 
     fn line(&mut self, segment: &Path, number: usize, parsed: Parsed) {

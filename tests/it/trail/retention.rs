@@ -2,15 +2,17 @@
 //! pruned trail that still verifies (here and with the independent recipe).
 
 use super::TestTrail;
-use handoff::trail::ops::{self, Initiation, Step};
-use handoff::trail::{time, EventType, HandoffType, Trail};
+use handoff::{
+    escalate_handoff, follow_handoff, initiate_handoff, parse_utc_timestamp, Batch, EventType,
+    HandoffType, Initiation, Step, Trail,
+};
 
 fn at(text: &str) -> jiff::Timestamp {
-    time::parse_utc(text).expect("a UTC time")
+    parse_utc_timestamp(text).expect("a UTC time")
 }
 
 /// Appends on `day` (as the append clock and the events' time).
-fn on(trail: &TestTrail, day: &str, work: impl FnOnce(&mut handoff::trail::Batch)) {
+fn on(trail: &TestTrail, day: &str, work: impl FnOnce(&mut Batch)) {
     let when = at(day);
     Trail::at(trail.path())
         .with_clock(when)
@@ -21,14 +23,14 @@ fn on(trail: &TestTrail, day: &str, work: impl FnOnce(&mut handoff::trail::Batch
         .expect("append");
 }
 
-fn handoff(batch: &mut handoff::trail::Batch, id: &str, task: &str) {
+fn handoff(batch: &mut Batch, id: &str, task: &str) {
     let mut request = Initiation::new("architect", "auto-code", HandoffType::Sequential, task, "r");
     request.handoff_id = id.into();
-    ops::initiate(batch, request).expect("initiate");
+    initiate_handoff(batch, request).expect("initiate");
 }
 
-fn step(batch: &mut handoff::trail::Batch, id: &str, event: EventType) {
-    ops::follow(batch, Step::new(id, event)).expect("step");
+fn step(batch: &mut Batch, id: &str, event: EventType) {
+    follow_handoff(batch, Step::new(id, event)).expect("step");
 }
 
 fn segments(trail: &TestTrail) -> Vec<String> {
@@ -54,7 +56,7 @@ fn segments_go_only_when_every_event_is_past_its_minimum() {
     on(&trail, "2026-02-01T10:00:00Z", |b| {
         handoff(b, "escalating", "TASK-C");
         step(b, "escalating", EventType::Accepted);
-        let child = ops::escalate(b, "escalating", "ciso", "beyond budget").expect("escalate");
+        let child = escalate_handoff(b, "escalating", "ciso", "beyond budget").expect("escalate");
         step(b, &child, EventType::Accepted);
         step(b, &child, EventType::Completed);
     });

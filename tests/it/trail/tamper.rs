@@ -3,9 +3,7 @@
 //! by an independent implementation (Python's `rfc8785`).
 
 use super::TestTrail;
-use handoff::trail::chain;
-use handoff::trail::store::seal;
-use handoff::trail::Event;
+use handoff::{canonical_json, event_hash, seal_event, TrailEvent as Event};
 use serde_json::Value;
 
 /// A trail of 6 events: seq 0..=5 on lines 1..=6.
@@ -84,8 +82,8 @@ fn an_edited_event_with_its_hash_recomputed_breaks_the_next_link() {
     let mut event: Value = serde_json::from_str(&lines[2]).expect("JSON");
     event["to_agent"] = Value::from("someone-else");
     let map = event.as_object().cloned().expect("an object");
-    event["hash"] = Value::from(chain::event_hash(&map));
-    lines[2] = String::from_utf8(chain::canonical_json(&event)).expect("UTF-8");
+    event["hash"] = Value::from(event_hash(&map));
+    lines[2] = String::from_utf8(canonical_json(&event)).expect("UTF-8");
     trail.write_lines(&lines);
     assert_break(&trail, "chain-broken", 3, 4);
     assert_break(&trail, "handoff-mismatch", 2, 3);
@@ -273,7 +271,7 @@ fn a_forged_fourth_attempt_with_a_valid_hash_is_a_lifecycle_break() {
     forged.prev = last.hash.clone();
     forged.attempt = 4;
     forged.recorded_at = last.recorded_at.clone();
-    let line = String::from_utf8(seal(&mut forged)).expect("UTF-8");
+    let line = String::from_utf8(seal_event(&mut forged)).expect("UTF-8");
     lines.push(line);
     trail.write_lines(&lines);
     let head = format!("{{\"seq\":{},\"hash\":\"{}\"}}\n", forged.seq, forged.hash);

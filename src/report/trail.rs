@@ -1,0 +1,99 @@
+//! The trail's reports. `verify`, `repair` and `prune` are whole reports, laid out by
+//! templates (`trail-verify`, `trail-repair`, `trail-prune`); the outputs that grow with
+//! the number of events (what `append`, `open`, `tick` … appended, and `query --format
+//! human`) are written a line per event, streamed, by [`appended_line`],
+//! [`deferred_line`] and [`event_line`].
+
+use super::{Format, Report};
+use crate::trail::{Deferred, Event, Prune, Repair, Verification};
+
+/// What `verify` found: the JSON contract of docs/trail.md, and for a person each break
+/// as `segment:line: error[code]: message`, the notes, and a summary line.
+#[derive(Debug, Clone)]
+pub struct VerifyReport(pub Verification);
+
+impl Report for VerifyReport {
+    const NAME: &'static str = "trail-verify";
+    const FORMATS: &'static [Format] = &[Format::Human, Format::Json];
+    type Contract = Verification;
+
+    fn contract(&self) -> &Verification {
+        &self.0
+    }
+}
+
+/// What `repair` did: the torn line removed and where its bytes went, `HEAD` rewritten,
+/// and the breaks it may not fix.
+#[derive(Debug, Clone)]
+pub struct RepairReport(pub Repair);
+
+impl Report for RepairReport {
+    const NAME: &'static str = "trail-repair";
+    const FORMATS: &'static [Format] = &[Format::Human];
+    type Contract = Repair;
+
+    fn contract(&self) -> &Repair {
+        &self.0
+    }
+}
+
+/// What `prune` removed (or would remove), the new `ANCHOR`, or the breaks that
+/// stopped it.
+#[derive(Debug, Clone)]
+pub struct PruneReport(pub Prune);
+
+impl Report for PruneReport {
+    const NAME: &'static str = "trail-prune";
+    const FORMATS: &'static [Format] = &[Format::Human];
+    type Contract = Prune;
+
+    fn contract(&self) -> &Prune {
+        &self.0
+    }
+}
+
+/// One appended event: `seq 12 accepted <id> (from -> to, attempt 1)`, then its
+/// warnings indented.
+pub fn appended_line(event: &Event) -> String {
+    let mut text = format!(
+        "seq {} {} {} ({} -> {}, attempt {})\n",
+        event.seq,
+        event.event_type,
+        event.handoff_id,
+        event.from_agent,
+        event.to_agent,
+        event.attempt
+    );
+    for warning in &event.warnings {
+        text.push_str(&format!("  warning: {warning}\n"));
+    }
+    text
+}
+
+/// One deferral `append` read: `file:line: deferred <id> (no event): reason`.
+pub fn deferred_line(deferral: &Deferred) -> String {
+    format!(
+        "{}:{}: deferred {} (no event): {}\n",
+        deferral.file, deferral.line, deferral.handoff_id, deferral.reason
+    )
+}
+
+/// One event for a person (`query --format human`): `seq  timestamp  event  handoff
+/// from -> to  task  reason`.
+pub fn event_line(event: &Event) -> String {
+    format!(
+        "{:>6}  {}  {:<10} {}  {} -> {}  {}{}\n",
+        event.seq,
+        event.timestamp,
+        event.event_type.name(),
+        event.handoff_id,
+        event.from_agent,
+        event.to_agent,
+        event.task_id().unwrap_or("-"),
+        event
+            .reason
+            .as_deref()
+            .map(|r| format!("  {r}"))
+            .unwrap_or_default()
+    )
+}
