@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Renders the example audit as an HTML page and screenshots it with headless Chromium.
-# Not part of CI: it needs a browser (`apt-get install -y chromium` on Debian/Ubuntu).
+# The audit page in a real browser. Builds a trail (the 004 example chain, and the
+# example records imported), renders `handoff audit --format html` with it, and takes
+# screenshots of the first screen at 1280x800 (desktop) and 390x844 (phone) with
+# headless Chromium, with the page's script on and off. Not part of CI: it needs a
+# browser (`apt-get install -y chromium` on Debian).
 #
-#   scripts/audit-screenshot.sh [OUT.png]
+#   scripts/audit-screenshot.sh [OUT_DIR]        (default: target/audit-screenshots)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-out="${1:-target/audit-screenshot.png}"
+out="${1:-target/audit-screenshots}"
 browser="$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)"
 if [ -z "$browser" ]; then
   echo "error: no Chromium found; install it (apt-get install -y chromium)" >&2
@@ -14,15 +17,29 @@ if [ -z "$browser" ]; then
 fi
 
 cargo build --quiet --locked
-mkdir -p "$(dirname "$out")"
-page="$(mktemp --suffix=.html)"
-profile="$(mktemp -d)"
-trap 'rm -rf "$page" "$profile"' EXIT
+mkdir -p "$out"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+trail="$work/trail"
+handoff=target/debug/handoff
 
+"$handoff" trail append tests/fixtures/trail/chain-004.jsonl --trail "$trail" >/dev/null
+# Records without a timestamp are skipped (exit 1): expected for the templates.
+"$handoff" trail import examples --trail "$trail" >/dev/null || [ $? -eq 1 ]
 # The example records hold a finding of every kind, so audit exits 1: that is expected.
-target/debug/handoff audit examples/registry/records --registry examples/registry --format html >"$page" || [ $? -eq 1 ]
+"$handoff" audit examples/registry/records --registry examples/registry --trail "$trail" \
+  --format html >"$out/audit.html" || [ $? -eq 1 ]
 
-"$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
-  --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
-  --screenshot="$(realpath -m "$out")" --window-size=1280,1600 "file://$page" 2>/dev/null
-echo "$out"
+page="file://$(realpath "$out/audit.html")"
+for size in 1280x800 390x844; do
+  for script in on off; do
+    flags=()
+    [ "$script" = off ] && flags+=(--blink-settings=scriptEnabled=false)
+    "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
+      --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
+      --user-data-dir="$work/profile-$size-$script" "${flags[@]}" \
+      --screenshot="$(realpath -m "$out/audit-$size-script-$script.png")" \
+      --window-size="${size/x/,}" "$page" 2>/dev/null
+  done
+done
+ls "$out"

@@ -113,16 +113,19 @@ pub use message::{
 // The trail: append, the lifecycle, verify, query, timeouts, retention.
 pub use trail::{
     against_registry as validate_against_registry, append as append_intents,
-    default_dir as default_trail_dir, escalate as escalate_handoff, follow as follow_handoff,
-    initiate as initiate_handoff, parse_duration, parse_utc as parse_utc_timestamp,
-    prune as prune_trail, query as query_trail, repair as repair_trail, tick as tick_trail,
-    verify as verify_trail, Batch, ChainPoint, ContextSnapshot, Deferred,
-    ErrorKind as TrailErrorKind, Event as TrailEvent, EventType, Filter as TrailFilter, Handoff,
-    HandoffType, Initiation, Intent, Ledger, Line as TrailLine, Located, OnTimeout,
+    default_dir as default_trail_dir, escalate as escalate_handoff, export_otlp,
+    follow as follow_handoff, import as import_records, initiate as initiate_handoff,
+    list as list_handoffs, parse_duration, parse_utc as parse_utc_timestamp, prune as prune_trail,
+    query as query_trail, repair as repair_trail, show as show_handoff,
+    summarise as summarise_trail, tick as tick_trail, verify as verify_trail,
+    views as handoff_views, Bar, Batch, ChainPoint, ContextSnapshot, Counted, Deferred,
+    Deliverables, ErrorKind as TrailErrorKind, Event as TrailEvent, EventSummary, EventType,
+    Expectation, Filter as TrailFilter, Handoff, HandoffRow, HandoffType, HandoffView,
+    HandoffViews, Imported, Initiation, Intent, Ledger, Line as TrailLine, Located, OnTimeout,
     Outcome as HandoffOutcome, Prune, PrunedSegment, Repair, Scope as TrailScope,
-    Segment as TrailSegment, Step, TornLine, Trail, TrailError, Verification, Violation,
-    ViolationKind, ACTIVE_TASK_DAYS, COMPLETED_TASK_DAYS, ESCALATION_DAYS, MAX_ATTEMPTS, MAX_DEPTH,
-    MAX_REROUTES,
+    Segment as TrailSegment, Skipped as SkippedImport, Spread, Step, TaskRow, Timeline, TornLine,
+    Trail, TrailError, TrailSummary, Verification, VerificationCheck, Violation, ViolationKind,
+    ACTIVE_TASK_DAYS, COMPLETED_TASK_DAYS, ESCALATION_DAYS, MAX_ATTEMPTS, MAX_DEPTH, MAX_REROUTES,
 };
 // The trail's chain, for checking it independently (tests, fuzzing).
 pub use trail::{
@@ -137,10 +140,11 @@ pub use diagnostic::{
     TrailCode,
 };
 pub use report::{
-    appended_line, deferred_line, event_line, write as write_report, Annotation, AuditReport,
-    CheckReport, ClassifyReport, ContractCheckReport, ContractNextReport, ExplainReport, Format,
-    Level as AnnotationLevel, LintReport, MessageCheckReport, ParseReport, PolicyReport,
-    PruneReport, RepairReport, Report, ReportError, RouteContract, RouteReport, VerifyReport,
+    appended_line, deferred_line, event_line, write as write_report, Annotation, AuditHeader,
+    AuditReport, CheckReport, ClassifyReport, ContractCheckReport, ContractNextReport,
+    ExplainReport, Format, HandoffHistory, HistoryReport, Level as AnnotationLevel, LintReport,
+    ListReport, MessageCheckReport, ParseReport, PolicyReport, PruneReport, RepairReport, Report,
+    ReportError, RouteContract, RouteReport, ShowReport, VerifyReport,
 };
 pub use template::{TemplateError, Templates};
 

@@ -80,6 +80,10 @@ const EMBEDDED: &[(&str, &str)] = &[
         include_str!("../templates/reports/audit.txt"),
     ),
     (
+        "reports/audit.html",
+        include_str!("../templates/reports/audit.html"),
+    ),
+    (
         "reports/audit.md",
         include_str!("../templates/reports/audit.md"),
     ),
@@ -134,6 +138,26 @@ const EMBEDDED: &[(&str, &str)] = &[
     (
         "reports/trail-prune.txt",
         include_str!("../templates/reports/trail-prune.txt"),
+    ),
+    (
+        "reports/trail-show.txt",
+        include_str!("../templates/reports/trail-show.txt"),
+    ),
+    (
+        "reports/trail-list.txt",
+        include_str!("../templates/reports/trail-list.txt"),
+    ),
+    (
+        "reports/trail-list.md",
+        include_str!("../templates/reports/trail-list.md"),
+    ),
+    (
+        "reports/trail-history.txt",
+        include_str!("../templates/reports/trail-history.txt"),
+    ),
+    (
+        "reports/trail-history.mmd",
+        include_str!("../templates/reports/trail-history.mmd"),
     ),
     (
         "reports/policy.txt",

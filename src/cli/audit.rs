@@ -12,7 +12,10 @@ use super::{Failure, Outcome};
 use handoff::audit_documents;
 use handoff::parse_document;
 use handoff::Reference;
-use handoff::{AuditReport, Format, Report};
+use handoff::{
+    default_trail_dir, summarise_trail, AuditHeader, AuditReport, Format, Registry, Repo, Report,
+    Trail, TrailSummary,
+};
 use std::path::PathBuf;
 
 /// Arguments of `handoff audit`.
@@ -27,6 +30,10 @@ pub struct Args {
     /// The aliases file (default: `capability-aliases.yaml` inside or next to the registry).
     #[arg(long, value_name = "FILE", requires = "registry")]
     aliases: Option<PathBuf>,
+    /// The trail whose tasks, timelines and counts the HTML page shows (default:
+    /// `.handoff/trail/` when there is one).
+    #[arg(long, value_name = "DIR")]
+    trail: Option<PathBuf>,
     /// Output format (`md` is accepted for `markdown`).
     #[arg(long, value_parser = formats(AuditReport::FORMATS), default_value_t = Format::Human)]
     format: Format,
@@ -52,14 +59,86 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
             .as_ref()
             .map(|(registry, aliases)| Reference { registry, aliases }),
     );
+    let now = jiff::Timestamp::now();
+    let trail_dir = match &args.trail {
+        Some(dir) => Some(dir.clone()),
+        None => {
+            let dir = default_trail_dir(&std::env::current_dir()?);
+            dir.is_dir().then_some(dir)
+        }
+    };
+    let summary = match (&trail_dir, args.format) {
+        (Some(dir), Format::Html) => {
+            let trail = Trail::at(dir.clone());
+            trail.require()?;
+            Some(summarise_trail(&trail, now)?)
+        }
+        _ => None,
+    };
+    let header = (args.format == Format::Html).then(|| AuditHeader {
+        generated_at: now.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+        commit: Repo::discover(&std::env::current_dir().unwrap_or_default())
+            .ok()
+            .and_then(|repo| repo.commit_id("HEAD").ok())
+            .map(|id| id.chars().take(12).collect()),
+        inputs: inputs(
+            &args,
+            documents.len(),
+            reference.as_ref().map(|(r, _)| r),
+            &trail_dir,
+            summary.as_ref(),
+        ),
+    });
     let layout = AuditReport {
         audit: &report,
         files: documents.len(),
         registry: reference.as_ref().map(|(registry, _)| registry),
+        trail: summary.as_ref(),
+        header,
     };
     print_report(&layout, args.format, &args.templates)?;
     Ok(match report.error_count() {
         0 => Outcome::Ok,
         _ => Outcome::Findings,
     })
+}
+
+/// The page header's inputs, one phrase each.
+fn inputs(
+    args: &Args,
+    files: usize,
+    registry: Option<&Registry>,
+    trail: &Option<PathBuf>,
+    summary: Option<&TrailSummary>,
+) -> Vec<String> {
+    let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+    let mut inputs = vec![format!(
+        "records {} ({files} file(s))",
+        match paths.is_empty() {
+            true => "the records directory".to_string(),
+            false => paths.join(", "),
+        }
+    )];
+    inputs.push(match registry {
+        Some(registry) => format!(
+            "registry {} ({} agents)",
+            registry.path().display(),
+            registry.agents().count()
+        ),
+        None => "no registry".into(),
+    });
+    inputs.push(match (trail, summary) {
+        (Some(dir), Some(summary)) => format!(
+            "trail {} ({} events{})",
+            dir.display(),
+            summary.events,
+            summary
+                .last
+                .as_ref()
+                .map(|l| format!(", head seq {}", l.seq))
+                .unwrap_or_default()
+        ),
+        _ => "no trail".into(),
+    });
+    inputs
 }

@@ -14,6 +14,10 @@ use handoff::{
     Step, Templates, Trail, TrailError, TrailErrorKind, TrailEvent, TrailFilter, TrailScope,
     VerifyReport,
 };
+use handoff::{
+    export_otlp, handoff_views, import_records, list_handoffs, markdown_files, parse_document,
+    show_handoff, Depth, HandoffHistory, HistoryReport, ListReport, ShowReport,
+};
 use std::path::PathBuf;
 
 /// Arguments of `handoff trail`.
@@ -55,6 +59,16 @@ enum Command {
     Prune(PruneArgs),
     /// The events matching a filter.
     Query(QueryArgs),
+    /// One handoff: agents, status, duration, context, expectations, deliverables, events.
+    Show(ShowArgs),
+    /// The handoffs still open (with --all, every one), with their age.
+    List(ListArgs),
+    /// The chain of a task or a workflow, as text, JSON or a Mermaid diagram.
+    History(HistoryArgs),
+    /// Turn Interaction Records into trail events (importing twice adds nothing).
+    Import(ImportArgs),
+    /// Write the trail for another system: OpenTelemetry log records (OTLP/JSON).
+    Export(ExportArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -351,6 +365,11 @@ fn execute(trail: &Trail, command: Command) -> Result<Outcome, TrailError> {
             })
         }
         Command::Query(args) => run_query(trail, args),
+        Command::Show(args) => show(trail, args),
+        Command::List(args) => list(trail, args),
+        Command::History(args) => history(trail, args),
+        Command::Import(args) => import(trail, args),
+        Command::Export(args) => export(trail, args),
     }
 }
 
@@ -588,4 +607,187 @@ fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
     }
     let _ = out.flush();
     Ok(Outcome::Ok)
+}
+
+#[derive(Debug, clap::Args)]
+struct ShowArgs {
+    /// The handoff id.
+    id: String,
+    /// Output format: human (004's "View Handoff") or json.
+    #[arg(long, value_parser = formats(ShowReport::FORMATS), default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+struct ListArgs {
+    /// Only the handoffs this agent sends or receives.
+    #[arg(long, value_name = "A")]
+    agent: Option<String>,
+    /// Every handoff, ended ones too.
+    #[arg(long)]
+    all: bool,
+    /// The time ages are counted to (UTC; default: now).
+    #[arg(long, value_name = "TIME")]
+    now: Option<String>,
+    /// Output format: human, json or markdown (004's table).
+    #[arg(long, value_parser = formats(ListReport::FORMATS), default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+struct HistoryArgs {
+    /// The task whose chain to draw.
+    #[arg(
+        long,
+        value_name = "ID",
+        conflicts_with = "workflow",
+        required_unless_present = "workflow"
+    )]
+    task: Option<String>,
+    /// The workflow whose chain to draw.
+    #[arg(long, value_name = "ID")]
+    workflow: Option<String>,
+    /// Output format: human (004's chain), json, or mermaid (a sequence diagram).
+    #[arg(long, value_parser = formats(HistoryReport::FORMATS), default_value_t = Format::Human)]
+    format: Format,
+}
+
+fn show(trail: &Trail, args: ShowArgs) -> Result<Outcome, TrailError> {
+    trail.require()?;
+    match show_handoff(trail, &args.id)? {
+        Some(view) => {
+            print_report(&ShowReport(view), args.format)?;
+            Ok(Outcome::Ok)
+        }
+        None => Err(TrailError::refused(format!(
+            "no handoff `{}` in the trail {}; `handoff trail list --all` lists them",
+            args.id,
+            trail.dir().display()
+        ))),
+    }
+}
+
+fn list(trail: &Trail, args: ListArgs) -> Result<Outcome, TrailError> {
+    trail.require()?;
+    let now = at(args.now.as_deref())?;
+    let rows = list_handoffs(trail, args.agent.as_deref(), args.all, now)?;
+    print_report(&ListReport(rows), args.format)?;
+    Ok(Outcome::Ok)
+}
+
+fn history(trail: &Trail, args: HistoryArgs) -> Result<Outcome, TrailError> {
+    trail.require()?;
+    let (of, id, filter) = match (args.task, args.workflow) {
+        (Some(task), _) => (
+            "task",
+            task.clone(),
+            TrailFilter {
+                task: Some(task),
+                ..TrailFilter::default()
+            },
+        ),
+        (None, Some(workflow)) => (
+            "workflow",
+            workflow.clone(),
+            TrailFilter {
+                workflow: Some(workflow),
+                ..TrailFilter::default()
+            },
+        ),
+        (None, None) => {
+            return Err(TrailError::plain(
+                "history needs --task ID or --workflow ID",
+            ))
+        }
+    };
+    let handoffs = handoff_views(trail, &filter)?;
+    print_report(
+        &HistoryReport(HandoffHistory { of, id, handoffs }),
+        args.format,
+    )?;
+    Ok(Outcome::Ok)
+}
+
+#[derive(Debug, clap::Args)]
+struct ImportArgs {
+    /// Record files or directories of them (`.md`, `.markdown`).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+struct ExportArgs {
+    /// The export format: otlp-json (OpenTelemetry log records).
+    #[arg(long, value_enum)]
+    format: ExportFormat,
+    /// Only events at or after this time (UTC).
+    #[arg(long, value_name = "TIME")]
+    since: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ExportFormat {
+    /// OpenTelemetry log records, OTLP/JSON.
+    OtlpJson,
+}
+
+fn import(trail: &Trail, args: ImportArgs) -> Result<Outcome, TrailError> {
+    let mut documents = Vec::new();
+    for path in &args.paths {
+        let files = match path.is_dir() {
+            true => {
+                markdown_files(path, Depth::All).map_err(|e| TrailError::plain(e.to_string()))?
+            }
+            false => vec![path.clone()],
+        };
+        for file in files {
+            let input = Source::File(file);
+            let text = input.read().map_err(|e| TrailError::plain(e.to_string()))?;
+            let name = input.name();
+            let records = parse_document(&name, &text).records;
+            documents.push((name, records));
+        }
+    }
+    let imported = import_records(trail, &documents)?;
+    let mut text = String::new();
+    for skipped in &imported.skipped {
+        text.push_str(&format!(
+            "{}:{}: skipped: {}\n",
+            skipped.file, skipped.line, skipped.reason
+        ));
+    }
+    text.push_str(&format!(
+        "{} record(s) read: {} event(s) appended, {} already on the trail, {} skipped\n",
+        imported.records,
+        imported.appended,
+        imported.unchanged,
+        imported.skipped.len()
+    ));
+    print(&text)?;
+    Ok(match imported.skipped.is_empty() {
+        true => Outcome::Ok,
+        false => Outcome::Findings,
+    })
+}
+
+fn export(trail: &Trail, args: ExportArgs) -> Result<Outcome, TrailError> {
+    trail.require()?;
+    let ExportFormat::OtlpJson = args.format;
+    let filter = TrailFilter {
+        since: args
+            .since
+            .as_deref()
+            .map(TrailFilter::time_bound)
+            .transpose()?,
+        ..TrailFilter::default()
+    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    export_otlp(trail, &filter, &mut out)?;
+    use std::io::Write;
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(TrailError::plain(format!(
+            "cannot write to standard output: {e}"
+        ))),
+        _ => Ok(Outcome::Ok),
+    }
 }

@@ -1,10 +1,12 @@
 //! `handoff audit`: the routing findings and the summary a team lead reads first, for a
 //! terminal, as Markdown, or as one HTML page.
 
+use super::audit_page::{self, AuditHeader};
 use super::{Annotation, Format, Report};
 use crate::diagnostic::{RoutingCode, Severity};
 use crate::routing::summary::AuditReport as Audit;
 use crate::routing::Registry;
+use crate::trail::TrailSummary;
 use serde::Serialize;
 
 /// An audit, with what the layouts say about its inputs.
@@ -15,6 +17,10 @@ pub struct AuditReport<'a> {
     pub files: usize,
     /// The registry decisions were re-derived against, if any.
     pub registry: Option<&'a Registry>,
+    /// The trail summarised, for the HTML page.
+    pub trail: Option<&'a TrailSummary>,
+    /// The HTML page's header: the date, the commit, the inputs.
+    pub header: Option<AuditHeader>,
 }
 
 #[derive(Serialize)]
@@ -55,12 +61,16 @@ impl Report for AuditReport<'_> {
         Format::Github,
     ];
     type Contract = Audit;
+    const OWN_PAGE: bool = true;
 
     fn contract(&self) -> &Audit {
         self.audit
     }
 
-    fn context(&self, _format: Format) -> serde_json::Value {
+    fn context(&self, format: Format) -> serde_json::Value {
+        if format == Format::Html {
+            return audit_page::context(self);
+        }
         let registry = match self.registry {
             Some(registry) => format!(
                 "registry `{}` ({}, {} agents)",

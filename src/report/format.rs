@@ -23,6 +23,8 @@ spelled_enum! {
         Sarif => "sarif",
         /// GitHub Actions workflow commands: annotations on the diff.
         Github => "github",
+        /// A Mermaid diagram (`trail history`), drawn by GitHub in a comment.
+        Mermaid => "mermaid",
     }
 }
 
@@ -62,6 +64,7 @@ impl Format {
         match self {
             Format::Markdown => "md",
             Format::Html => "html",
+            Format::Mermaid => "mmd",
             _ => "txt",
         }
     }

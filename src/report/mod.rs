@@ -16,6 +16,7 @@
 
 mod annotation;
 mod audit;
+mod audit_page;
 mod check;
 mod classify;
 mod contract;
@@ -28,9 +29,11 @@ mod policy;
 mod route;
 mod sarif;
 mod trail;
+mod views;
 
 pub use annotation::{Annotation, Level};
 pub use audit::AuditReport;
+pub use audit_page::AuditHeader;
 pub use check::CheckReport;
 pub use classify::ClassifyReport;
 pub use contract::{ContractCheckReport, ContractNextReport};
@@ -43,6 +46,7 @@ pub use route::{RouteContract, RouteReport};
 pub use trail::{
     appended_line, deferred_line, event_line, PruneReport, RepairReport, VerifyReport,
 };
+pub use views::{HandoffHistory, HistoryReport, ListReport, ShowReport};
 
 use crate::template::{TemplateError, Templates};
 use serde::Serialize;
@@ -55,6 +59,9 @@ pub trait Report {
     const FORMATS: &'static [Format];
     /// The documented JSON form.
     type Contract: Serialize + ?Sized;
+    /// Whether the report lays out its own HTML page (`templates/reports/NAME.html`)
+    /// rather than its Markdown layout inside the shared page.
+    const OWN_PAGE: bool = false;
 
     /// What JSON and YAML serialize.
     fn contract(&self) -> &Self::Contract;
@@ -118,6 +125,7 @@ pub fn write<R: Report>(
             .map(|text| text + "\n")
             .map_err(|e| serialize("SARIF", &e)),
         Format::Github => Ok(github::commands(R::NAME, &report.annotations())),
+        Format::Html if R::OWN_PAGE => layout(report, format, templates),
         Format::Html => {
             let markdown = layout(report, Format::Markdown, templates)?;
             Ok(html_page(

@@ -18,20 +18,26 @@ mod canonical;
 mod chain;
 mod error;
 mod event;
+mod export;
+mod import;
 mod lifecycle;
 mod maintenance;
 mod ops;
 mod query;
 mod store;
+mod summary;
 mod tick;
 pub(crate) mod time;
 mod validate;
 mod verify;
+mod view;
 
 pub use canonical::{hash_member, without_hash};
 pub use chain::{canonical_json, event_hash, sha256_hex_parts, GENESIS};
 pub use error::{ErrorKind, TrailError};
 pub use event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome};
+pub use export::export_otlp;
+pub use import::{import, Imported, Skipped};
 pub use lifecycle::{
     Handoff, Ledger, Violation, ViolationKind, MAX_ATTEMPTS, MAX_DEPTH, MAX_REROUTES,
 };
@@ -42,7 +48,12 @@ pub use maintenance::{
 pub use ops::{append, escalate, follow, initiate, Deferred, Initiation, Intent, Located, Step};
 pub use query::{query, Filter};
 pub use store::{default_dir, seal, Batch, ChainPoint, Line, Scope, Segment, Trail};
+pub use summary::{shares, summarise, Bar, Counted, Spread, TaskRow, Timeline, TrailSummary};
 pub use tick::tick;
 pub use time::{parse_duration, parse_utc};
 pub use validate::against_registry;
 pub use verify::{definition_hash, parse as parse_line, verify, Parsed, Verification};
+pub use view::{
+    list, show, views, Deliverables, EventSummary, Expectation, HandoffRow, HandoffView,
+    HandoffViews, VerificationCheck,
+};

@@ -242,22 +242,20 @@ fn the_html_page_is_self_contained_and_has_every_section() {
     let page = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
     assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
     assert_eq!(page.matches("<style>").count(), 1);
-    for external in ["<script", "<link", "src=", "href=\"http", "url("] {
+    assert_eq!(page.matches("<script>").count(), 1, "one inline script");
+    for external in ["<script src", "<link", "src=", "href=\"http", "url("] {
         assert!(!page.contains(external), "{external} in the page");
     }
     let headings = elements(&page, "h2");
-    assert_eq!(
-        headings,
-        ["Summary", "Routing findings", "Records that fail lint"]
-    );
+    assert_eq!(headings, ["Findings", "Tasks", "Timelines", "Summary"]);
     let titles = elements(&page, "h3");
     for title in [
-        "Routing decisions",
+        "Routing compliance (recorded decisions)",
+        "Escalations by failure type (records)",
+        "Tasks by risk class (records)",
+        "Scope expansions (records)",
         "Records by kind",
-        "Tasks by risk class",
-        "Escalations",
-        "Scope expansions",
-        "Reviews",
+        "Reviews by decision",
     ] {
         assert!(
             titles.iter().any(|t| t == title),
@@ -270,11 +268,28 @@ fn the_html_page_is_self_contained_and_has_every_section() {
         cells.iter().any(|c| c.contains("wrong-tie-break")),
         "a findings row"
     );
-    assert!(cells.iter().any(|c| c == "Reroute to matching capability"));
-    assert_eq!(
-        elements(&page, "table").len(),
-        9,
-        "seven summary tables, findings, lint"
+    assert!(
+        cells
+            .iter()
+            .any(|c| c.contains("wrong-capability → Reroute to matching capability")),
+        "the escalation chart names the orchestrator's action"
+    );
+    // Errors come first, and a lint error links to its file and line.
+    let severities: Vec<&String> = cells
+        .iter()
+        .filter(|c| *c == "error" || *c == "warning")
+        .collect();
+    let first_warning = severities.iter().position(|c| *c == "warning");
+    let last_error = severities.iter().rposition(|c| *c == "error");
+    assert!(first_warning.is_none_or(|w| last_error.is_none_or(|e| e < w)));
+    let unescaped = page.replace("&#x2F;", "/");
+    assert!(
+        unescaped.contains(&format!("href=\"{bad}#L")),
+        "a link to the record"
+    );
+    assert!(
+        page.contains("No trail was read"),
+        "without a trail, the page says so"
     );
 }
 
@@ -286,12 +301,14 @@ fn record_failing_lint(dir: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// The text of every `<tag>…</tag>` element, inner tags stripped.
+/// The text of every `<tag …>…</tag>` element, inner tags stripped.
 fn elements(page: &str, tag: &str) -> Vec<String> {
-    let open = format!("<{tag}>");
+    let open = format!("<{tag}");
     let close = format!("</{tag}>");
     page.split(open.as_str())
         .skip(1)
+        .filter(|rest| rest.starts_with(['>', ' ']))
+        .filter_map(|rest| rest.split_once('>').map(|(_, body)| body))
         .filter_map(|rest| rest.split(close.as_str()).next())
         .map(strip_tags)
         .collect()
@@ -311,7 +328,8 @@ fn strip_tags(html: &str) -> String {
     text.trim().to_string()
 }
 
-/// Every element the page opens is closed, in order (void elements aside).
+/// Every element the page opens is closed, in order (void and self-closed elements
+/// aside).
 fn assert_balanced(page: &str) {
     let mut stack: Vec<String> = Vec::new();
     for tag in page
@@ -324,7 +342,8 @@ fn assert_balanced(page: &str) {
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric())
             .collect();
-        if tag.starts_with('!') || ["meta", "br", "hr", "img"].contains(&name.as_str()) {
+        let void = ["meta", "br", "hr", "img", "input"].contains(&name.as_str());
+        if tag.starts_with('!') || void || tag.ends_with('/') {
             continue;
         }
         if tag.starts_with('/') {

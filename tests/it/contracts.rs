@@ -334,7 +334,13 @@ fn audit() {
     snapshot("audit_json", audit_as("json"));
     snapshot("audit_human", audit_as("human"));
     snapshot("audit_md", audit_as("md"));
-    snapshot("audit_html", audit_as("html"));
+    // The page's date and commit change with every run: masked.
+    let (code, page) = audit_as("html");
+    let when = regex::Regex::new(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ").expect("a regex");
+    let commit = regex::Regex::new(r"commit <code>[0-9a-f]+</code>").expect("a regex");
+    let page = when.replace_all(&page, "[DATE]");
+    let page = commit.replace_all(&page, "commit <code>[COMMIT]</code>");
+    snapshot("audit_html", (code, page.into_owned()));
     snapshot(
         "audit_without_registry_json",
         run_in_project(&["audit", "examples/", "--format", "json"]),
@@ -547,6 +553,65 @@ fn trail_query() {
         ),
     ] {
         let mut full = vec!["trail", "query", "--trail", "trail"];
+        full.extend_from_slice(args);
+        snapshot(name, run(trail.path(), &full, None));
+    }
+}
+
+#[test]
+fn trail_views() {
+    let trail = chain_trail(|text| text);
+    for (name, args) in [
+        ("trail_show_human", &["show", "ho_002"][..]),
+        ("trail_show_failed_human", &["show", "ho_003"][..]),
+        (
+            "trail_show_json",
+            &["show", "ho_002", "--format", "json"][..],
+        ),
+        (
+            "trail_list_human",
+            &["list", "--now", "2026-01-11T10:30:00Z"][..],
+        ),
+        (
+            "trail_list_all_json",
+            &[
+                "list",
+                "--all",
+                "--now",
+                "2026-01-11T10:30:00Z",
+                "--format",
+                "json",
+            ][..],
+        ),
+        (
+            "trail_list_markdown",
+            &[
+                "list",
+                "--agent",
+                "ciso",
+                "--now",
+                "2026-01-11T10:30:00Z",
+                "--format",
+                "markdown",
+            ][..],
+        ),
+        ("trail_history_human", &["history", "--task", "TM-7"][..]),
+        (
+            "trail_history_mermaid",
+            &[
+                "history",
+                "--workflow",
+                "wf_conductor_123",
+                "--format",
+                "mermaid",
+            ][..],
+        ),
+        (
+            "trail_history_json",
+            &["history", "--task", "TM-7", "--format", "json"][..],
+        ),
+    ] {
+        let mut full = vec!["trail", "--trail", "trail"];
         full.extend_from_slice(args);
         snapshot(name, run(trail.path(), &full, None));
     }

@@ -6,6 +6,7 @@ mod messages;
 mod retention;
 mod tamper;
 mod timeouts;
+mod views;
 
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;

@@ -1,0 +1,248 @@
+//! `show`, `list`, `history`, `import` and `export`: the views of a trail, on the 004
+//! example chain (tests/fixtures/trail/chain-004) and on imported records, from the
+//! real binary. The byte-for-byte layouts are snapshots in `contracts.rs`.
+
+use super::TestTrail;
+use serde_json::Value;
+use std::path::Path;
+
+fn project() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A trail holding the 004 chain, appended from its messages.
+fn chain() -> TestTrail {
+    let trail = TestTrail::new();
+    let messages = std::fs::read_to_string(project().join("tests/fixtures/trail/chain-004.jsonl"))
+        .expect("the chain's messages");
+    let appended = trail.append(&messages);
+    assert_eq!(appended.code, 0, "{}", appended.stderr);
+    trail
+}
+
+fn json(trail: &TestTrail, args: &[&str]) -> Value {
+    let mut full = args.to_vec();
+    full.extend(["--format", "json"]);
+    serde_json::from_str(&trail.ok(&full)).expect("JSON")
+}
+
+#[test]
+fn show_tells_the_whole_handoff() {
+    let trail = chain();
+    let view = json(&trail, &["show", "ho_002"]);
+    assert_eq!(view["status"], "completed");
+    assert_eq!(view["duration_ms"], 28 * 60 * 1000);
+    assert_eq!(
+        view["deliverables"]["created"].as_array().map(Vec::len),
+        Some(4)
+    );
+    assert_eq!(
+        view["expectations"][0]["criterion"],
+        "Implements all spec requirements"
+    );
+    assert_eq!(view["events"].as_array().map(Vec::len), Some(3));
+    let failed = json(&trail, &["show", "ho_003"]);
+    assert_eq!(failed["failure"], "Missing test fixtures");
+    assert_eq!(failed["rollback_to"], "auto-code");
+    let unknown = trail.run(&["show", "ho_999"]);
+    assert_eq!(unknown.code, 1);
+    assert!(
+        unknown.stderr.contains("no handoff `ho_999`"),
+        "{}",
+        unknown.stderr
+    );
+}
+
+#[test]
+fn list_shows_what_is_open_by_agent_and_all() {
+    let trail = chain();
+    let now = ["--now", "2026-01-11T10:30:00Z"];
+    let open = json(&trail, &["list", now[0], now[1]]);
+    let ids: Vec<&str> = open
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["handoff_id"].as_str())
+        .collect();
+    assert_eq!(ids, ["ho_006", "ho_007"]);
+    assert_eq!(open[0]["age_ms"], 9 * 60 * 1000);
+    let ciso = json(&trail, &["list", "--agent", "auto-code", now[0], now[1]]);
+    assert_eq!(ciso.as_array().map(Vec::len), Some(1));
+    let all = json(&trail, &["list", "--all", now[0], now[1]]);
+    assert_eq!(all.as_array().map(Vec::len), Some(7));
+    let empty = TestTrail::new();
+    assert_eq!(empty.run(&["list"]).code, 2, "no trail yet");
+}
+
+#[test]
+fn history_draws_the_chain_with_its_rollback() {
+    let trail = chain();
+    let text = trail.ok(&["history", "--task", "TM-7"]);
+    let order: Vec<&str> = text
+        .lines()
+        .filter(|l| l.ends_with('▶'))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "architect",
+            "auto-code",
+            "qa",
+            "auto-code",
+            "qa",
+            "ciso",
+            "auto-code"
+        ]
+    );
+    assert!(text.contains("[ROLLBACK to auto-code]"), "{text}");
+    let mermaid = trail.ok(&["history", "--task", "TM-7", "--format", "mermaid"]);
+    assert!(mermaid.starts_with("sequenceDiagram\n"), "{mermaid}");
+    assert!(
+        mermaid.contains("--x"),
+        "the failure is a crossed arrow: {mermaid}"
+    );
+    let none = trail.ok(&["history", "--task", "NOPE"]);
+    assert!(none.contains("no handoffs for task NOPE"), "{none}");
+    assert_eq!(
+        trail.run(&["history"]).code,
+        2,
+        "--task or --workflow is required"
+    );
+}
+
+#[test]
+fn import_turns_records_into_a_trail_once() {
+    let trail = TestTrail::new();
+    let examples = project().join("examples");
+    let examples = examples.to_str().expect("UTF-8");
+    // The templates among the examples have no timestamp: skipped and named (exit 1).
+    let first = trail.run(&["import", examples]);
+    assert_eq!(first.code, 1, "{}", first.stderr);
+    assert!(
+        first.stdout.contains("skipped: no `Timestamp`"),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        !first.stdout.contains(" 0 event(s) appended"),
+        "{}",
+        first.stdout
+    );
+    let events = trail.lines().len();
+    assert!(events > 0);
+    let again = trail.run(&["import", examples]);
+    assert!(
+        again.stdout.contains(" 0 event(s) appended"),
+        "{}",
+        again.stdout
+    );
+    assert_eq!(trail.lines().len(), events, "importing twice adds nothing");
+    assert_eq!(trail.run(&["verify"]).code, 0);
+    // A decision written after the import is added by the next one.
+    let dir = tempfile::tempdir().expect("a directory");
+    let record = std::fs::read_to_string(project().join("examples/handoff.md")).expect("record");
+    let pending = dir.path().join("handoff.md");
+    std::fs::write(&pending, &record).expect("write");
+    let fresh = TestTrail::new();
+    fresh.ok(&["import", pending.to_str().expect("UTF-8")]);
+    assert_eq!(
+        fresh.lines().len(),
+        1,
+        "an undecided record is one initiated event"
+    );
+    let decided = record.replace(
+        "[Filled by the receiver: what was decided, rationale, next steps. Left blank when sending.]",
+        "Approved: the flow passes every criterion.",
+    );
+    assert_ne!(decided, record);
+    std::fs::write(&pending, decided).expect("write");
+    fresh.ok(&["import", pending.to_str().expect("UTF-8")]);
+    let kinds: Vec<String> = fresh
+        .lines()
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(l).expect("event")["event_type"].to_string())
+        .collect();
+    assert_eq!(kinds, ["\"initiated\"", "\"accepted\"", "\"completed\""]);
+}
+
+#[test]
+fn import_names_what_it_skips() {
+    let trail = TestTrail::new();
+    let dir = tempfile::tempdir().expect("a directory");
+    let file = dir.path().join("no-time.md");
+    std::fs::write(
+        &file,
+        "## Interaction Record\n\n| Field | Value |\n|---|---|\n| Task ID | T-1 |\n| Type | handoff |\n| From | a |\n| To | b |\n",
+    )
+    .expect("write");
+    let run = trail.run(&["import", file.to_str().expect("UTF-8")]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("no-time.md:1: skipped: no `Timestamp`"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn export_is_otlp_json_a_collector_reads() {
+    let trail = chain();
+    let out = trail.ok(&["export", "--format", "otlp-json"]);
+    let document: Value = serde_json::from_str(&out).expect("one JSON document");
+    let records = &document["resourceLogs"][0]["scopeLogs"][0]["logRecords"];
+    assert_eq!(records.as_array().map(Vec::len), Some(18));
+    assert_eq!(records[0]["timeUnixNano"], "1768122000000000000");
+    let since = trail.ok(&[
+        "export",
+        "--format",
+        "otlp-json",
+        "--since",
+        "2026-01-11T10:21:00Z",
+    ]);
+    let later: Value = serde_json::from_str(&since).expect("JSON");
+    assert_eq!(
+        later["resourceLogs"][0]["scopeLogs"][0]["logRecords"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
+    let available = std::process::Command::new("python3")
+        .args(["-c", "import opentelemetry.proto"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !available {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must check the export: pip install opentelemetry-proto"
+        );
+        eprintln!("skipped: python3 with opentelemetry-proto is not installed");
+        return;
+    }
+    let file = trail.dir.path().join("export.json");
+    std::fs::write(&file, &out).expect("write");
+    let script = project().join("scripts/check-otlp.py");
+    let checked = run_python(&script, &file, "18");
+    assert!(checked.0, "{}", checked.1);
+    std::fs::write(
+        &file,
+        out.replace("\"severityNumber\"", "\"severityNumbr\""),
+    )
+    .expect("write");
+    assert!(
+        !run_python(&script, &file, "18").0,
+        "a misspelt field is refused"
+    );
+}
+
+fn run_python(script: &Path, file: &Path, expected: &str) -> (bool, String) {
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .arg(file)
+        .arg(expected)
+        .output()
+        .expect("run python3");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
