@@ -30,16 +30,17 @@ handoff=target/debug/handoff
 "$handoff" audit examples/registry/records --registry examples/registry --trail "$trail" \
   --format html >"$out/audit.html" || [ $? -eq 1 ]
 
-page="file://$(realpath "$out/audit.html")"
+# The same page without its script: it must be complete without it.
+sed '/^<script>$/,/^<\/script>$/d' "$out/audit.html" >"$out/audit-without-script.html"
 for size in 1280x800 390x844; do
   for script in on off; do
-    flags=()
-    [ "$script" = off ] && flags+=(--blink-settings=scriptEnabled=false)
+    page="$out/audit.html"
+    [ "$script" = off ] && page="$out/audit-without-script.html"
     "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
       --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
-      --user-data-dir="$work/profile-$size-$script" "${flags[@]}" \
+      --user-data-dir="$work/profile-$size-$script" \
       --screenshot="$(realpath -m "$out/audit-$size-script-$script.png")" \
-      --window-size="${size/x/,}" "$page" 2>/dev/null
+      --window-size="${size/x/,}" "file://$(realpath "$page")" 2>/dev/null
   done
 done
 ls "$out"
