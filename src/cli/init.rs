@@ -68,11 +68,11 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
          protection can), with your team for @OWNER/reviewers:\n\n\
          /{records_dir}/ @OWNER/reviewers\n/{POLICY_FILE} @OWNER/reviewers\n\
          /{WORKFLOW_PATH} @OWNER/reviewers\n\n\
-         Commit these files in one pull request. It changes the gate's own files (high risk) and \
-         has no Task Assignment yet, so the gate cannot run on it (exit 2): file one for it \
-         (`handoff new task-assignment --task ID --to AGENT --scope '{records_dir}/,{POLICY_FILE},\
-         {WORKFLOW_PATH}' -o {records_dir}/ID.md`) on the base branch, or merge it with your \
-         usual review.\n"
+         Commit these files (and CODEOWNERS) in one pull request, nothing else: the gate \
+         recognises it as the change that adopts it and passes it at its real class (high: \
+         it changes the gate's own files) with no Task Assignment; review it as such. From \
+         the next pull request on, {POLICY_FILE}'s require_task decides what a change with no \
+         Task Assignment meets (always: rejected; never: a warning during the roll-out).\n"
     ));
     report.push_str(&match (args.dry_run, created) {
         (true, n) => format!("dry run: {n} file(s) would be created, nothing written\n"),

@@ -125,6 +125,14 @@ spelled_enum! {
         UnorderedRecords => "unordered-records",
         /// An input is larger than a documented cap.
         LimitExceeded => "limit-exceeded",
+        /// The change has no Task Assignment, which the policy's `require_task` requires
+        /// at its class.
+        TaskRequired => "task-required",
+        /// The change has no Task Assignment, not required at its class during the
+        /// roll-out (`require_task`).
+        NoTaskAssignment => "no-task-assignment",
+        /// The change adopts the gate (adds the policy file and only the gate's setup).
+        AdoptsGate => "adopts-gate",
     }
 }
 
@@ -225,6 +233,8 @@ impl GateCode {
         GateCode::RiskReclassified,
         GateCode::TaskAssignedByChange,
         GateCode::UntrustedGrant,
+        GateCode::NoTaskAssignment,
+        GateCode::AdoptsGate,
     ];
 }
 

@@ -13,7 +13,9 @@
 //! - [`crate::scope`] checks every touched path against the declared scope and the
 //!   approved scope expansions;
 //! - [`run`] gathers the inputs from a repository, in the order that keeps a change
-//!   from weakening its own gate.
+//!   from weakening its own gate;
+//! - `rollout` decides a change with no Task Assignment at all (the adoption change,
+//!   the policy's `require_task`).
 //!
 //! The verdict is `pass` exactly when no problem of error severity was found. Its JSON
 //! form is the contract of GATE.md.
@@ -21,6 +23,7 @@
 pub mod bundle;
 pub mod requirements;
 pub mod reviewer;
+mod rollout;
 pub mod run;
 pub mod task;
 mod verdict;

@@ -9,7 +9,8 @@
 //!    records directory at the base's tip (base), the record files the change adds or
 //!    edits, read at the head (head), then `--trusted-records` and `--records` inputs. A
 //!    file the change deletes still counts as the base has it.
-//! 4. The task: `--task`, else the single assigned task (see [`super::task`]).
+//! 4. The task: `--task`, else the single assigned task (see [`super::task`]); with no
+//!    Task Assignment at all, the roll-out decides (see `super::rollout`).
 //! 5. The diff base: the merge base of step 1; with no `--base`, the base Task
 //!    Assignment's `Baseline SHA`, else the merge base with the default branch.
 //! 6. The classification of base..head under the policy, then the verdict.
@@ -119,7 +120,20 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
     let policy = load_policy(repo, bases.tip.as_deref(), options)?;
     let records_dir = policy.records_dir.trim_end_matches('/').to_string();
     let (records, diagnostics) = load_records(repo, options, &bases, &records_dir)?;
-    let task_id = select_task(&records, options.task.as_deref())?;
+    let task_id = match select_task(&records, options.task.as_deref()) {
+        Err(SelectionError::NoTask) => {
+            let base = match bases.diff {
+                Some(base) => base,
+                None => repo.merge_base_with_default_branch()?,
+            };
+            let task = TaskRecords::gather(&[], "");
+            let (verdict, files) = judge_files(repo, &task, &base, head, &policy, &[])?;
+            return Ok(super::rollout::without_task(
+                verdict, &files, &records, &policy,
+            ));
+        }
+        selected => selected?,
+    };
     let task = TaskRecords::gather(&records, &task_id);
     let base = match (&options.base, bases.diff, task.baseline_sha()) {
         (Some(_), Some(base), _) => base,
@@ -127,7 +141,7 @@ pub fn check(repo: &Repo, options: &CheckOptions) -> Result<Verdict, CheckError>
         (_, Some(base), None) => base,
         (_, None, None) => repo.merge_base_with_default_branch()?,
     };
-    judge(repo, &task, &base, head, &policy, &diagnostics)
+    judge_files(repo, &task, &base, head, &policy, &diagnostics).map(|(verdict, _)| verdict)
 }
 
 /// The bases when neither `--base` nor a default branch names one: the `Baseline SHA`
@@ -158,15 +172,16 @@ fn baseline_bases(repo: &Repo, options: &CheckOptions) -> Result<Bases, CheckErr
     })
 }
 
-/// Classifies base..head for the task and evaluates the verdict.
-fn judge(
+/// Classifies base..head for the task and evaluates the verdict; returns it with the
+/// change's files.
+fn judge_files(
     repo: &Repo,
     task: &TaskRecords,
     base: &str,
     head: &Head,
     policy: &Policy,
     diagnostics: &[Diagnostic],
-) -> Result<Verdict, CheckError> {
+) -> Result<(Verdict, Vec<ChangedPath>), CheckError> {
     let declared = task
         .assignment
         .and_then(Record::risk_class)
@@ -176,7 +191,7 @@ fn judge(
     let migrations = migration_paths(&classification);
     let roles = Roles::from_policy(&policy.reviewers);
     let labels = crate::evidence::labels(&policy.evidence);
-    Ok(evaluate(GateInput {
+    let verdict = evaluate(GateInput {
         task,
         files: &files,
         risk: risk_report(classification),
@@ -185,7 +200,8 @@ fn judge(
         labels: &labels,
         records_dir: &policy.records_dir,
         diagnostics,
-    }))
+    });
+    Ok((verdict, files))
 }
 
 /// The record files under `records_dir` that the change from `base` to `head` adds or

@@ -92,7 +92,10 @@ impl Kind {
             | GateCode::ConflictingAssignments
             | GateCode::TaskAssignedByChange
             | GateCode::UntrustedGrant
-            | GateCode::LimitExceeded => Kind::Task,
+            | GateCode::LimitExceeded
+            | GateCode::TaskRequired
+            | GateCode::NoTaskAssignment
+            | GateCode::AdoptsGate => Kind::Task,
             GateCode::RiskReclassified => Kind::Risk,
             GateCode::UndeclaredFile | GateCode::InvalidScopePattern | GateCode::UnboundedScope => {
                 Kind::Scope

@@ -38,6 +38,7 @@ struct DefaultsFile {
     records_dir: String,
     exclude: Vec<String>,
     copies: bool,
+    require_task: String,
     triggers: Vec<TriggerDefinition>,
     evidence: BTreeMap<String, EvidenceDefinition>,
     reviewers: ReviewersDefinition,
@@ -106,6 +107,8 @@ fn read_defaults(text: &str) -> Result<Policy, PolicyError> {
         return Err(context.whole("the built-in policy is empty".to_string()));
     };
     let code = format!(".{{{}}}", file.code_extensions.join(","));
+    let require_task =
+        super::RequireTask::parse(&file.require_task).map_err(|message| context.whole(message))?;
     let mut triggers = Vec::new();
     for definition in file.triggers {
         let built = trigger(definition, &code).map_err(|message| context.whole(message))?;
@@ -121,6 +124,7 @@ fn read_defaults(text: &str) -> Result<Policy, PolicyError> {
         records_dir: file.records_dir,
         exclude: file.exclude,
         copies: file.copies,
+        require_task,
         triggers,
         evidence: EvidencePolicy { aliases, wording },
         reviewers: ReviewerPolicy {

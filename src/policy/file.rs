@@ -20,6 +20,7 @@ pub(crate) struct PolicyFile {
     #[serde(default)]
     pub exclude: Vec<Glob>,
     pub copies: Option<bool>,
+    pub require_task: Option<RequireTaskSetting>,
     #[serde(default)]
     pub triggers: BTreeMap<TriggerKey, TriggerEdit>,
     #[serde(default)]
@@ -253,6 +254,16 @@ impl Validated for RecordsDir {
     }
 }
 
+/// The `require_task` setting, checked.
+#[derive(Debug, Clone)]
+pub(crate) struct RequireTaskSetting(pub super::RequireTask);
+
+impl Validated for RequireTaskSetting {
+    fn validate(text: String) -> Result<RequireTaskSetting, String> {
+        super::RequireTask::parse(&text).map(RequireTaskSetting)
+    }
+}
+
 fn check_kebab(name: &str, what: &str) -> Result<(), String> {
     let valid = name.starts_with(|c: char| c.is_ascii_lowercase())
         && name
@@ -352,6 +363,12 @@ impl<'de> Deserialize<'de> for Label {
 }
 
 impl<'de> Deserialize<'de> for RecordsDir {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_validated(deserializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for RequireTaskSetting {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserialize_validated(deserializer)
     }

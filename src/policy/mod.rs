@@ -20,11 +20,13 @@ mod class;
 mod defaults;
 mod error;
 mod file;
+mod rollout;
 mod trigger;
 
 pub use class::{RiskClass, UnknownRiskClass};
 pub use defaults::defaults;
 pub use error::PolicyError;
+pub use rollout::RequireTask;
 
 use error::{short, too_large, ErrorContext};
 pub use trigger::Trigger;
@@ -55,7 +57,7 @@ pub const GATE_FILE_RULE: &str = "policy.path.gate-file";
 
 /// Where GitHub, GitLab and Gitea look for CODEOWNERS: the rules that protect the
 /// records directory, on which the trust of the head's records rests.
-const CODEOWNERS_FILES: [&str; 4] = [
+pub(crate) const CODEOWNERS_FILES: [&str; 4] = [
     "CODEOWNERS",
     ".github/CODEOWNERS",
     "docs/CODEOWNERS",
@@ -77,6 +79,8 @@ pub struct Policy {
     pub exclude: Vec<String>,
     /// Whether copies are detected too (git's `-C`), not only renames.
     pub copies: bool,
+    /// From which class a change with no Task Assignment is rejected (the roll-out).
+    pub require_task: RequireTask,
     /// Every trigger with its effective rules, built-ins first, in report order.
     pub triggers: Vec<TriggerPolicy>,
     /// Evidence labels.
@@ -406,6 +410,9 @@ impl Policy {
         self.exclude = file.exclude.into_iter().map(|glob| glob.0).collect();
         if let Some(copies) = file.copies {
             self.copies = copies;
+        }
+        if let Some(require_task) = file.require_task {
+            self.require_task = require_task.0;
         }
         for (key, edit) in file.triggers {
             let trigger = key.0;

@@ -192,7 +192,13 @@ fn summary_lines(verdict: &Verdict) -> Vec<(&'static str, String)> {
         (None, _, _) => "none available".to_string(),
     };
     vec![
-        ("Task", verdict.task_id.clone()),
+        (
+            "Task",
+            match verdict.task_id.as_str() {
+                "" => "none (no Task Assignment)".to_string(),
+                id => id.to_string(),
+            },
+        ),
         (
             "Risk",
             format!(
@@ -227,7 +233,16 @@ fn verdict_line(verdict: &Verdict) -> String {
         Outcome::Reject => "reject",
     };
     format!(
-        "{word}: task {} at {} risk, {errors} error(s), {warnings} warning(s)",
-        verdict.task_id, verdict.risk.class
+        "{word}: {} at {} risk, {errors} error(s), {warnings} warning(s)",
+        task_name(verdict),
+        verdict.risk.class
     )
+}
+
+/// `task ID`, or `no task` for a change with no Task Assignment (an empty task id).
+fn task_name(verdict: &Verdict) -> String {
+    match verdict.task_id.as_str() {
+        "" => "no task".to_string(),
+        id => format!("task {id}"),
+    }
 }

@@ -72,6 +72,7 @@ struct FileForm<'a> {
     records_dir: &'a str,
     exclude: &'a [String],
     copies: bool,
+    require_task: crate::policy::RequireTask,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     triggers: BTreeMap<&'a str, TriggerEdits<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -160,6 +161,7 @@ fn file_form(policy: &Policy) -> FileForm<'_> {
         records_dir: &policy.records_dir,
         exclude: &policy.exclude,
         copies: policy.copies,
+        require_task: policy.require_task,
         triggers,
         custom_triggers,
         evidence: (!aliases.is_empty()).then_some(EvidenceForm { aliases }),

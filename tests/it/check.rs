@@ -975,14 +975,14 @@ fn a_risk_class_that_is_not_a_class_is_reported_not_silently_dropped() {
 }
 
 #[test]
-fn without_a_task_assignment_the_error_prints_the_command_that_files_one() {
+fn without_a_task_assignment_the_reject_prints_the_command_that_files_one() {
     let repo = feature_repo();
-    let (code, stderr) = check_error(repo.path(), &["--base", "main", "--head", "HEAD"]);
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("no Task Assignment found"), "{stderr}");
+    let (code, stdout) = report(&repo, &["--head", "HEAD"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains("error[task-required]"), "{stdout}");
     assert!(
-        stderr.contains("handoff new task-assignment --task ID --to AGENT --scope"),
-        "{stderr}"
+        stdout.contains("handoff new task-assignment --task ID --to AGENT --scope"),
+        "{stdout}"
     );
 }
 

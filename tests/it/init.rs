@@ -136,7 +136,7 @@ fn policy_show_prints_yaml_that_policy_accepts_back_unchanged() {
     let repo = TestRepo::new();
     repo.write(
         ".handoff.yaml",
-        "records_dir: meta\nexclude: [vendor/]\ncopies: true\n\
+        "records_dir: meta\nexclude: [vendor/]\ncopies: true\nrequire_task: from high\n\
          triggers:\n  auth:\n    remove_paths: [auth.path.session]\n    add_paths: ['src/guards/']\n    add_lines: ['\\bcheckAccess\\(']\n\
          custom_triggers:\n  - name: infra\n    class: high\n    paths: ['*.tf']\n    lines: ['aws_iam_']\n\
          evidence:\n  aliases:\n    rollback-plan: [undo plan]\n\
@@ -167,6 +167,7 @@ fn policy_show_prints_yaml_that_policy_accepts_back_unchanged() {
     ]);
     assert_eq!(original, back, "{shown}");
     assert_eq!(original["records_dir"], "meta");
+    assert_eq!(original["require_task"], "from high");
 }
 
 #[test]

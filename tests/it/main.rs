@@ -21,6 +21,7 @@ mod git_change_set;
 mod git_renames;
 mod init;
 mod policy_schema;
+mod rollout;
 mod roundtrip;
 mod route;
 mod routing_properties;

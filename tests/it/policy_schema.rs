@@ -31,6 +31,7 @@ fn the_schema_lists_every_key_trigger_and_evidence_item() {
         "records_dir",
         "exclude",
         "copies",
+        "require_task",
         "triggers",
         "custom_triggers",
         "evidence",
