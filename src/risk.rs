@@ -11,6 +11,7 @@ mod classify;
 mod comments;
 mod matcher;
 mod project;
+mod redact;
 #[cfg(test)]
 mod rule_tests;
 

@@ -19,8 +19,10 @@
 //!
 //! Secrets never leave this module whole: credential matches are checked against
 //! placeholder values (`changeme`, `${VAR}`, `<your-token>` …) before they fire, and every
-//! excerpt has secret-looking values cut down to a short prefix.
+//! excerpt goes through [`redact`](super::redact), which cuts them and every other
+//! secret-looking value whole.
 
+use super::redact::redact;
 use crate::git::LineSide;
 use crate::pattern::{compile, regex_literals, Dialect, Prefilter, RuleGlobs};
 use crate::policy::RiskClass;
@@ -28,6 +30,7 @@ use crate::policy::{compile_line_regex, Policy, Rule, RuleMatch, TriggerPolicy};
 use globset::{GlobSet, GlobSetBuilder};
 use regex_automata::meta::Regex;
 use regex_automata::PatternID;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 /// The longest excerpt reported, in characters.
@@ -252,15 +255,16 @@ impl Matcher {
             })
     }
 
-    /// The line as a short excerpt with every secret-looking value redacted.
+    /// The line as a short excerpt that holds no part of a secret ([`redact`]).
     pub fn excerpt(&self, content: &[u8]) -> String {
-        let mut text = content.to_vec();
+        let mut secrets = Vec::new();
         for rule in &self.line_rules {
             let (Some(secret), Some(regex)) = (&rule.secret, rule.regex()) else {
                 continue;
             };
-            text = redact(regex, secret.whole, &text);
+            secrets.extend(secret_spans(regex, secret.whole, content));
         }
+        let text = redact(content, &secrets);
         let text = String::from_utf8_lossy(&text);
         let text = text.trim();
         match text.char_indices().nth(EXCERPT_CHARS) {
@@ -339,26 +343,17 @@ impl Builder {
     }
 }
 
-/// Replaces each secret `regex` matches in `text` (its `value` group, else the whole
-/// match when `whole`) with a short prefix and an ellipsis.
-fn redact(regex: &Regex, whole: bool, text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len());
-    let mut last = 0;
-    for captures in regex.captures_iter(text) {
-        let matched = captures.get_group(0).filter(|_| whole);
-        let Some(secret) = captures.get_group_by_name("value").or(matched) else {
-            continue;
-        };
-        if secret.start < last || secret.is_empty() {
-            continue;
-        }
-        let keep = (secret.len() / 4).min(4);
-        out.extend_from_slice(&text[last..secret.start + keep]);
-        out.extend_from_slice("…[redacted]".as_bytes());
-        last = secret.end;
-    }
-    out.extend_from_slice(&text[last..]);
-    out
+/// The secrets `regex` matches in `text`: its `value` group, else the whole match when
+/// `whole`.
+fn secret_spans(regex: &Regex, whole: bool, text: &[u8]) -> Vec<Range<usize>> {
+    regex
+        .captures_iter(text)
+        .filter_map(|captures| {
+            let matched = captures.get_group(0).filter(|_| whole);
+            captures.get_group_by_name("value").or(matched)
+        })
+        .map(|span| span.range())
+        .collect()
 }
 
 /// Whether a secret-looking value is a dummy (a placeholder, a reference or a template)
@@ -480,21 +475,16 @@ mod tests {
     }
 
     #[test]
-    fn redaction_keeps_only_a_short_prefix() {
+    fn secret_spans_are_the_value_group_or_the_whole_match_of_policy_rules() {
         let regex = compile_line_regex(r"token = '(?P<value>[^']+)'").unwrap();
-        let redacted = redact(&regex, false, b"token = 'abcdefghijklmnop' # ok");
-        assert_eq!(
-            String::from_utf8_lossy(&redacted),
-            "token = 'abcd…[redacted]' # ok"
-        );
+        let text = b"token = 'abcdefghijklmnop' # ok";
+        assert_eq!(secret_spans(&regex, false, text), vec![9..25]);
         let whole = compile_line_regex(r"sk_live_[a-z]+").unwrap();
-        let redacted = redact(&whole, true, b"key sk_live_abcdefgh end");
         assert_eq!(
-            String::from_utf8_lossy(&redacted),
-            "key sk_l…[redacted] end"
+            secret_spans(&whole, true, b"key sk_live_abcdefgh end"),
+            vec![4..20]
         );
-        let kept = redact(&whole, false, b"key sk_live_abcdefgh end");
-        assert_eq!(kept, b"key sk_live_abcdefgh end");
+        assert!(secret_spans(&whole, false, b"key sk_live_abcdefgh end").is_empty());
     }
 
     /// `{a,b}` alternatives expanded (the default globs do not nest them).

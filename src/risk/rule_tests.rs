@@ -737,7 +737,7 @@ fn excerpts_never_hold_a_whole_secret() {
         !excerpt.contains("AKIAIOSFODNN7REALKEY") && !excerpt.contains("s3cr3tPass"),
         "{excerpt}"
     );
-    assert!(excerpt.starts_with("AWS = 'AKIA…[redacted]'"), "{excerpt}");
+    assert_eq!(excerpt, "AWS = '[redacted]'; db = '[redacted]'");
 }
 
 /// [`Matcher::open_matches_one_by_one`]: the line rules that match a line, one by one.

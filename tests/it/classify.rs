@@ -159,11 +159,7 @@ fn content_findings_name_the_line_and_redact_secrets() {
     assert_eq!(finding.line, Some(2));
     assert_eq!(finding.side, Some(LineSide::Added));
     let excerpt = finding.excerpt.as_deref().unwrap();
-    assert!(
-        excerpt.starts_with("SECRET_KEY = '") && excerpt.contains("[redacted]"),
-        "{excerpt}"
-    );
-    assert!(!excerpt.contains("q8Zr4x0pLmN2"), "{excerpt}");
+    assert_eq!(excerpt, "SECRET_KEY = [redacted]");
 }
 
 #[test]

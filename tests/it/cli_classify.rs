@@ -71,7 +71,7 @@ fn human_output_shows_the_class_then_each_trigger_with_its_files() {
             "\nauth → high\n  src/auth/login.py  [auth.path.auth-dir]\n",
         ))
         .stdout(predicate::str::contains(
-            "app/settings.py:2  API_KEY = 'q8Zr…[redacted]'",
+            "app/settings.py:2  API_KEY = [redacted]",
         ))
         .stdout(predicate::str::contains("q8Zr4x0pLmN2vB7w").not());
 }

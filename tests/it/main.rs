@@ -20,6 +20,7 @@ mod formats;
 mod git_change_set;
 mod git_renames;
 mod init;
+mod leaks;
 mod policy_schema;
 mod rollout;
 mod roundtrip;
