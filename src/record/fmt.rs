@@ -2,7 +2,8 @@
 //!
 //! Only the byte span of each record is replaced; prose before, between and after
 //! records is never touched, a record written with CRLF keeps CRLF, and a record at the
-//! end of a file without a final newline keeps that. A record is left as it is (and the
+//! end of a file without a final newline keeps that. Lines end at `\n`, `\r\n` or a lone
+//! `\r` alike (as in CommonMark), and a rewritten record keeps its own line ending. A record is left as it is (and the
 //! reason reported) when rewriting it would lose or change anything: structural
 //! errors (a duplicate key, a malformed row, no header table; the warning for prose
 //! joining the table is what `fmt` repairs), a body holding a
@@ -12,6 +13,7 @@
 
 use super::sanitize::{sanitize_body, PREAMBLE, SECTION_BODY};
 use super::{parse_document, render, Record};
+use crate::markdown::line_at;
 use crate::template::Templates;
 
 /// A record `fmt` left as it was, and why.
@@ -91,7 +93,7 @@ fn replacement(
     templates: &Templates,
 ) -> Result<String, String> {
     let span = record.span();
-    let last_line = record.line + text[span.clone()].matches('\n').count();
+    let last_line = line_at(text, span.end);
     if let Some(problem) = diagnostics.iter().find(|d| {
         d.is_error()
             && d.line
@@ -121,11 +123,20 @@ fn replacement(
     }
     let rendered = render(record, templates).map_err(|error| error.to_string())?;
     let rendered = rendered.trim_end_matches('\n');
-    Ok(if text[span].contains("\r\n") {
-        rendered.replace('\n', "\r\n")
-    } else {
-        rendered.to_string()
+    Ok(match line_ending(&text[span]) {
+        "\n" => rendered.to_string(),
+        ending => rendered.replace('\n', ending),
     })
+}
+
+/// The line ending a record is written with: that of its first line (`\n`, `\r\n` or a
+/// lone `\r`), `\n` for a record of one line.
+fn line_ending(record: &str) -> &'static str {
+    match record.find(['\r', '\n']).map(|at| &record[at..]) {
+        Some(rest) if rest.starts_with("\r\n") => "\r\n",
+        Some(rest) if rest.starts_with('\r') => "\r",
+        _ => "\n",
+    }
 }
 
 /// The document with every replaceable record span replaced.
@@ -183,6 +194,7 @@ fn mismatches(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn fmt(text: &str) -> FormattedDocument {
         format_document("x.md", text, &Templates::embedded())
@@ -215,5 +227,98 @@ mod tests {
             "{:?}",
             formatted.skipped
         );
+    }
+
+    #[test]
+    fn prose_ending_with_a_lone_carriage_return_stays_before_the_record() {
+        let text = "Intro prose\r## Task Assignment\n| Task ID | T-1 |\n| Assigned to | a-b |\n";
+        let formatted = fmt(text);
+        assert!(
+            formatted
+                .text
+                .starts_with("Intro prose\r## Task Assignment\n\n| Field | Value |\n"),
+            "{:?} {:?}",
+            formatted.text,
+            formatted.skipped
+        );
+        assert_eq!(fmt(&formatted.text).text, formatted.text, "idempotent");
+        // A record written with lone carriage returns is kept as it is, whole.
+        let lone = "Intro\r## Task Assignment\r| Task ID | T-1 |\r";
+        assert_eq!(fmt(lone).text, lone);
+    }
+
+    /// One piece of a generated document: prose (a heading first when it follows a
+    /// record, so that it is not part of the record), or a record that is not canonical.
+    #[derive(Debug, Clone)]
+    enum Piece {
+        Prose { lines: Vec<(String, &'static str)> },
+        Record { task: u8, ending: &'static str },
+    }
+
+    const ENDINGS: [&str; 3] = ["\n", "\r\n", "\r"];
+
+    fn ending() -> impl Strategy<Value = &'static str> {
+        proptest::sample::select(ENDINGS.to_vec())
+    }
+
+    fn piece() -> impl Strategy<Value = Piece> {
+        let line = ("[a-z \u{e9}*_]{0,12}", ending());
+        prop_oneof![
+            proptest::collection::vec(line, 1..4).prop_map(|lines| Piece::Prose { lines }),
+            (any::<u8>(), ending()).prop_map(|(task, ending)| Piece::Record { task, ending }),
+        ]
+    }
+
+    /// The document, and the prose text of each prose piece (which fmt must keep).
+    fn document(pieces: &[Piece]) -> (String, Vec<String>, usize) {
+        let (mut text, mut kept, mut records) = (String::new(), Vec::new(), 0);
+        let mut after_record = false;
+        for (index, piece) in pieces.iter().enumerate() {
+            match piece {
+                Piece::Prose { lines } => {
+                    let mut prose = String::new();
+                    if after_record {
+                        prose.push_str(&format!("## Notes {index}{}", lines[0].1));
+                    }
+                    for (line, ending) in lines {
+                        prose.push_str(&format!("prose {index} {line}{ending}"));
+                    }
+                    text.push_str(&prose);
+                    kept.push(prose);
+                    after_record = false;
+                }
+                Piece::Record { task, ending: e } => {
+                    text.push_str(&format!(
+                        "### interaction record{e}| Type | Consultation |{e}| Task ID | T-{task} |{e}#### Request{e}ask {index}{e}{e}"
+                    ));
+                    records += 1;
+                    after_record = true;
+                }
+            }
+        }
+        (text, kept, records)
+    }
+
+    proptest::proptest! {
+        /// `fmt` keeps every byte outside the records, whatever the mix of line endings.
+        #[test]
+        fn fmt_keeps_every_byte_outside_records(
+            pieces in proptest::collection::vec(piece(), 1..7),
+        ) {
+            let (text, kept, records) = document(&pieces);
+            let formatted = fmt(&text);
+            let mut at = 0;
+            for prose in &kept {
+                let found = formatted.text[at..].find(prose.as_str());
+                proptest::prop_assert!(found.is_some(), "{:?} lost from {:?}", prose, formatted.text);
+                at += found.unwrap_or(0) + prose.len();
+            }
+            if let Some(Piece::Prose { .. }) = pieces.first() {
+                proptest::prop_assert!(formatted.text.starts_with(kept[0].as_str()));
+            }
+            let reparsed = parse_document("x.md", &formatted.text).records;
+            proptest::prop_assert_eq!(reparsed.len(), records);
+            proptest::prop_assert_eq!(fmt(&formatted.text).text, formatted.text.clone());
+        }
     }
 }
