@@ -141,6 +141,7 @@ fn track(path: &Path, result: &CheckResult) -> Result<Option<Transition>, Failur
     let Some(status) = PlanStatus::parse(&result.plan_status).filter(|_| result.valid) else {
         return Ok(None);
     };
+    let _lock = StateFile::lock(path)?;
     let mut file = StateFile::load(path)?;
     let record = file.record(&result.agent_id)?;
     let (verdict, updated) = transition(record.as_ref(), status);

@@ -11,15 +11,22 @@
 //! - a rejected status leaves the record unchanged.
 //!
 //! Writing replaces the file atomically ([`crate::io::replace_atomically`]: a symbolic link
-//! is followed and the file's permissions are kept), keeps every other agent's record and every unknown key as it was, and a
-//! file that cannot be read as this layout is an error naming the path, never silently
-//! reset the way the reference does.
+//! is followed and the file's permissions are kept) and keeps every other agent's record
+//! and every unknown key exactly as written: values are kept as their JSON text, so a
+//! big integer is not rounded and keys keep their order. A run holds [`StateFile::lock`]
+//! from reading to writing, so concurrent runs queue and lose no update. A file that
+//! cannot be read as this layout is an error naming the path, never silently reset the
+//! way the reference does.
 
 use crate::io::{
     read_capped, replace_atomically, utf8_error_position, InputError, MAX_INPUT_BYTES,
 };
-use serde::Serialize;
-use serde_json::{Map, Number, Value};
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Number, Value};
+use std::fmt;
+use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -197,6 +204,14 @@ pub enum StateError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The state file could not be locked.
+    #[error("cannot lock the state file with {path}: {source}")]
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
     /// The new state could not be written.
     #[error("cannot write the state file {path}: {source}")]
     Write {
@@ -207,14 +222,45 @@ pub enum StateError {
     },
 }
 
-/// The state file: every agent's record, plus whatever else the file holds.
+/// The state file: every agent's record, plus whatever else the file holds, each as
+/// the JSON text it was written with.
 #[derive(Debug, Clone)]
 pub struct StateFile {
     path: PathBuf,
-    agents: Map<String, Value>,
+    entries: Vec<(String, Box<RawValue>)>,
+}
+
+/// An exclusive lock on a state file ([`StateFile::lock`]), released when dropped.
+#[derive(Debug)]
+pub struct StateLock {
+    _file: File,
 }
 
 impl StateFile {
+    /// Locks the state file at `path` for one read-change-write: an OS file lock (`fs4`)
+    /// on `NAME.lock` next to the file (a symbolic link followed), waited for when
+    /// another run holds it. The lock file is created once and left in place: removing
+    /// it would let two runs lock two different files.
+    pub fn lock(path: &Path) -> Result<StateLock, StateError> {
+        let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let mut name = target.file_name().unwrap_or_default().to_os_string();
+        name.push(".lock");
+        let lock_path = target.with_file_name(name);
+        let failed = |source: io::Error| StateError::Lock {
+            path: lock_path.clone(),
+            source,
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&lock_path)
+            .map_err(failed)?;
+        fs4::FileExt::lock(&file).map_err(failed)?;
+        Ok(StateLock { _file: file })
+    }
+
     /// Reads `path`; a missing or blank file is an empty state.
     pub fn load(path: &Path) -> Result<StateFile, StateError> {
         let corrupt = |reason: String| StateError::Corrupt {
@@ -245,40 +291,46 @@ impl StateFile {
         if text.trim().is_empty() {
             return Ok(StateFile {
                 path: path.to_path_buf(),
-                agents: Map::new(),
+                entries: Vec::new(),
             });
         }
-        let agents = match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(agents)) => agents,
-            Ok(_) => return Err(corrupt("expected a JSON object keyed by agent id".into())),
-            Err(error) => return Err(corrupt(format!("not JSON ({error})"))),
-        };
+        let entries = object_entries(&text).map_err(corrupt)?;
         Ok(StateFile {
             path: path.to_path_buf(),
-            agents,
+            entries,
         })
     }
 
-    /// The record of `agent_id`, if it is tracked.
+    /// The record of `agent_id`, if it is tracked (the last one, as JSON readers take
+    /// the last of a repeated key).
     pub fn record(&self, agent_id: &str) -> Result<Option<AgentRecord>, StateError> {
-        let Some(value) = self.agents.get(agent_id) else {
+        let Some((_, raw)) = self.entries.iter().rev().find(|(key, _)| key == agent_id) else {
             return Ok(None);
         };
         let corrupt = |what: &str| StateError::Corrupt {
             path: self.path.clone(),
             reason: format!("the record of agent {agent_id:?} {what}"),
         };
-        let Value::Object(record) = value else {
+        let Ok(members) = object_entries(raw.get()) else {
             return Err(corrupt("is not an object"));
         };
-        let state = match record.get("state") {
-            Some(Value::String(state)) => state.clone(),
+        // Only the two members read here are parsed: the others may hold numbers no
+        // machine type holds, and are written back as they are.
+        let member = |name: &str| {
+            members
+                .iter()
+                .rev()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| serde_json::from_str::<Value>(value.get()).ok())
+        };
+        let state = match member("state") {
+            Some(Some(Value::String(state))) => state,
             _ => return Err(corrupt("has no string \"state\"")),
         };
-        let in_progress_count = match record.get("in_progress_count") {
+        let in_progress_count = match member("in_progress_count") {
             None => 0,
             Some(count) => count
-                .as_u64()
+                .and_then(|count| count.as_u64())
                 .ok_or_else(|| corrupt("has a \"in_progress_count\" that is not a whole number"))?,
         };
         Ok(Some(AgentRecord {
@@ -287,35 +339,103 @@ impl StateFile {
         }))
     }
 
-    /// Stores `record` for `agent_id`, keeping any other keys of its old record.
+    /// Stores `record` for `agent_id`: its `state`, `in_progress_count` and
+    /// `last_updated` set in place, every other key of its old record kept as written.
     pub fn set(&mut self, agent_id: &str, record: &AgentRecord) {
-        let entry = self
-            .agents
-            .entry(agent_id.to_string())
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !entry.is_object() {
-            *entry = Value::Object(Map::new());
+        let mut fields = self
+            .entries
+            .iter()
+            .rev()
+            .find(|(key, _)| key == agent_id)
+            .and_then(|(_, raw)| object_entries(raw.get()).ok())
+            .unwrap_or_default();
+        let updates = [
+            ("state", Value::String(record.state.clone())),
+            ("in_progress_count", Value::from(record.in_progress_count)),
+            ("last_updated", now_epoch_seconds()),
+        ];
+        for (key, value) in updates {
+            let raw = to_raw(&value.to_string());
+            match fields.iter_mut().find(|(name, _)| name == key) {
+                Some(field) => field.1 = raw,
+                None => fields.push((key.to_string(), raw)),
+            }
         }
-        if let Value::Object(map) = entry {
-            map.insert("state".into(), Value::String(record.state.clone()));
-            map.insert(
-                "in_progress_count".into(),
-                Value::from(record.in_progress_count),
-            );
-            map.insert("last_updated".into(), now_epoch_seconds());
+        let raw = to_raw(&write_object(&fields, 1));
+        match self
+            .entries
+            .iter_mut()
+            .rev()
+            .find(|(key, _)| key == agent_id)
+        {
+            Some(entry) => entry.1 = raw,
+            None => self.entries.push((agent_id.to_string(), raw)),
         }
     }
 
     /// Writes the whole state atomically ([`replace_atomically`]: a symbolic link is
-    /// followed, the file's permissions are kept).
+    /// followed, the file's permissions are kept). Every value the file held is written
+    /// back as its own text: numbers of any size, key order and layout inside it.
     pub fn save(&self) -> Result<(), StateError> {
-        let mut text = serde_json::to_string_pretty(&self.agents).unwrap_or_default();
+        let mut text = write_object(&self.entries, 0);
         text.push('\n');
         replace_atomically(&self.path, text.as_bytes()).map_err(|source| StateError::Write {
             path: self.path.clone(),
             source,
         })
     }
+}
+
+/// The members of the JSON object `text`, in order, each value as written.
+fn object_entries(text: &str) -> Result<Vec<(String, Box<RawValue>)>, String> {
+    if let Err(error) = serde_json::from_str::<&RawValue>(text) {
+        return Err(format!("not JSON ({error})"));
+    }
+    serde_json::from_str::<Members>(text)
+        .map(|members| members.0)
+        .map_err(|_| "expected a JSON object keyed by agent id".to_string())
+}
+
+/// A JSON object's members in the order written, each value kept as its text.
+struct Members(Vec<(String, Box<RawValue>)>);
+
+impl<'de> Deserialize<'de> for Members {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Members, D::Error> {
+        struct Visit;
+        impl<'de> Visitor<'de> for Visit {
+            type Value = Members;
+            fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+                formatter.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry::<String, Box<RawValue>>()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        deserializer.deserialize_map(Visit)
+    }
+}
+
+/// `members` as a JSON object laid out like `serde_json`'s pretty printer at `depth`
+/// (two spaces a level), each value as its own text.
+fn write_object(members: &[(String, Box<RawValue>)], depth: usize) -> String {
+    if members.is_empty() {
+        return "{}".to_string();
+    }
+    let indent = "  ".repeat(depth + 1);
+    let lines: Vec<String> = members
+        .iter()
+        .map(|(key, value)| format!("{indent}{}: {}", Value::from(key.as_str()), value.get()))
+        .collect();
+    format!("{{\n{}\n{}}}", lines.join(",\n"), "  ".repeat(depth))
+}
+
+/// JSON text this module wrote, as a raw value.
+fn to_raw(json: &str) -> Box<RawValue> {
+    RawValue::from_string(json.to_string()).unwrap_or_default()
 }
 
 fn now_epoch_seconds() -> Value {

@@ -309,15 +309,16 @@ fn an_illegal_transition_is_rejected_and_other_records_are_kept() {
         serde_json::from_str(&fs::read_to_string(&state).expect("state")).expect("JSON");
     assert_eq!(recorded["a999999"], other["a999999"]);
     assert_eq!(recorded["a1b2c3d4e5"]["state"], "APPROVAL_REQUEST");
-    let leftovers: Vec<_> = fs::read_dir(dir.path())
+    let mut leftovers: Vec<_> = fs::read_dir(dir.path())
         .expect("list")
         .filter_map(Result::ok)
         .map(|e| e.file_name())
         .collect();
+    leftovers.sort();
     assert_eq!(
-        leftovers.len(),
-        1,
-        "no temporary files left behind: {leftovers:?}"
+        leftovers,
+        ["agents.json", "agents.json.lock"],
+        "no temporary files left behind, the lock file stays"
     );
 }
 
@@ -410,4 +411,121 @@ fn the_state_file_is_replaced_through_its_link_with_its_permissions() {
     assert_eq!(mode & 0o777, 0o600, "the permissions are kept");
     let state = fs::read_to_string(&target).expect("the state file");
     assert!(state.contains("\"IN_PROGRESS\""), "{state}");
+}
+
+/// An output whose contract reports `status` for agent `agent`.
+fn output_for(agent: &str, status: &str) -> String {
+    let mut contract = contract(status);
+    contract["agent_status"]["agent_id"] = json!(agent);
+    output(&contract)
+}
+
+#[test]
+fn other_content_of_the_state_file_is_kept_byte_for_byte() {
+    let dir = TempDir::new().expect("tempdir");
+    let state = dir.path().join("agents.json");
+    let zeta = r#"{"state": "BLOCKED", "n": 123456789012345678901234567890, "f": 1.10, "tiny": 1e-400, "order": {"z": 1, "a": 2}}"#;
+    let alpha = "{\n    \"state\":\"COMPLETE\" ,\"huge\": -98765432109876543210.5e300\n  }";
+    let own = r#"{"team": "x", "state": "IN_PROGRESS", "in_progress_count": 1, "big": 18446744073709551616, "last_updated": 5}"#;
+    fs::write(
+        &state,
+        format!("{{\"zeta\": {zeta}, \"alpha\": {alpha}, \"a1b2c3d4e5\": {own}}}"),
+    )
+    .expect("seed state");
+    assert_eq!(next_with_state(&state, "IN_PROGRESS")["exit"], 0);
+    let written = fs::read_to_string(&state).expect("state");
+    let (at_zeta, at_alpha, at_own) = (
+        written.find(zeta).expect("zeta kept exactly"),
+        written.find(alpha).expect("alpha kept exactly"),
+        written.find("\"a1b2c3d4e5\"").expect("the agent"),
+    );
+    assert!(at_zeta < at_alpha && at_alpha < at_own, "{written}");
+    let own_written = &written[at_own..];
+    let keys: Vec<usize> = ["team", "state", "in_progress_count", "big", "last_updated"]
+        .iter()
+        .map(|key| {
+            own_written
+                .find(&format!("\"{key}\""))
+                .expect("each key kept")
+        })
+        .collect();
+    assert!(
+        keys.windows(2).all(|pair| pair[0] < pair[1]),
+        "{own_written}"
+    );
+    assert!(
+        own_written.contains("\"big\": 18446744073709551616"),
+        "{own_written}"
+    );
+    assert!(
+        own_written.contains("\"in_progress_count\": 2"),
+        "{own_written}"
+    );
+    assert!(
+        !own_written.contains("\"last_updated\": 5"),
+        "{own_written}"
+    );
+}
+
+/// Starts `handoff contract next --state` once per output, all at once, and waits for
+/// every one: their exit codes.
+fn run_concurrently(state: &Path, outputs: &[String]) -> Vec<Option<i32>> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let binary = assert_cmd::cargo::cargo_bin("handoff");
+    let children: Vec<_> = outputs
+        .iter()
+        .map(|output| {
+            let mut child = Command::new(&binary)
+                .args(["contract", "next", "--format", "json", "--state"])
+                .arg(state)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("start handoff");
+            (child.stdin.take(), child, output)
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|(stdin, mut child, output)| {
+            if let Some(mut stdin) = stdin {
+                stdin
+                    .write_all(output.as_bytes())
+                    .expect("write the output");
+            }
+            child.wait().expect("handoff ends").code()
+        })
+        .collect()
+}
+
+#[test]
+fn concurrent_runs_lose_no_update() {
+    let dir = TempDir::new().expect("tempdir");
+    let state = dir.path().join("agents.json");
+    let agents: Vec<String> = (0..12).map(|n| format!("a{n:02}ffee")).collect();
+    let outputs: Vec<String> = agents
+        .iter()
+        .map(|agent| output_for(agent, "IN_PROGRESS"))
+        .collect();
+    let codes = run_concurrently(&state, &outputs);
+    assert!(codes.iter().all(|code| *code == Some(0)), "{codes:?}");
+    let recorded: Value =
+        serde_json::from_str(&fs::read_to_string(&state).expect("state")).expect("JSON");
+    for agent in &agents {
+        assert_eq!(
+            recorded[agent]["state"], "IN_PROGRESS",
+            "{agent} in {recorded}"
+        );
+    }
+    // One agent, three turns at once: they queue, so the third is the stall, whichever
+    // process it is.
+    let same = vec![output_for("ab0ffee", "IN_PROGRESS"); 3];
+    let mut codes = run_concurrently(&state, &same);
+    codes.sort();
+    assert_eq!(codes, [Some(0), Some(0), Some(1)]);
+    let recorded: Value =
+        serde_json::from_str(&fs::read_to_string(&state).expect("state")).expect("JSON");
+    assert_eq!(recorded["ab0ffee"]["in_progress_count"], 2);
+    assert_eq!(recorded.as_object().map(|agents| agents.len()), Some(13));
 }
