@@ -170,11 +170,15 @@ fn unquoted_values(line: &[u8], literals: &[Range<usize>]) -> Option<Range<usize
             name_end += 1;
         }
         let after_spaces = skip_spaces(line, name_end);
-        let mut operator_end = after_spaces;
-        while operator_end < line.len() && matches!(line[operator_end], b'=' | b':' | b'>') {
-            operator_end += 1;
-        }
-        let separator_end = match operator_end > after_spaces {
+        let operator_end = after_spaces + operator_length(&line[after_spaces..]);
+        // After white space, an operator with no white space after it may be the
+        // value's start (`ENV TOKEN :x`): it is cut with the value.
+        let is_operator = operator_end > after_spaces
+            && (after_spaces == name_end
+                || line
+                    .get(operator_end)
+                    .is_some_and(|&b| matches!(b, b' ' | b'\t')));
+        let separator_end = match is_operator {
             true => operator_end,
             false => name_end,
         };
@@ -189,6 +193,15 @@ fn unquoted_values(line: &[u8], literals: &[Range<usize>]) -> Option<Range<usize
         }
     }
     None
+}
+
+/// The length of the assignment operator `rest` starts with (`=>`, `:=`, `=`, `:`), 0
+/// when none: one operator, so a value that starts like one is a value.
+fn operator_length(rest: &[u8]) -> usize {
+    [&b"=>"[..], b":=", b"=", b":"]
+        .iter()
+        .find(|operator| rest.starts_with(operator))
+        .map_or(0, |operator| operator.len())
 }
 
 fn is_name_byte(byte: u8) -> bool {
@@ -340,6 +353,19 @@ mod tests {
             excerpt(r#"client.connect("AKIAIOSFODNN7REALKEY")"#),
             r#"client.connect("[redacted]")"#
         );
+    }
+
+    #[test]
+    fn a_value_that_starts_like_an_operator_is_cut_with_it() {
+        for (line, expected) in [
+            ("ENV DB_TOKEN :", "ENV DB_TOKEN [redacted]"),
+            ("ENV DB_TOKEN =>x1", "ENV DB_TOKEN [redacted]"),
+            ("password :=x1", "password [redacted]"),
+            ("password := x1", "password := [redacted]"),
+            ("password=:x1", "password=[redacted]"),
+        ] {
+            assert_eq!(excerpt(line), expected);
+        }
     }
 
     #[test]
