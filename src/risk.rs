@@ -9,6 +9,7 @@
 
 mod classify;
 mod comments;
+mod enclosing;
 mod matcher;
 mod project;
 mod redact;

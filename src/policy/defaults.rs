@@ -80,6 +80,8 @@ struct RuleDefinition {
     #[serde(default)]
     code_only: bool,
     stack: Option<String>,
+    #[serde(default)]
+    scope: bool,
 }
 
 /// One evidence item: the seed's wording and the labels that name it.
@@ -161,6 +163,9 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
                 },
                 _ => return Err(format!("rule `{}` needs either paths or a line", rule.id)),
             };
+            if rule.scope && matches!(matches, RuleMatch::Paths { .. }) {
+                return Err(format!("rule `{}`: only a line rule reads scopes", rule.id));
+            }
             Ok(Rule {
                 id: rule.id,
                 matches,
@@ -168,6 +173,7 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
                 reads_test_files: rule.reads_test_files.unwrap_or(definition.reads_test_files),
                 code_only: rule.code_only,
                 stack: rule.stack.unwrap_or_else(|| "any".to_string()),
+                scope: rule.scope,
             })
         })
         .collect::<Result<Vec<Rule>, String>>()?;
@@ -204,6 +210,7 @@ mod tests {
                 );
                 let kind = match rule.matches {
                     RuleMatch::Paths { .. } => "path",
+                    RuleMatch::Line { .. } if rule.scope => "scope",
                     RuleMatch::Line { .. } => "line",
                 };
                 assert!(

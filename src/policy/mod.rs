@@ -163,6 +163,10 @@ pub struct Rule {
     /// The stack that enables it: `any`, a language (`python`, …) or a framework found
     /// in the base's manifests (`laravel`, `trpc`, …; docs/gate.md lists them).
     pub stack: String,
+    /// For a line rule: whether its regex reads the definitions around each changed line
+    /// of code (the lines that open the blocks it is in: `def csrf():`, `public int
+    /// paySuccess(…) {`) rather than the changed line itself.
+    pub scope: bool,
 }
 
 impl Rule {
@@ -175,6 +179,7 @@ impl Rule {
             reads_test_files: true,
             code_only: false,
             stack: "any".to_string(),
+            scope: false,
         }
     }
 }

@@ -9,6 +9,7 @@
 //! grows with files and rules, never with lines.
 
 use super::comments::CommentStyle;
+use super::enclosing::{scope_findings, ScopeCandidate};
 use super::matcher::{CompileError, Matcher};
 use super::project::{FileStacks, ProjectModel};
 use crate::git::ChangeSet;
@@ -102,7 +103,7 @@ pub fn classify(
 ) -> Result<Classification, ClassifyError> {
     let matcher = Matcher::new(policy)?;
     let base_rev = Head::Rev(repo.resolve_base(base, head)?);
-    let mut visitor = Classifier::new(&matcher, policy, repo, base_rev);
+    let mut visitor = Classifier::new(&matcher, policy, repo, base_rev.clone());
     let renames = RenameOptions {
         copies: policy.copies,
         limit: None,
@@ -120,6 +121,18 @@ pub fn classify(
     if visitor.counted > FILE_COUNT_LIMIT {
         findings.push(file_count_finding(visitor.counted));
     }
+    let risk_so_far = findings
+        .iter()
+        .map(|finding| finding.class)
+        .fold(RiskClass::Low, RiskClass::max);
+    findings.extend(scope_findings(
+        repo,
+        (&base_rev, head),
+        &matcher,
+        &visitor.candidates,
+        &findings,
+        risk_so_far,
+    )?);
     let order = |finding: &Finding| {
         let trigger = policy
             .triggers
@@ -279,6 +292,11 @@ struct Classifier<'a> {
     error: Option<GitError>,
     /// For the current file: how its comment lines start.
     comments: CommentStyle,
+    /// For the current file: the scope rules that read it, and its changed lines of code
+    /// once one is seen; then every such file (see `enclosing`).
+    scoped: Vec<usize>,
+    candidate: Option<ScopeCandidate>,
+    candidates: Vec<ScopeCandidate>,
 }
 
 impl<'a> Classifier<'a> {
@@ -300,6 +318,9 @@ impl<'a> Classifier<'a> {
             stacks: FileStacks::default(),
             error: None,
             comments: CommentStyle::None,
+            scoped: Vec::new(),
+            candidate: None,
+            candidates: Vec::new(),
         }
     }
 
@@ -328,6 +349,8 @@ impl<'a> Classifier<'a> {
             self.findings.append(&mut self.pending);
         }
         self.saw_line = false;
+        self.scoped.clear();
+        self.candidates.extend(self.candidate.take());
     }
 
     /// Records the path rules the file fires: one finding per trigger and path. Those of
@@ -385,6 +408,21 @@ impl<'a> Classifier<'a> {
         }
     }
 
+    /// Keeps a changed line of code of the current file for its scope rules.
+    fn note_code_line(&mut self, file: &ChangedFile, line: &DiffLine<'_>) {
+        let candidate = self.candidate.get_or_insert_with(|| ScopeCandidate {
+            path: file.path.clone(),
+            old_path: file.old_path.clone(),
+            rules: self.scoped.clone(),
+            added: Vec::new(),
+            removed: Vec::new(),
+        });
+        match line.side {
+            LineSide::Added => candidate.added.push(line.number),
+            LineSide::Removed => candidate.removed.push(line.number),
+        }
+    }
+
     /// Opens the line rules that read `file`: every one its path selects, or only those
     /// of the trigger `only` names.
     fn open_line_rules(&mut self, file: &ChangedFile, only: Option<&str>) {
@@ -397,6 +435,9 @@ impl<'a> Classifier<'a> {
                 (self.is_test && !rule.reads_test_files) || !self.stacks.enables(&rule.stack);
             if self.fired_by_path[rule.trigger] || other || skips {
                 self.open[index] = false;
+            } else if self.open[index] && rule.scope {
+                self.open[index] = false;
+                self.scoped.push(index);
             }
         }
         self.open_count = self.open.iter().filter(|open| **open).count();
@@ -435,7 +476,7 @@ impl ChangeVisitor for Classifier<'_> {
         // A binary file's text (see `git::content`) is read by the credential rules.
         let only = if file.binary { CREDENTIAL_ONLY } else { None };
         self.open_line_rules(file, only);
-        self.open_count > 0 || !self.pending.is_empty()
+        self.open_count > 0 || !self.pending.is_empty() || !self.scoped.is_empty()
     }
 
     /// A file renamed or copied out of the records directory (or out of an excluded
@@ -458,6 +499,12 @@ impl ChangeVisitor for Classifier<'_> {
             && !*comment.get_or_insert_with(|| self.comments.is_comment(line.content))
         {
             self.findings.append(&mut self.pending);
+        }
+        if !self.scoped.is_empty()
+            && !is_blank(line.content)
+            && !*comment.get_or_insert_with(|| self.comments.is_comment(line.content))
+        {
+            self.note_code_line(file, &line);
         }
         if self.open_count == 0 {
             return;

@@ -77,6 +77,9 @@ pub(crate) struct LineRule {
     pub reads_test_files: bool,
     /// The stack that enables it.
     pub stack: String,
+    /// Whether it reads the definitions around changed lines, not the lines (see
+    /// `enclosing`).
+    pub scope: bool,
     /// Whether a secret rule skips comment lines.
     code_only: bool,
     /// Whether the rule reads removed lines too (every trigger but `credential`).
@@ -91,7 +94,7 @@ pub(crate) struct LineRule {
 
 impl LineRule {
     /// The compiled regex, `None` when it does not compile (see [`Matcher::first_error`]).
-    fn regex(&self) -> Option<&Regex> {
+    pub fn regex(&self) -> Option<&Regex> {
         self.regex
             .get_or_init(|| compile_line_regex(&self.source))
             .as_ref()
@@ -312,6 +315,7 @@ impl Builder {
                     any_file: files.is_empty(),
                     reads_test_files: rule.reads_test_files,
                     stack: rule.stack.clone(),
+                    scope: rule.scope,
                     code_only: rule.code_only,
                     reads_removed: trigger.reads_removed_lines,
                     secret,

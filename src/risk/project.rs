@@ -210,6 +210,7 @@ const FRAMEWORKS: &[(&str, &str)] = &[
     ("ktor-server-core", "ktor"),
     ("ktor-server", "ktor"),
     ("io.ktor", "ktor"),
+    ("activitypub_federation", "activitypub"),
     ("actix-web", "actix"),
     ("axum", "axum"),
     ("rocket", "rocket"),

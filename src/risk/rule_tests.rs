@@ -185,6 +185,13 @@ const YES: &[Case] = &[
     ("api-route.path.remix", "app/routes/_index.tsx", ""),
     ("credential.line.secret-reference", "plugins/llm/plugin.py", "        client = Client(api_key=self.api_key)"),
     ("credential.line.secret-reference", "server/tracer.ts", "if (env.DD_API_KEY && cluster.isWorker) {"),
+    ("auth.line.activitypub", "crates/apub/activities/src/community/update.rs", "        verify_urls_match(m.attributed_to.inner(), self.actor())?;"),
+    ("auth.scope.guard", "CTFd/utils/initialization/__init__.py", "    def csrf():"),
+    ("auth.scope.guard", "CTFd/utils/initialization/__init__.py", "    def change_password():"),
+    ("auth.scope.guard", "internal/server/middleware.go", "func (s *Server) requireAuth(next http.Handler) http.Handler {"),
+    ("auth.scope.guard", "src/server/session.ts", "export async function authorizeRequest(req: Request): Promise<User> {"),
+    ("payment.scope.pay", "mall-portal/src/main/java/com/macro/mall/portal/service/impl/OmsPortalOrderServiceImpl.java", "    public Integer paySuccess(Long orderId, Integer payType) {"),
+    ("payment.scope.pay", "app/services/orders.rb", "  def refund!(amount)"),
 ];
 
 const NO: &[Case] = &[
@@ -638,6 +645,36 @@ const NO: &[Case] = &[
     ("api-route.path.routes", "app/routes/authenticated.tsx", ""),
     ("api-route.path.laravel", "routes/breadcrumbs.php", ""),
     ("api-route.path.remix", "app/components/routes.tsx", ""),
+    (
+        "auth.line.activitypub",
+        "crates/apub/activities/src/community/update.rs",
+        "        verify_is_public(&self.to, &self.cc)?;",
+    ),
+    (
+        "auth.scope.guard",
+        "saleor/graphql/translations/types.py",
+        "    if all_permissions_required(info.context, [ProductPermissions.MANAGE_PRODUCTS]):",
+    ),
+    (
+        "auth.scope.guard",
+        "blog/views.py",
+        "def author_page(request, slug):",
+    ),
+    (
+        "payment.scope.pay",
+        "server/events.py",
+        "def payload_for(event):",
+    ),
+    (
+        "payment.scope.pay",
+        "src/player.ts",
+        "  display(frame: Frame) {",
+    ),
+    (
+        "payment.scope.pay",
+        "mall-portal/src/main/java/com/macro/mall/portal/controller/OmsPortalOrderController.java",
+        "        return paySuccess(orderId, payType);",
+    ),
 ];
 
 /// The rule ids that fire for a path and, when given, an added line.

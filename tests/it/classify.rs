@@ -613,3 +613,64 @@ fn language_rules_apply_by_file_name_whatever_the_manifests_say() {
         )
     );
 }
+
+/// A Flask app whose request hooks are nested functions; `{body}` is the CSRF hook's last line.
+fn request_hooks(body: &str) -> String {
+    format!(
+        "def init(app):\n    @app.before_request\n    def csrf():\n        if request.method in SAFE:\n            return\n        {body}\n\n    @app.before_request\n    def theme():\n        if request.endpoint == 'views.themes':\n            return\n"
+    )
+}
+
+#[test]
+fn a_change_inside_a_guard_function_is_auth_by_the_definition_around_it() {
+    let (repo, base) =
+        TestRepo::with_files(&[("app/hooks.py", &request_hooks("check_nonce(session)"))]);
+    repo.write("app/hooks.py", request_hooks("pass"));
+    repo.commit("skip the nonce check");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(result.risk, RiskClass::High);
+    let finding = &result.findings[0];
+    assert_eq!(
+        (finding.rule.as_str(), finding.line, finding.side),
+        ("auth.scope.guard", Some(3), Some(LineSide::Added))
+    );
+    assert_eq!(finding.excerpt.as_deref(), Some("def csrf():"));
+
+    // The same kind of change in the theme hook is in no guard.
+    let theme = request_hooks("pass").replace("'views.themes'", "'views.themes_beta'");
+    let result = change_over(
+        &[("app/hooks.py", &request_hooks("pass"))],
+        &[("app/hooks.py", &theme)],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}
+
+#[test]
+fn a_removed_line_reads_the_definitions_of_the_base() {
+    let service = |body: &str| {
+        format!("public class Orders {{\n    public int paySuccess(Long id) {{\n        {body}\n        return 1;\n    }}\n}}\n")
+    };
+    let result = change_over(
+        &[(
+            "src/main/java/Orders.java",
+            &service("mapper.update(order);"),
+        )],
+        &[("src/main/java/Orders.java", &service(""))],
+    );
+    let finding = &result.findings[0];
+    assert_eq!(
+        (finding.rule.as_str(), finding.line, finding.side),
+        ("payment.scope.pay", Some(2), Some(LineSide::Removed))
+    );
+}
+
+#[test]
+fn scope_rules_are_not_read_once_the_change_is_high() {
+    let (repo, base) =
+        TestRepo::with_files(&[("app/hooks.py", &request_hooks("check_nonce(session)"))]);
+    repo.write("app/hooks.py", request_hooks("pass"));
+    repo.write("app/config.py", "import os\nPORT = os.getenv('PORT')\n");
+    repo.commit("skip the nonce check, read the port");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(rules(&result), ["env-var.line.python"]);
+}

@@ -122,7 +122,8 @@ fn rules_tables() -> String {
                     } else {
                         files.iter().map(|g| cell(g)).collect::<Vec<_>>().join(", ")
                     };
-                    (format!("line ({files})"), cell(regex))
+                    let kind = if rule.scope { "scope" } else { "line" };
+                    (format!("{kind} ({files})"), cell(regex))
                 }
             };
             out.push_str(&format!(

@@ -1,0 +1,239 @@
+//! The definitions around a changed line: scope rules.
+//!
+//! A line rule reads one line, but whether `if request.method not in safe_methods:` is a
+//! CSRF check, or `orderMapper.updateByExampleSelective(order, example)` settles a
+//! payment, is said by the function the line is in (`def csrf():`, `public int
+//! paySuccess(…)`), not by the line. A scope rule's regex reads the lines that open the
+//! blocks around each changed line of code instead of the line itself.
+//!
+//! Blocks are found by indentation: the nearest line above with less indentation opens
+//! the block a line is in, and so on up to the top level. Indentation is what a block is
+//! in Python and what every formatter of a brace language writes (rustfmt, gofmt,
+//! prettier, google-java-format), so in formatted code it finds the blocks a grammar
+//! would, in one pass over the file. Blank lines, comment lines and lines that only close
+//! a block (`}`, `end`, `)`) open nothing.
+//!
+//! The cheap path first: scope rules read files again, so they are read last, only for
+//! files where a scope rule's trigger has not fired, only when the change is not already
+//! in the class the rule would raise it to; each such file is split into blocks once.
+
+use super::classify::Finding;
+use super::comments::CommentStyle;
+use super::matcher::Matcher;
+use crate::git::{GitError, Head, LineSide, Repo, RepoPath};
+use crate::policy::RiskClass;
+
+/// Columns a tab counts for.
+const TAB: usize = 4;
+
+/// The changed lines of code of one file that scope rules are to read.
+#[derive(Debug)]
+pub(crate) struct ScopeCandidate {
+    /// The file's path in the head, and in the base when it was renamed.
+    pub path: RepoPath,
+    pub old_path: Option<RepoPath>,
+    /// The scope rules that read the file (indices into the matcher's line rules).
+    pub rules: Vec<usize>,
+    /// Changed lines of code: added (head numbers) and removed (base numbers).
+    pub added: Vec<usize>,
+    pub removed: Vec<usize>,
+}
+
+/// A file's lines and, for each, the line that opens the block it is in.
+pub(crate) struct Blocks<'a> {
+    lines: Vec<&'a [u8]>,
+    opener: Vec<Option<usize>>,
+}
+
+impl<'a> Blocks<'a> {
+    /// Splits `text` into lines and finds each line's opener.
+    pub fn new(text: &'a [u8], comments: CommentStyle) -> Blocks<'a> {
+        let lines: Vec<&[u8]> = text
+            .split(|&b| b == b'\n')
+            .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+            .collect();
+        let mut opener = vec![None; lines.len()];
+        // The lines that may open a block around the next ones, outermost first.
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        for (index, line) in lines.iter().enumerate() {
+            let Some(indent) = indentation(line) else {
+                continue;
+            };
+            if comments.is_comment(line) {
+                continue;
+            }
+            while open.last().is_some_and(|&(depth, _)| depth >= indent) {
+                open.pop();
+            }
+            opener[index] = open.last().map(|&(_, line)| line);
+            if !closes_only(line) {
+                open.push((indent, index));
+            }
+        }
+        Blocks { lines, opener }
+    }
+
+    /// The lines that open the blocks around line `number` (1-based), innermost first,
+    /// each with its number.
+    pub fn openers(&self, number: usize) -> impl Iterator<Item = (usize, &'a [u8])> + '_ {
+        let start = number
+            .checked_sub(1)
+            .and_then(|index| self.opener.get(index).copied().flatten());
+        std::iter::successors(start, |&index| self.opener[index])
+            .map(|index| (index + 1, self.lines[index]))
+    }
+}
+
+/// The indentation of `line` in columns, `None` for a blank line.
+fn indentation(line: &[u8]) -> Option<usize> {
+    let mut columns = 0;
+    for &byte in line {
+        match byte {
+            b' ' => columns += 1,
+            b'\t' => columns += TAB,
+            b'\r' | b'\x0c' => {}
+            _ => return Some(columns),
+        }
+    }
+    None
+}
+
+/// Whether `line` only closes blocks: brackets, `end`, separators.
+fn closes_only(line: &[u8]) -> bool {
+    let text = line.trim_ascii();
+    text == b"end"
+        || text
+            .iter()
+            .all(|b| matches!(b, b'}' | b')' | b']' | b';' | b',' | b' '))
+}
+
+/// The findings of the scope rules in `candidates`: for each file and rule, the first
+/// definition around a changed line of code that the rule's regex matches. A rule is read
+/// only where it could change the answer: its trigger's class is above `risk` and its
+/// trigger has not fired on the file.
+pub(crate) fn scope_findings(
+    repo: &Repo,
+    (base, head): (&Head, &Head),
+    matcher: &Matcher,
+    candidates: &[ScopeCandidate],
+    findings: &[Finding],
+    risk: RiskClass,
+) -> Result<Vec<Finding>, GitError> {
+    let mut found = Vec::new();
+    for candidate in candidates {
+        let rules: Vec<usize> = candidate
+            .rules
+            .iter()
+            .copied()
+            .filter(|&index| {
+                let trigger = &matcher.triggers[matcher.line_rules[index].trigger];
+                trigger.class > risk
+                    && !findings.iter().chain(&found).any(|finding: &Finding| {
+                        finding.trigger == trigger.name
+                            && finding.path.as_ref() == Some(&candidate.path)
+                    })
+            })
+            .collect();
+        if rules.is_empty() {
+            continue;
+        }
+        let old_path = candidate.old_path.as_ref().unwrap_or(&candidate.path);
+        let sides = [
+            (LineSide::Added, head, &candidate.path, &candidate.added),
+            (LineSide::Removed, base, old_path, &candidate.removed),
+        ];
+        let mut fired = vec![false; rules.len()];
+        for (side, at, path, numbers) in sides {
+            if numbers.is_empty() || fired.iter().all(|done| *done) {
+                continue;
+            }
+            let path_text = path.to_string_lossy();
+            let Some(text) = repo.read_file_at(at, &path_text)? else {
+                continue;
+            };
+            let mut blocks = None;
+            for (slot, &index) in rules.iter().enumerate() {
+                let rule = &matcher.line_rules[index];
+                let Some(regex) = rule.regex() else {
+                    continue;
+                };
+                if fired[slot] {
+                    continue;
+                }
+                let blocks = blocks
+                    .get_or_insert_with(|| Blocks::new(&text, CommentStyle::for_path(&path_text)));
+                let definition = numbers.iter().find_map(|&number| {
+                    blocks
+                        .openers(number)
+                        .find(|(_, line)| regex.is_match(line))
+                });
+                if let Some((number, line)) = definition {
+                    fired[slot] = true;
+                    let trigger = &matcher.triggers[rule.trigger];
+                    found.push(Finding {
+                        trigger: trigger.name.clone(),
+                        class: trigger.class,
+                        path: Some(candidate.path.clone()),
+                        line: Some(number),
+                        side: Some(side),
+                        rule: rule.id.clone(),
+                        stack: rule.stack.clone(),
+                        excerpt: Some(matcher.excerpt(line)),
+                    });
+                }
+            }
+        }
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn openers(text: &str, comments: CommentStyle, number: usize) -> Vec<(usize, String)> {
+        Blocks::new(text.as_bytes(), comments)
+            .openers(number)
+            .map(|(n, line)| (n, String::from_utf8_lossy(line).trim().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_python_line_is_in_the_functions_and_blocks_above_it() {
+        let text = "def init(app):\n    @app.before_request\n    def csrf():\n        # no CSRF for GET\n\n        if request.method not in safe:\n            abort(403)\n    return app\n";
+        assert_eq!(
+            openers(text, CommentStyle::Hash, 7),
+            [
+                (6, "if request.method not in safe:".to_string()),
+                (3, "def csrf():".to_string()),
+                (1, "def init(app):".to_string()),
+            ]
+        );
+        // A line back at the function's level is in the outer function only.
+        assert_eq!(
+            openers(text, CommentStyle::Hash, 8),
+            [(1, "def init(app):".to_string())]
+        );
+        assert!(openers(text, CommentStyle::Hash, 1).is_empty());
+        assert!(openers(text, CommentStyle::Hash, 99).is_empty());
+    }
+
+    #[test]
+    fn closing_braces_and_comments_open_nothing() {
+        let text = "class Orders {\n\tpublic int paySuccess(Long id) {\n\t\tif (a) {\n\t\t\tb();\n\t\t}\n\t\t// stock\n\t\tupdate(order);\n\t}\n\tint count() {\n\t\treturn 1;\n\t}\n}\n";
+        assert_eq!(
+            openers(text, CommentStyle::Slash, 7),
+            [
+                (2, "public int paySuccess(Long id) {".to_string()),
+                (1, "class Orders {".to_string()),
+            ]
+        );
+        assert_eq!(
+            openers(text, CommentStyle::Slash, 10),
+            [
+                (9, "int count() {".to_string()),
+                (1, "class Orders {".to_string()),
+            ]
+        );
+    }
+}
