@@ -10,30 +10,62 @@
 //! the slow path (parse, canonicalise with `serde_json_canonicalizer`, hash), which is
 //! the definition. So the fast path can only agree with the definition, never differ.
 
+use std::ops::Range;
+
 /// The byte range of the top-level `"hash":"<64 hex>"` member, with the comma that
 /// joins it to its neighbour, when `line` is confirmed canonical.
-pub fn hash_member(line: &[u8]) -> Option<(std::ops::Range<usize>, &str)> {
+pub fn hash_member(line: &[u8]) -> Option<(Range<usize>, &str)> {
+    members(line).map(|found| (found.hash, found.stored))
+}
+
+/// The SHA-256 input of a canonical line: the line without its hash member.
+pub fn without_hash(line: &[u8], member: Range<usize>) -> (&[u8], &[u8]) {
+    (&line[..member.start], &line[member.end..])
+}
+
+/// Nesting deeper than this is for the slow path, whose parser refuses it (serde_json
+/// stops at 128 levels); the scan recurses, so this also bounds its stack.
+const MAX_DEPTH: usize = 100;
+
+/// The top-level members of a canonical line that the fast paths cut out, each with
+/// the comma that joins it to its neighbour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Members<'a> {
+    /// The `"hash":"…"` member.
+    pub hash: Range<usize>,
+    /// The hash it stores.
+    pub stored: &'a str,
+    /// The `"message":…` member, when there is one, and the range of its value.
+    pub message: Option<(Range<usize>, Range<usize>)>,
+}
+
+/// The hash and message members of `line`, when `line` is confirmed canonical.
+pub fn members(line: &[u8]) -> Option<Members<'_>> {
     let mut scan = Scan {
         bytes: line,
         at: 0,
+        depth: 0,
         hash: None,
+        message: None,
     };
     scan.object(true)?;
     if scan.at != line.len() {
         return None;
     }
-    scan.hash
-}
-
-/// The SHA-256 input of a canonical line: the line without its hash member.
-pub fn without_hash(line: &[u8], member: std::ops::Range<usize>) -> (&[u8], &[u8]) {
-    (&line[..member.start], &line[member.end..])
+    let (hash, stored) = scan.hash?;
+    Some(Members {
+        hash,
+        stored,
+        message: scan.message,
+    })
 }
 
 struct Scan<'a> {
     bytes: &'a [u8],
     at: usize,
-    hash: Option<(std::ops::Range<usize>, &'a str)>,
+    depth: usize,
+    hash: Option<(Range<usize>, &'a str)>,
+    message: Option<(Range<usize>, Range<usize>)>,
 }
 
 impl<'a> Scan<'a> {
@@ -47,8 +79,7 @@ impl<'a> Scan<'a> {
 
     fn value(&mut self) -> Option<()> {
         match self.peek()? {
-            b'{' => self.object(false),
-            b'[' => self.array(),
+            b'{' | b'[' => self.nested(),
             b'"' => self.string(false).map(|_| ()),
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
@@ -56,6 +87,28 @@ impl<'a> Scan<'a> {
             b'-' | b'0'..=b'9' => self.integer(),
             _ => None,
         }
+    }
+
+    fn nested(&mut self) -> Option<()> {
+        if self.depth == MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let found = match self.peek()? {
+            b'{' => self.object(false),
+            _ => self.array(),
+        };
+        self.depth -= 1;
+        found
+    }
+
+    /// A member from `start` to here, with the comma that joins it to a neighbour.
+    fn joined(&self, start: usize) -> Option<Range<usize>> {
+        Some(match self.peek()? {
+            b',' => start..self.at + 1,
+            _ if start > 1 => start - 1..self.at,
+            _ => start..self.at,
+        })
     }
 
     fn literal(&mut self, word: &[u8]) -> Option<()> {
@@ -84,12 +137,10 @@ impl<'a> Scan<'a> {
                 let value = &self.bytes[value_start..self.at];
                 let hex = value.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
                 let hex = std::str::from_utf8(hex).ok()?;
-                let range = match self.peek()? {
-                    b',' => member_start..self.at + 1,
-                    _ if member_start > 1 => member_start - 1..self.at,
-                    _ => member_start..self.at,
-                };
-                self.hash = Some((range, hex));
+                self.hash = Some((self.joined(member_start)?, hex));
+            }
+            if top && key == b"message" {
+                self.message = Some((self.joined(member_start)?, value_start..self.at));
             }
             match self.peek()? {
                 b',' => self.at += 1,

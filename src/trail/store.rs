@@ -20,7 +20,7 @@ use super::time;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The name of the head file.
@@ -183,34 +183,22 @@ impl Trail {
         mut visit: impl FnMut(&Line<'_>) -> Result<(), E>,
     ) -> Result<Result<(), E>, TrailError> {
         let segments = self.segments()?;
-        let mut buffer = Vec::with_capacity(4096);
+        let mut lines = Lines::with_block(BLOCK);
         for (index, segment) in segments.iter().enumerate() {
             let file = File::open(&segment.path)
                 .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?;
-            let mut reader = BufReader::with_capacity(256 * 1024, file);
+            lines.start(file);
             let last_segment = index + 1 == segments.len();
             let mut number = 0;
-            loop {
-                buffer.clear();
-                let read = reader
-                    .read_until(b'\n', &mut buffer)
-                    .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?;
-                if read == 0 {
-                    break;
-                }
+            while let Some((text, terminated, at_end)) = lines
+                .next()
+                .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?
+            {
                 number += 1;
-                let terminated = buffer.last() == Some(&b'\n');
-                if terminated {
-                    buffer.pop();
-                }
-                let at_end = reader
-                    .fill_buf()
-                    .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?
-                    .is_empty();
                 let line = Line {
                     segment: &segment.path,
                     number,
-                    text: &buffer,
+                    text,
                     terminated,
                     last: last_segment && at_end,
                 };
@@ -519,6 +507,89 @@ fn line_seq(finder: &memchr::memmem::FinderRev<'_>, text: &[u8]) -> Option<u64> 
         .ok()
 }
 
+/// A segment's lines, read a block at a time and handed out where they lie (no copy
+/// per line).
+struct Lines {
+    /// How much to read at a time.
+    block: usize,
+    file: Option<File>,
+    buffer: Vec<u8>,
+    /// Where the next line starts in `buffer`.
+    at: usize,
+    eof: bool,
+}
+
+/// How much [`Lines`] reads at a time when reading a trail.
+const BLOCK: usize = 1 << 20;
+
+impl Lines {
+    fn with_block(block: usize) -> Lines {
+        Lines {
+            block,
+            file: None,
+            buffer: Vec::new(),
+            at: 0,
+            eof: false,
+        }
+    }
+
+    fn start(&mut self, file: File) {
+        self.file = Some(file);
+        self.buffer.clear();
+        self.at = 0;
+        self.eof = false;
+    }
+
+    /// The next line, whether a newline ended it, and whether it is the segment's last.
+    fn next(&mut self) -> std::io::Result<Option<(&[u8], bool, bool)>> {
+        let mut searched = self.at;
+        let mut end = loop {
+            if let Some(found) = memchr::memchr(b'\n', &self.buffer[searched..]) {
+                break searched + found;
+            }
+            if self.eof {
+                break self.buffer.len();
+            }
+            searched = self.buffer.len() - self.at;
+            self.fill()?;
+        };
+        if self.at == self.buffer.len() {
+            return Ok(None);
+        }
+        let terminated = end < self.buffer.len();
+        let mut start = self.at;
+        // Whether another line follows decides `last`: read on when the block ends here.
+        if terminated && end + 1 == self.buffer.len() && !self.eof {
+            self.fill()?;
+            (start, end) = (0, end - start);
+        }
+        self.at = end + usize::from(terminated);
+        let at_end = self.eof && self.at == self.buffer.len();
+        Ok(Some((&self.buffer[start..end], terminated, at_end)))
+    }
+
+    /// Drops the lines handed out and reads the next block after what is left.
+    fn fill(&mut self) -> std::io::Result<()> {
+        self.buffer.drain(..self.at);
+        self.at = 0;
+        let kept = self.buffer.len();
+        self.buffer.resize(kept + self.block, 0);
+        let read = loop {
+            let Some(file) = self.file.as_mut() else {
+                break Ok(0);
+            };
+            match file.read(&mut self.buffer[kept..]) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                other => break other,
+            }
+        };
+        let read = read.inspect_err(|_| self.buffer.truncate(kept))?;
+        self.buffer.truncate(kept + read);
+        self.eof = read == 0;
+        Ok(())
+    }
+}
+
 /// Parses one line into an event, or says which line is not one.
 pub fn parse_line(line: &Line<'_>) -> Result<Event, TrailError> {
     if !line.terminated {
@@ -642,6 +713,47 @@ mod tests {
 
     /// Every field set, strings that need escaping, a message with floats and Unicode:
     /// the sealed line is byte for byte the RFC 8785 form of itself.
+    #[test]
+    fn lines_are_read_whole_across_blocks() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let texts = [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\n\nbc\n",
+            "abc\ndefgh\ni",
+            "\n\nlonger than a block\nx\n",
+        ];
+        for text in texts {
+            let path = dir.path().join("segment");
+            std::fs::write(&path, text).expect("written");
+            let mut expected: Vec<(&[u8], bool, bool)> = Vec::new();
+            let mut rest = text.as_bytes();
+            while !rest.is_empty() {
+                let (line, terminated, after) = match memchr::memchr(b'\n', rest) {
+                    Some(at) => (&rest[..at], true, &rest[at + 1..]),
+                    None => (rest, false, &rest[rest.len()..]),
+                };
+                expected.push((line, terminated, after.is_empty()));
+                rest = after;
+            }
+            for block in 1..=8 {
+                let mut lines = Lines::with_block(block);
+                lines.start(File::open(&path).expect("opened"));
+                let mut found = Vec::new();
+                while let Some((line, terminated, last)) = lines.next().expect("read") {
+                    found.push((line.to_vec(), terminated, last));
+                }
+                let expected: Vec<_> = expected
+                    .iter()
+                    .map(|(l, t, e)| (l.to_vec(), *t, *e))
+                    .collect();
+                assert_eq!(found, expected, "{text:?} in blocks of {block}");
+            }
+        }
+    }
+
     #[test]
     fn a_sealed_line_is_its_own_canonical_form() {
         let message = serde_json::json!({"z": 1e30, "a": [4.5, 0.002, -0.0], "é": "\u{1f600}", "\u{e000}": 1, "\u{1f600}": 2});

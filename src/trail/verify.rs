@@ -21,6 +21,7 @@ use super::lifecycle::Ledger;
 use super::store::{ChainPoint, Trail};
 use crate::diagnostic::{shape, Diagnostic, TrailCode};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -109,16 +110,23 @@ pub fn definition_hash(text: &[u8]) -> Option<String> {
 /// whether one ended it): the fast path for a line already canonical, else the
 /// definition (parse, canonicalise, hash).
 pub fn parse(text: &[u8], terminated: bool) -> Parsed {
+    read(text, terminated, Message::Keep)
+}
+
+/// Whether the event read keeps its stored message (`verify` has no use for it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Message {
+    Keep,
+    Skip,
+}
+
+fn read(text: &[u8], terminated: bool, message: Message) -> Parsed {
     if !terminated {
         let message = "the line is torn (no newline): a write was interrupted; `handoff trail repair` removes it";
         return Parsed::Broken(TrailCode::Torn, message.to_string());
     }
-    if let Some((member, stored)) = canonical::hash_member(text) {
-        if let Ok(event) = serde_json::from_slice::<Event>(text) {
-            let (before, after) = canonical::without_hash(text, member);
-            let computed = chain::sha256_hex_parts(&[before, after]);
-            return Parsed::Event(stored.to_string(), computed, Box::new(event));
-        }
+    if let Some(parsed) = read_canonical(text, message) {
+        return parsed;
     }
     let mut map = match serde_json::from_slice::<Value>(text) {
         Ok(Value::Object(map)) => map,
@@ -143,6 +151,36 @@ pub fn parse(text: &[u8], terminated: bool) -> Parsed {
             format!("is not an audit event ({error})"),
         ),
     }
+}
+
+/// The fast path: a canonical line in UTF-8 is hashed as it stands, without its hash
+/// member. The event is read without its message, which is most of the line: the scan
+/// has already checked that the message is JSON that the definition reads (UTF-8
+/// checked here, nesting bounded there), so the answer is the definition's.
+fn read_canonical(text: &[u8], keep: Message) -> Option<Parsed> {
+    let members = canonical::members(text)?;
+    let line = std::str::from_utf8(text).ok()?;
+    let event = match &members.message {
+        Some((cut, value)) => {
+            let rest = [line.get(..cut.start)?, line.get(cut.end..)?].concat();
+            let mut event: Event = serde_json::from_str(&rest).ok()?;
+            let stored = line.get(value.clone())?;
+            // `null` is an absent message to serde, as on the slow path.
+            if keep == Message::Keep && stored != "null" {
+                let stored = stored.to_string();
+                event.message = Some(RawValue::from_string(stored).ok()?);
+            }
+            event
+        }
+        None => serde_json::from_str(line).ok()?,
+    };
+    let (before, after) = canonical::without_hash(text, members.hash);
+    let computed = chain::sha256_hex_parts(&[before, after]);
+    Some(Parsed::Event(
+        members.stored.to_string(),
+        computed,
+        Box::new(event),
+    ))
 }
 
 /// Verifies the trail in `trail`.
@@ -175,7 +213,11 @@ pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
     // One thread: on a shared two-core machine a reader/hasher pipeline measured
     // slower (cross-thread frees), see docs/trail.md "Performance".
     let _ = trail.for_each_line(|line| {
-        pass.line(line.segment, line.number, parse(line.text, line.terminated));
+        pass.line(
+            line.segment,
+            line.number,
+            read(line.text, line.terminated, Message::Skip),
+        );
         Ok::<(), ()>(())
     })?;
     pass.finish(trail, head, anchor);
@@ -393,6 +435,73 @@ impl Pass {
                     ));
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sealed(message: &str) -> Vec<u8> {
+        let draft = format!(
+            r#"{{"attempt":1,"event_type":"initiated","from_agent":"a","handoff_id":"h","handoff_type":"sequential","message":{message},"prev":"{GENESIS}","recorded_at":"2026-01-11T20:30:00.000Z","seq":0,"timestamp":"2026-01-11T20:30:00.000Z","to_agent":"b"}}"#
+        );
+        let mut event: Event = serde_json::from_str(&draft).expect("an event");
+        super::super::store::seal(&mut event)
+    }
+
+    fn event_of(parsed: Parsed) -> (String, String, Event) {
+        match parsed {
+            Parsed::Event(stored, computed, event) => (stored, computed, *event),
+            Parsed::Broken(kind, message) => panic!("{kind:?}: {message}"),
+        }
+    }
+
+    #[test]
+    fn the_fast_path_reads_the_event_the_definition_reads() {
+        for message in [
+            r#"{"a":[1,{"b":"\u001f\"é"}],"z":null}"#,
+            "null",
+            "[]",
+            "\"m\"",
+        ] {
+            let line = sealed(message);
+            assert!(canonical::members(&line).is_some(), "{message}: canonical");
+            let (stored, computed, event) = event_of(parse(&line, true));
+            assert_eq!(Some(&computed), definition_hash(&line).as_ref());
+            assert_eq!(stored, computed);
+            let definition: Event = serde_json::from_slice(&line).expect("an event");
+            let as_value = |e: &Event| serde_json::to_value(e).expect("JSON");
+            assert_eq!(as_value(&event), as_value(&definition), "{message}");
+            let (_, skipped_hash, mut skipped) = event_of(read(&line, true, Message::Skip));
+            assert_eq!(skipped_hash, computed);
+            assert!(skipped.message.is_none());
+            skipped.message = definition.message.clone();
+            assert_eq!(as_value(&skipped), as_value(&definition));
+        }
+    }
+
+    #[test]
+    fn a_null_message_is_no_message_on_both_paths() {
+        let text = String::from_utf8(sealed("[]")).expect("UTF-8");
+        let line = text.replace(r#""message":[]"#, r#""message":null"#);
+        let (_, computed, event) = event_of(parse(line.as_bytes(), true));
+        assert_eq!(Some(computed), definition_hash(line.as_bytes()));
+        assert!(event.message.is_none());
+    }
+
+    #[test]
+    fn a_message_nested_past_the_parsers_limit_is_malformed_not_a_crash() {
+        let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        let line = sealed(&deep(90));
+        let (_, computed, _) = event_of(read(&line, true, Message::Skip));
+        assert_eq!(Some(computed), definition_hash(&line));
+        let text = String::from_utf8(line).expect("UTF-8");
+        let edited = text.replace(&deep(90), &deep(100_000));
+        match read(edited.as_bytes(), true, Message::Skip) {
+            Parsed::Broken(kind, _) => assert_eq!(kind, TrailCode::Malformed),
+            Parsed::Event(..) => panic!("read as an event"),
         }
     }
 }

@@ -256,6 +256,25 @@ fn a_corrupt_line_is_named_by_verify_and_stops_append() {
 }
 
 #[test]
+fn a_line_nested_past_any_parsers_limit_is_malformed_not_a_crash() {
+    let trail = six_events();
+    let mut lines = trail.lines();
+    // A message in its key-order place, so the line is read as canonical as far as it goes.
+    let after_hash = lines[3].find("\"hash\":\"").expect("a hash member") + 8 + 64 + 2;
+    let deep = format!(
+        "\"message\":{}{},",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    lines[3].insert_str(after_hash, &deep);
+    trail.write_lines(&lines);
+    let run = verify(&trail);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let place = format!("{}:4: error[malformed]", segment_name(&trail));
+    assert!(run.stdout.contains(&place), "{}", run.stdout);
+}
+
+#[test]
 fn a_forged_fourth_attempt_with_a_valid_hash_is_a_lifecycle_break() {
     let trail = TestTrail::new();
     let id = trail.open(&["--timeout", "1m"]);
