@@ -91,9 +91,8 @@ pub use routing::summary::{
     audit_documents, recorded_decision, AuditReport as Audit, LintFailure, RoutingFinding,
 };
 pub use routing::{
-    parse_capability, route, Agent, Aliases, Candidate, Capability as RouteCapability,
-    Decision as RouteDecision, Pick, Registry, RegistryError, Rejection, RouteError, RouteRequest,
-    RoutingOutcome, Rule as RoutingRule,
+    parse_capability, route, Agent, Aliases, Candidate, Decision as RouteDecision, Pick, Registry,
+    RegistryError, Rejection, RouteError, RouteRequest, RoutingOutcome,
 };
 
 // Agent contracts: check the block, decide the next action, track status.

@@ -10,10 +10,7 @@ use super::{Failure, Outcome};
 use handoff::normalise_term;
 use handoff::Aliases;
 use handoff::Templates;
-use handoff::{
-    parse_capability, route, Pick, Registry, RouteCapability as Capability, RouteRequest,
-    RoutingOutcome,
-};
+use handoff::{parse_capability, route, Capability, Pick, Registry, RouteRequest, RoutingOutcome};
 use handoff::{write_report, Format, Report, RouteReport};
 use std::io::Write;
 use std::path::{Path, PathBuf};

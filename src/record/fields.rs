@@ -72,37 +72,44 @@ impl FailureType {
 }
 
 spelled_enum! {
-    /// The tie-break rule a Routing Decision applied, normalised.
+    /// A tie-break rule of the protocol, in priority order: the one type for a Routing
+    /// Decision's `Tie-break rule applied` and for the rule routing applies. "No tie to
+    /// break" is the absence of a rule (`Option<TieBreak>`, spelled `none`).
     TieBreak {
         /// The agent whose qualifiers cover the most requested qualifiers.
         QualifierMatch => "qualifier-match",
-        /// The agent in the requester's department.
+        /// Among those tied, the agent in the requester's department.
         DepartmentAffinity => "department-affinity",
         /// Still tied: the orchestrator picked and documented why.
         DocumentedChoice => "documented-choice",
-        /// No tie to break.
-        None => "none",
     }
 }
 
 impl TieBreak {
-    /// Normalises a free-text `Tie-break rule applied` value.
-    pub fn from_rule(rule: &str) -> Option<TieBreak> {
+    /// Normalises a free-text `Tie-break rule applied` value: `Some(Some(rule))`,
+    /// `Some(None)` when it says no tie had to be broken (`none`, `n/a`, `-`), `None`
+    /// when it is not recognised.
+    pub fn from_rule(rule: &str) -> Option<Option<TieBreak>> {
         let lower = rule.trim().to_lowercase();
         if lower.contains("qualifier") {
-            Some(TieBreak::QualifierMatch)
+            Some(Some(TieBreak::QualifierMatch))
         } else if lower.contains("department") || lower.contains("affinity") {
-            Some(TieBreak::DepartmentAffinity)
+            Some(Some(TieBreak::DepartmentAffinity))
         } else if lower.contains("document") || lower.contains("choice") || lower.contains("tied") {
-            Some(TieBreak::DocumentedChoice)
+            Some(Some(TieBreak::DocumentedChoice))
         } else if ["none", "n/a", "-", "—", "no tie"]
             .iter()
             .any(|word| lower == *word)
         {
-            Some(TieBreak::None)
+            Some(None)
         } else {
             None
         }
+    }
+
+    /// The spelling of an optional rule: `none` when no rule was needed.
+    pub fn label(rule: Option<TieBreak>) -> &'static str {
+        rule.map_or("none", TieBreak::as_str)
     }
 }
 
@@ -325,16 +332,33 @@ pub fn fold_key(key: &str) -> String {
         .to_lowercase()
 }
 
-/// A requested or routed capability: `auth: [oauth2, pkce]`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A capability: a domain and its qualifiers, `auth: [oauth2, pkce]`. One type for a
+/// record's `Requested capability` as written ([`Capability::parse`]) and for routing,
+/// which compares normalised capabilities ([`Capability::new`], and
+/// `routing::parse_capability` for text).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Capability {
     /// The capability domain, e.g. `auth`.
     pub domain: String,
-    /// The qualifiers, e.g. `oauth2`, `pkce`.
+    /// The qualifiers, e.g. `oauth2`, `pkce`; may be empty.
     pub qualifiers: Vec<String>,
 }
 
 impl Capability {
+    /// A capability from terms that are already normalised; sorts and de-duplicates the
+    /// qualifiers (and drops empty ones), so two capabilities that mean the same thing
+    /// compare equal and print the same.
+    pub fn new(domain: impl Into<String>, qualifiers: impl IntoIterator<Item = String>) -> Self {
+        let mut qualifiers: Vec<String> =
+            qualifiers.into_iter().filter(|q| !q.is_empty()).collect();
+        qualifiers.sort();
+        qualifiers.dedup();
+        Capability {
+            domain: domain.into(),
+            qualifiers,
+        }
+    }
+
     /// Parses `domain: [q1, q2]`, `domain + [q1, q2]`, `domain: q1, q2` or `domain`.
     pub fn parse(text: &str) -> Option<Capability> {
         let text = text.trim();
@@ -762,9 +786,9 @@ mod tests {
     fn tie_break_rules_normalise() {
         assert_eq!(
             TieBreak::from_rule("qualifier-match (highest priority)"),
-            Some(TieBreak::QualifierMatch)
+            Some(Some(TieBreak::QualifierMatch))
         );
-        assert_eq!(TieBreak::from_rule("None"), Some(TieBreak::None));
+        assert_eq!(TieBreak::from_rule("None"), Some(None));
         assert_eq!(TieBreak::from_rule("coin flip"), None);
     }
 }

@@ -13,7 +13,7 @@
 
 use super::fields::{
     format_list, format_matched, format_rejected, parse_list, parse_matched_agents, parse_rejected,
-    Capability, FieldKey, MatchedAgent, RejectedAgent,
+    Capability, FieldKey, MatchedAgent, RejectedAgent, TieBreak,
 };
 use super::{Record, RecordKind};
 use serde::de::{MapAccess, Visitor};
@@ -65,7 +65,8 @@ impl Serialize for RecordJson<'_> {
             map.serialize_entry(key.json_name(), &typed_field(record, *key))?;
         }
         if record.kind == RecordKind::RoutingDecision {
-            map.serialize_entry("tie_break", &record.tie_break())?;
+            let tie_break = record.tie_break().map(TieBreak::label);
+            map.serialize_entry("tie_break", &tie_break)?;
         }
         map.serialize_entry("extra", &OrderedPairs(record.extra()))?;
         map.serialize_entry("preamble", &record.preamble())?;

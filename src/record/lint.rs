@@ -144,7 +144,7 @@ fn expected_value(key: FieldKey) -> Option<String> {
             form("security-engineer (auth: [oauth2, saml]), backend-engineer (auth: [jwt])")
         }
         FieldKey::Rejected => form("backend-engineer — qualifier mismatch"),
-        FieldKey::TieBreakRule => Some(format!("one of: {}", TieBreak::allowed())),
+        FieldKey::TieBreakRule => Some(format!("one of: {}, none", TieBreak::allowed())),
         FieldKey::BaselineSha => {
             Some("a commit SHA, e.g. the output of `git rev-parse HEAD`".to_string())
         }

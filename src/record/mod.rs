@@ -466,8 +466,9 @@ impl Record {
         self.value(FieldKey::TieBreakRule)
     }
 
-    /// `Tie-break rule applied`, normalised.
-    pub fn tie_break(&self) -> Option<TieBreak> {
+    /// `Tie-break rule applied`, normalised: `Some(None)` when it says no rule was needed,
+    /// `None` when it is absent or not recognised.
+    pub fn tie_break(&self) -> Option<Option<TieBreak>> {
         self.filled(FieldKey::TieBreakRule)
             .and_then(TieBreak::from_rule)
     }

@@ -3,8 +3,9 @@
 
 use super::{Format, Report};
 use crate::record::{render, Record, RecordKind, RenderError};
+use crate::record::{Capability, TieBreak};
 use crate::routing::artifact::{matched_agents, record_fields};
-use crate::routing::{Candidate, Capability, Decision, Rejection, RoutingOutcome, Rule};
+use crate::routing::{Candidate, Decision, Rejection, RoutingOutcome};
 use crate::template::Templates;
 use serde::Serialize;
 
@@ -95,7 +96,7 @@ fn contract<'a>(
             selected: Some(&d.selected),
             reason: Some(&d.reason),
             rejected: &d.rejected,
-            tie_break: Some(Rule::label(d.tie_break)),
+            tie_break: Some(TieBreak::label(d.tie_break)),
             tied: &[],
         },
         RoutingOutcome::NoCandidates { capability } => RouteContract {

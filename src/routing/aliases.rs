@@ -11,9 +11,10 @@
 //! mapping (`department: [agent, …]`) gives agents a department for the
 //! department-affinity rule.
 
-use super::normalise::{normalise_term, Capability};
+use super::normalise::normalise_term;
 use super::registry::RegistryError;
 use super::yaml::{self, Departments, QualifierList, Term, UniqueMap};
+use crate::record::Capability;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

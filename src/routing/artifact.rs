@@ -6,8 +6,9 @@
 //! applied. The field values are built here once; rendering them to Markdown is the
 //! record templates' job.
 
-use super::normalise::Capability;
-use super::route::{Candidate, Decision, Rule};
+use super::route::{Candidate, Decision};
+use crate::record::Capability;
+use crate::record::TieBreak;
 
 /// The placeholder written for a task ID that was not given; lint reports it unfilled.
 pub const TASK_ID_PLACEHOLDER: &str = "[task ID]";
@@ -34,7 +35,7 @@ pub fn record_fields(decision: &Decision, task_id: Option<&str>) -> Vec<(&'stati
         ("Rejected", rejected(decision)),
         (
             "Tie-break rule applied",
-            Rule::label(decision.tie_break).to_string(),
+            TieBreak::label(decision.tie_break).to_string(),
         ),
     ]);
     fields

@@ -24,10 +24,12 @@
 //! recorded rule passes when either reading selects the recorded agent by that rule.
 
 use super::aliases::Aliases;
-use super::normalise::{normalise_term, Capability};
+use super::normalise::normalise_term;
 use super::registry::Registry;
-use super::route::{candidates, derive, load_balancing_term, Candidate, Derivation, Rule, Stage};
+use super::route::{candidates, derive, load_balancing_term, Candidate, Derivation, Stage};
 use crate::diagnostic::{Diagnostic, RoutingCode};
+use crate::record::Capability;
+use crate::record::TieBreak;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// An agent a record lists as matched, with the qualifiers it shows.
@@ -64,7 +66,7 @@ pub struct RecordedDecision {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RecordedRule {
     /// One of the three rules.
-    Applied(Rule),
+    Applied(TieBreak),
     /// `none`: a single candidate, no rule needed.
     NoneNeeded,
     /// Missing, or text that names no rule.
@@ -74,7 +76,7 @@ pub enum RecordedRule {
 
 impl RecordedRule {
     /// Whether the record names `actual`, the rule that decided (`None`: no rule needed).
-    pub fn names(self, actual: Option<Rule>) -> bool {
+    pub fn names(self, actual: Option<TieBreak>) -> bool {
         match (self, actual) {
             (RecordedRule::Applied(recorded), Some(rule)) => recorded == rule,
             (RecordedRule::NoneNeeded, None) => true,
@@ -215,7 +217,7 @@ fn wrong_tie_break(
     let message = if decision.tie_break.names(actual) {
         format!(
             "`{}` selects `{winner}`, not `{}`",
-            Rule::label(actual),
+            TieBreak::label(actual),
             chosen.agent
         )
     } else {
@@ -228,18 +230,18 @@ fn wrong_tie_break(
         let written = decision.tie_break_text.as_deref().map_or("none", str::trim);
         format!(
             "the record says `{written}` but `{}` decides: {detail}",
-            Rule::label(actual)
+            TieBreak::label(actual)
         )
     };
     Some(Diagnostic::new(RoutingCode::WrongTieBreak, message))
 }
 
 /// The rule a derivation says decided; a tie left after two rules needs a documented choice.
-fn deciding_rule(derivation: &Derivation) -> Option<Rule> {
+fn deciding_rule(derivation: &Derivation) -> Option<TieBreak> {
     match derivation.stage {
         Stage::SingleCandidate => None,
         Stage::DecidedBy(rule) => Some(rule),
-        Stage::Tied => Some(Rule::DocumentedChoice),
+        Stage::Tied => Some(TieBreak::DocumentedChoice),
     }
 }
 
@@ -417,7 +419,7 @@ mod tests {
             reason: Some("Qualifier match: oauth2 is in security-engineer's qualifiers".into()),
             rejected: vec![("backend-engineer".into(), "qualifier mismatch".into())],
             tie_break_text: Some("qualifier-match (highest priority)".into()),
-            tie_break: RecordedRule::Applied(Rule::QualifierMatch),
+            tie_break: RecordedRule::Applied(TieBreak::QualifierMatch),
         }
     }
 
@@ -465,7 +467,7 @@ mod tests {
     fn a_rule_that_did_not_decide_is_an_error() {
         let decision = RecordedDecision {
             tie_break_text: Some("department-affinity".into()),
-            tie_break: RecordedRule::Applied(Rule::DepartmentAffinity),
+            tie_break: RecordedRule::Applied(TieBreak::DepartmentAffinity),
             ..seed_decision()
         };
         assert_eq!(
@@ -489,14 +491,14 @@ mod tests {
             ],
             selected: Some("fullstack-engineer".into()),
             rejected: vec![("backend-engineer".into(), "not picked".into())],
-            tie_break: RecordedRule::Applied(Rule::QualifierMatch),
+            tie_break: RecordedRule::Applied(TieBreak::QualifierMatch),
             requester: Some("backend-engineer".into()),
             ..seed_decision()
         };
         assert_eq!(kinds(&backend), [Code::Routing(RoutingCode::WrongTieBreak)]);
         let documented = RecordedDecision {
             requester: None,
-            tie_break: RecordedRule::Applied(Rule::DepartmentAffinity),
+            tie_break: RecordedRule::Applied(TieBreak::DepartmentAffinity),
             ..backend
         };
         assert_eq!(
@@ -505,7 +507,7 @@ mod tests {
             "the selected agent's department decides"
         );
         let picked = RecordedDecision {
-            tie_break: RecordedRule::Applied(Rule::DocumentedChoice),
+            tie_break: RecordedRule::Applied(TieBreak::DocumentedChoice),
             ..documented
         };
         assert_eq!(

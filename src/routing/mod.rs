@@ -32,8 +32,8 @@ pub mod summary;
 mod yaml;
 
 pub use aliases::Aliases;
-pub use normalise::{parse_capability, Capability};
+pub use normalise::parse_capability;
 pub use registry::{Agent, Registry, RegistryError};
 pub use route::{
-    route, Candidate, Decision, Pick, Rejection, RouteError, RouteRequest, RoutingOutcome, Rule,
+    route, Candidate, Decision, Pick, Rejection, RouteError, RouteRequest, RoutingOutcome,
 };

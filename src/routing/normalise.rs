@@ -7,46 +7,7 @@
 //! `capability-aliases.yaml`). Mapping alias spellings to their canonical form is the
 //! second step and belongs to [`crate::routing::Aliases`].
 
-use serde::Serialize;
-use std::fmt;
-
-/// A capability: a domain and a set of qualifiers, both normalised.
-///
-/// Qualifiers are sorted and free of duplicates, so two capabilities that mean the same
-/// thing compare equal and print the same.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub struct Capability {
-    /// The first-level capability, e.g. `auth`.
-    pub domain: String,
-    /// The second-level qualifiers, e.g. `oauth2`, `pkce`; may be empty.
-    pub qualifiers: Vec<String>,
-}
-
-impl Capability {
-    /// A capability from terms that are already normalised; sorts and de-duplicates the
-    /// qualifiers.
-    pub fn new(domain: impl Into<String>, qualifiers: impl IntoIterator<Item = String>) -> Self {
-        let mut qualifiers: Vec<String> =
-            qualifiers.into_iter().filter(|q| !q.is_empty()).collect();
-        qualifiers.sort();
-        qualifiers.dedup();
-        Capability {
-            domain: domain.into(),
-            qualifiers,
-        }
-    }
-}
-
-impl fmt::Display for Capability {
-    /// The protocol's spelling: `auth: [oauth2, pkce]`, or a bare `auth` with no
-    /// qualifiers (the records' canonical form).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.qualifiers.is_empty() {
-            true => f.write_str(&self.domain),
-            false => write!(f, "{}: [{}]", self.domain, self.qualifiers.join(", ")),
-        }
-    }
-}
+use crate::record::Capability;
 
 /// Why a capability text could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -19,12 +19,12 @@
 //! so the same registry can be read with or without an aliases file. Anything malformed
 //! is an error naming the file and the line.
 
-use super::normalise::Capability;
 use super::yaml::{
     self, AcceptsEntry, AgentEntry, AgentList, AgentsSection, Capabilities, Departments, Term,
     UniqueMap,
 };
 use crate::io::{markdown_files, read_capped, utf8_error_position, Depth, InputError};
+use crate::record::Capability;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;

@@ -13,51 +13,12 @@
 //! so routing and auditing cannot disagree about the rules.
 
 use super::aliases::Aliases;
-use super::normalise::{normalise_term, Capability};
+use super::normalise::normalise_term;
 use super::registry::Registry;
+use crate::record::{Capability, TieBreak};
 use regex::Regex;
 use serde::{Serialize, Serializer};
-use std::fmt;
 use std::sync::OnceLock;
-
-/// A tie-break rule of the protocol, in priority order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Rule {
-    /// The candidates covering the most requested qualifiers win.
-    QualifierMatch,
-    /// Among those tied, the ones in the requester's department win.
-    DepartmentAffinity,
-    /// Still tied: the orchestrator picks and documents why.
-    DocumentedChoice,
-}
-
-impl Rule {
-    /// The canonical spelling, as in a record's `Tie-break rule applied`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Rule::QualifierMatch => "qualifier-match",
-            Rule::DepartmentAffinity => "department-affinity",
-            Rule::DocumentedChoice => "documented-choice",
-        }
-    }
-
-    /// The spelling of an optional rule: `none` when no rule was needed.
-    pub fn label(rule: Option<Rule>) -> &'static str {
-        rule.map_or("none", Rule::as_str)
-    }
-}
-
-impl fmt::Display for Rule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for Rule {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 
 /// An agent that declares the requested domain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -78,7 +39,7 @@ pub struct Rejection {
     /// The agent's name.
     pub agent: String,
     /// The rule that rejected it.
-    pub rule: Rule,
+    pub rule: TieBreak,
     /// Why, in words, starting with the rule's name.
     pub reason: String,
 }
@@ -120,14 +81,14 @@ pub struct Decision {
     pub rejected: Vec<Rejection>,
     /// The rule that decided; `None` when there was a single candidate.
     #[serde(serialize_with = "serialize_rule_label")]
-    pub tie_break: Option<Rule>,
+    pub tie_break: Option<TieBreak>,
 }
 
 fn serialize_rule_label<S: Serializer>(
-    rule: &Option<Rule>,
+    rule: &Option<TieBreak>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(Rule::label(*rule))
+    serializer.serialize_str(TieBreak::label(*rule))
 }
 
 /// The result of routing.
@@ -239,7 +200,7 @@ struct Context {
 fn selected(
     context: Context,
     derivation: Derivation,
-    rule: Option<Rule>,
+    rule: Option<TieBreak>,
     pick: Option<&Pick>,
 ) -> Result<RoutingOutcome, RouteError> {
     let Some(winner) = derivation.remaining.into_iter().next() else {
@@ -250,7 +211,7 @@ fn selected(
     if pick.is_some() {
         return Err(RouteError::NothingToPick {
             selected: winner.agent,
-            rule: Rule::label(rule),
+            rule: TieBreak::label(rule),
         });
     }
     let reason = rule_reason(rule, &winner, &context);
@@ -285,7 +246,7 @@ fn documented_choice(
     let mut rejected = derivation.rejected;
     rejected.extend(others.into_iter().map(|c| Rejection {
         agent: c.agent,
-        rule: Rule::DocumentedChoice,
+        rule: TieBreak::DocumentedChoice,
         reason: "documented-choice: not picked".to_string(),
     }));
     let reason = format!(
@@ -298,7 +259,7 @@ fn documented_choice(
         winner,
         reason,
         rejected,
-        Some(Rule::DocumentedChoice),
+        Some(TieBreak::DocumentedChoice),
     ))
 }
 
@@ -316,7 +277,7 @@ fn decision(
     winner: Candidate,
     reason: String,
     mut rejected: Vec<Rejection>,
-    tie_break: Option<Rule>,
+    tie_break: Option<TieBreak>,
 ) -> RoutingOutcome {
     rejected.sort_by(|a, b| a.agent.cmp(&b.agent));
     RoutingOutcome::Selected(Decision {
@@ -331,17 +292,17 @@ fn decision(
 }
 
 /// Why the rules selected `winner` (a documented choice writes its own reason).
-fn rule_reason(rule: Option<Rule>, winner: &Candidate, context: &Context) -> String {
+fn rule_reason(rule: Option<TieBreak>, winner: &Candidate, context: &Context) -> String {
     let covers = coverage(winner, &context.capability);
     match rule {
         None => format!(
             "Only candidate declaring `{}`: {covers}",
             context.capability.domain
         ),
-        Some(Rule::QualifierMatch) => {
+        Some(TieBreak::QualifierMatch) => {
             format!("Qualifier match: {covers}, more than any other candidate")
         }
-        Some(Rule::DepartmentAffinity | Rule::DocumentedChoice) => format!(
+        Some(TieBreak::DepartmentAffinity | TieBreak::DocumentedChoice) => format!(
             "Department affinity: in `{}`, the department of the requester `{}`: {covers}",
             winner.department.as_deref().unwrap_or_default(),
             context.requester.as_deref().unwrap_or_default()
@@ -399,7 +360,7 @@ pub enum Stage {
     /// One candidate: no rule was needed.
     SingleCandidate,
     /// This rule left exactly one agent.
-    DecidedBy(Rule),
+    DecidedBy(TieBreak),
     /// Several agents are tied after qualifier match and department affinity.
     Tied,
 }
@@ -432,7 +393,7 @@ pub fn derive(
     let (remaining, mut rejected) = by_qualifier_match(candidates, capability.qualifiers.len());
     if remaining.len() == 1 {
         return Derivation {
-            stage: Stage::DecidedBy(Rule::QualifierMatch),
+            stage: Stage::DecidedBy(TieBreak::QualifierMatch),
             remaining,
             rejected,
         };
@@ -440,7 +401,7 @@ pub fn derive(
     let (remaining, by_department) = by_department_affinity(remaining, requester_department);
     rejected.extend(by_department);
     let stage = match remaining.len() {
-        1 => Stage::DecidedBy(Rule::DepartmentAffinity),
+        1 => Stage::DecidedBy(TieBreak::DepartmentAffinity),
         _ => Stage::Tied,
     };
     Derivation {
@@ -470,7 +431,7 @@ fn by_qualifier_match(
                 c.covered.len()
             ),
             agent: c.agent,
-            rule: Rule::QualifierMatch,
+            rule: TieBreak::QualifierMatch,
         })
         .collect();
     (winners, rejected)
@@ -498,7 +459,7 @@ fn by_department_affinity(
                     .map_or("no department".to_string(), |d| format!("in `{d}`"))
             ),
             agent: c.agent,
-            rule: Rule::DepartmentAffinity,
+            rule: TieBreak::DepartmentAffinity,
         })
         .collect();
     (winners, rejected)
@@ -547,7 +508,10 @@ mod tests {
             &both,
             None,
         );
-        assert_eq!(by_qualifiers.stage, Stage::DecidedBy(Rule::QualifierMatch));
+        assert_eq!(
+            by_qualifiers.stage,
+            Stage::DecidedBy(TieBreak::QualifierMatch)
+        );
         assert_eq!(by_qualifiers.rejected[0].agent, "b");
         let tied = vec![
             candidate("a", Some("eng"), &["oauth2"]),
@@ -556,7 +520,7 @@ mod tests {
         let by_department = derive(tied.clone(), &both, Some("ops"));
         assert_eq!(
             by_department.stage,
-            Stage::DecidedBy(Rule::DepartmentAffinity)
+            Stage::DecidedBy(TieBreak::DepartmentAffinity)
         );
         assert_eq!(by_department.remaining[0].agent, "b");
         assert_eq!(

@@ -15,15 +15,13 @@
 //! same report.
 
 use super::audit::{check_decision, RecordedDecision, RecordedMatch, RecordedRule, Reference};
-use super::normalise::{normalise_term, Capability};
-use super::route::Rule;
+use super::normalise::normalise_term;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::policy::RiskClass;
 use crate::record::placeholder::is_placeholder_value;
+use crate::record::Capability;
 use crate::record::FieldKey;
-use crate::record::{
-    lint, DecisionStatus, InteractionType, ParsedDocument, Record, RecordKind, TieBreak,
-};
+use crate::record::{lint, DecisionStatus, InteractionType, ParsedDocument, Record, RecordKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -352,10 +350,8 @@ pub fn recorded_decision(record: &Record, requester_fallback: Option<&str>) -> R
             .collect(),
         tie_break_text: record.tie_break_rule().map(str::to_string),
         tie_break: match record.tie_break() {
-            Some(TieBreak::QualifierMatch) => RecordedRule::Applied(Rule::QualifierMatch),
-            Some(TieBreak::DepartmentAffinity) => RecordedRule::Applied(Rule::DepartmentAffinity),
-            Some(TieBreak::DocumentedChoice) => RecordedRule::Applied(Rule::DocumentedChoice),
-            Some(TieBreak::None) => RecordedRule::NoneNeeded,
+            Some(Some(rule)) => RecordedRule::Applied(rule),
+            Some(None) => RecordedRule::NoneNeeded,
             None => RecordedRule::Unreadable,
         },
     }

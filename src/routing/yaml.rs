@@ -7,8 +7,9 @@
 //! error's location into a [`RegistryError`] that names the file and the line, shifted by
 //! where the YAML starts in the file (front matter starts on line 2).
 
-use super::normalise::{normalise_term, Capability};
+use super::normalise::normalise_term;
 use super::registry::RegistryError;
+use crate::record::Capability;
 use regex::Regex;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor,

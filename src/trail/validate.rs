@@ -10,7 +10,8 @@
 
 use super::error::TrailError;
 use super::lifecycle::Ledger;
-use crate::routing::{parse_capability, Capability, Registry};
+use crate::record::Capability;
+use crate::routing::{parse_capability, Registry};
 
 /// Checks that `to` may take a handoff requiring `required`; returns the warnings to
 /// keep in the event (the capability gap), or the refusal.
