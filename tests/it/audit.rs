@@ -1,7 +1,7 @@
 //! `handoff audit`: the library over thousands of generated records, and the real binary
 //! over the example records in every format.
 
-use crate::common::{example_registry, handoff_in};
+use crate::common::{example_registry, handoff_in, stdout_of, TestRepo};
 use crate::generate;
 use handoff::parse_document;
 use handoff::Reference;
@@ -291,6 +291,106 @@ fn the_html_page_is_self_contained_and_has_every_section() {
         page.contains("No trail was read"),
         "without a trail, the page says so"
     );
+}
+
+#[test]
+fn with_a_trail_the_page_shows_tasks_timelines_and_times() {
+    // A repository holding the example records, with its trail in the default place:
+    // the 004 chain, and the records imported.
+    let repo = TestRepo::new();
+    for entry in std::fs::read_dir(example_registry("records")).expect("the example records") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).expect("a name");
+        let text = std::fs::read_to_string(&path).expect("a record");
+        repo.write(&format!("records/{name}"), text);
+    }
+    let commit = repo.commit("records");
+    let chain = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/trail/chain-004.jsonl");
+    let chain = chain.to_str().expect("UTF-8");
+    handoff_in(repo.path())
+        .args(["trail", "append", chain])
+        .assert()
+        .success();
+    // Records without a timestamp are skipped and named: exit 1.
+    handoff_in(repo.path())
+        .args(["trail", "import", "records"])
+        .assert()
+        .code(1);
+    let registry = example_registry("");
+    let registry = registry.to_str().expect("UTF-8");
+    let assert = handoff_in(repo.path())
+        .args([
+            "audit",
+            "records",
+            "--registry",
+            registry,
+            "--format",
+            "html",
+        ])
+        .assert()
+        .code(1);
+    let page = stdout_of(&assert);
+    assert_balanced(&page);
+    // The header: the commit, and the trail among the inputs.
+    assert!(
+        page.contains(&format!("commit <code>{}</code>", &commit[..12])),
+        "the commit"
+    );
+    let meta = elements(&page, "p");
+    assert!(
+        meta.iter()
+            .any(|p| p.starts_with("Inputs:") && p.contains("events")),
+        "the trail among the inputs: {meta:?}"
+    );
+    // Tasks: one row per task with its status, risk, holder and handoff count.
+    let rows = table_rows(&page, "tasks-table");
+    let chain_row = rows
+        .iter()
+        .find(|r| r[0] == "TM-7")
+        .expect("the 004 chain's task");
+    assert_eq!(
+        chain_row[1], "open",
+        "ciso handed back to auto-code: {chain_row:?}"
+    );
+    assert_eq!(chain_row[3], "auto-code", "who holds it");
+    assert_eq!(chain_row[4], "7", "its handoffs");
+    let escalated = rows
+        .iter()
+        .find(|r| r[0] == "ENG-043")
+        .expect("an imported task");
+    assert_eq!(escalated[1], "done", "its escalation was approved");
+    assert_eq!(escalated[2], "medium", "the record's risk class");
+    // Timelines: an inline SVG per task, the failed handoff marked with its rollback.
+    assert!(page.contains("aria-label=\"Timeline of task TM-7\""));
+    assert!(page.contains("↩ rollback to auto-code"));
+    // Summary: times to accept and to complete, and the per-agent chart.
+    let summary = meta
+        .iter()
+        .find(|p| p.starts_with("Trail:"))
+        .expect("the trail's summary");
+    assert!(summary.contains("Time to accept: median"), "{summary}");
+    assert!(summary.contains("Time to complete: median"), "{summary}");
+    let titles = elements(&page, "h3");
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.starts_with("Handoffs per receiving agent")),
+        "{titles:?}"
+    );
+}
+
+/// The cells of each row of the table `id`'s body, as text.
+fn table_rows(page: &str, id: &str) -> Vec<Vec<String>> {
+    let table = page
+        .split(&format!("id=\"{id}\""))
+        .nth(1)
+        .and_then(|rest| rest.split("</table>").next())
+        .expect("the table");
+    let body = table.split("<tbody>").nth(1).unwrap_or(table);
+    body.split("<tr")
+        .skip(1)
+        .map(|row| elements(row, "td"))
+        .collect()
 }
 
 /// Writes a record that fails lint (no `From`, an unknown risk class); returns its path.

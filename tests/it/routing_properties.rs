@@ -6,9 +6,7 @@ use handoff::record_fields;
 use handoff::recorded_decision;
 use handoff::{check_decision, Reference};
 use handoff::{parse_document, render, Record, RecordKind, Templates};
-use handoff::{
-    route, Aliases, Pick, Registry, RouteCapability as Capability, RouteRequest, RoutingOutcome,
-};
+use handoff::{route, Aliases, Capability, Pick, Registry, RouteRequest, RoutingOutcome};
 use proptest::prelude::*;
 use std::path::Path;
 

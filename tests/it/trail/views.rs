@@ -246,3 +246,42 @@ fn run_python(script: &Path, file: &Path, expected: &str) -> (bool, String) {
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
 }
+
+#[test]
+fn the_views_read_a_trail_imported_from_records() {
+    let trail = TestTrail::new();
+    let records = project().join("examples/registry/records");
+    // Records without a timestamp are skipped and named: exit 1.
+    assert_eq!(
+        trail
+            .run(&["import", records.to_str().expect("UTF-8")])
+            .code,
+        1
+    );
+    let all = json(&trail, &["list", "--all"]);
+    let rows = all.as_array().expect("rows");
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|r| r["handoff_id"]
+        .as_str()
+        .is_some_and(|id| id.starts_with("rec-"))));
+    // The escalation record, decided (approved): completed, and no longer listed as open.
+    let escalation = rows
+        .iter()
+        .find(|r| r["task_id"] == "ENG-043" && r["from_agent"] == "frontend-engineer")
+        .expect("the escalation record's handoff");
+    let id = escalation["handoff_id"].as_str().expect("an id");
+    let view = json(&trail, &["show", id]);
+    assert_eq!(view["status"], "completed");
+    assert_eq!(view["to_agent"], "enterprise-orchestrator");
+    assert_eq!(view["risk_level"], "medium");
+    let open = json(&trail, &["list"]);
+    assert!(open
+        .as_array()
+        .expect("rows")
+        .iter()
+        .all(|r| r["handoff_id"] != id));
+    let history = trail.ok(&["history", "--task", "ENG-042"]);
+    assert!(history.contains("reality-checker"), "{history}");
+    let mermaid = trail.ok(&["history", "--task", "ENG-042", "--format", "mermaid"]);
+    assert!(mermaid.contains("as reality-checker"), "{mermaid}");
+}
