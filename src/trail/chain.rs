@@ -9,6 +9,7 @@
 //! Canonical JSON is `serde_json_canonicalizer`: keys sorted by UTF-16 code units,
 //! numbers in ECMAScript form, strings with the minimal escapes of RFC 8785 §3.2.2.2.
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -26,6 +27,15 @@ pub fn canonical_json(value: &Value) -> Vec<u8> {
         return serde_json::to_vec(value).unwrap_or_default();
     }
     jcs(value)
+}
+
+/// [`canonical_json`] as raw JSON, what an event keeps of its message: in the plain
+/// case written once, without parsing the text again to check it.
+pub fn canonical_raw(value: &Value) -> Option<Box<RawValue>> {
+    if plain(value) {
+        return serde_json::value::to_raw_value(value).ok();
+    }
+    RawValue::from_string(String::from_utf8(jcs(value)).ok()?).ok()
 }
 
 /// Whether `value` holds only ASCII keys and integers within ±2^53.
@@ -188,7 +198,12 @@ mod tests {
         for value in values {
             assert!(plain(&value));
             assert_eq!(canonical_json(&value), jcs(&value), "{value}");
+            let raw = canonical_raw(&value).expect("raw JSON");
+            assert_eq!(raw.get().as_bytes(), jcs(&value), "{value}");
         }
+        let not_plain = json!({"x": 1.5, "é": [1e30]});
+        let raw = canonical_raw(&not_plain).expect("raw JSON");
+        assert_eq!(raw.get().as_bytes(), jcs(&not_plain));
         assert!(!plain(&json!({"x": 1.5})));
         assert!(!plain(&json!({"é": 1})));
         assert!(!plain(&json!({"x": 9007199254740993_u64})));

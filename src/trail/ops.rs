@@ -191,8 +191,7 @@ pub fn append(
 
 /// A message kept in an event, in canonical form (so the event's line is canonical).
 fn raw(message: Option<Value>) -> Option<Box<serde_json::value::RawValue>> {
-    let canonical = String::from_utf8(chain::canonical_json(&message?)).ok()?;
-    serde_json::value::RawValue::from_string(canonical).ok()
+    chain::canonical_raw(&message?)
 }
 
 /// A new handoff id: a UUIDv4.

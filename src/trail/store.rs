@@ -369,14 +369,13 @@ impl Trail {
         let first_seq = tail.as_ref().map_or(0, |t| t.seq + 1);
         let mut prev = tail.map_or_else(|| GENESIS.to_string(), |t| t.hash);
         let mut text = Vec::with_capacity(drafts.len() * 512);
+        let mut scratch = Vec::new();
         let mut sealed = Vec::with_capacity(drafts.len());
         for (offset, mut event) in drafts.into_iter().enumerate() {
             event.seq = first_seq + offset as u64;
             event.prev = prev;
             event.recorded_at.clone_from(&recorded_at);
-            event.hash = String::new();
-            let line = seal(&mut event);
-            text.extend_from_slice(&line);
+            seal_into(&mut event, &mut scratch, &mut text);
             text.push(b'\n');
             prev = event.hash.clone();
             sealed.push(event);
@@ -616,21 +615,32 @@ pub fn parse_line(line: &Line<'_>) -> Result<Event, TrailError> {
 /// place in key order, right after `handoff_type` (the member before it, always
 /// present; its pattern cannot occur earlier, inside a string, where `"` is escaped).
 pub fn seal(event: &mut Event) -> Vec<u8> {
-    event.hash = String::new();
-    let unsealed = serde_json::to_vec(&*event).unwrap_or_default();
-    event.hash = chain::sha256_hex(&unsealed);
-    let member = format!("\"handoff_type\":\"{}\"", event.handoff_type.name());
-    let Some(at) = memchr::memmem::find(&unsealed, member.as_bytes()) else {
-        return serde_json::to_vec(&*event).unwrap_or_default();
-    };
-    let at = at + member.len();
-    let mut line = Vec::with_capacity(unsealed.len() + 80);
-    line.extend_from_slice(&unsealed[..at]);
-    line.extend_from_slice(b",\"hash\":\"");
-    line.extend_from_slice(event.hash.as_bytes());
-    line.push(b'"');
-    line.extend_from_slice(&unsealed[at..]);
+    let mut line = Vec::new();
+    seal_into(event, &mut Vec::new(), &mut line);
     line
+}
+
+/// [`seal`], the line appended to `out`; `scratch` holds the unsealed form, so a batch
+/// allocates neither per event.
+fn seal_into(event: &mut Event, scratch: &mut Vec<u8>, out: &mut Vec<u8>) {
+    const MEMBER: &[u8] = b"\"handoff_type\":\"";
+    event.hash = String::new();
+    scratch.clear();
+    // Writing to a `Vec` cannot fail, and an event's keys are strings.
+    let _ = serde_json::to_writer(&mut *scratch, &*event);
+    event.hash = chain::sha256_hex(scratch);
+    let after_member = memchr::memmem::find(scratch, MEMBER)
+        .map(|at| at + MEMBER.len())
+        .and_then(|value| memchr::memchr(b'"', &scratch[value..]).map(|end| value + end + 1));
+    let Some(at) = after_member else {
+        let _ = serde_json::to_writer(out, &*event);
+        return;
+    };
+    out.extend_from_slice(&scratch[..at]);
+    out.extend_from_slice(b",\"hash\":\"");
+    out.extend_from_slice(event.hash.as_bytes());
+    out.push(b'"');
+    out.extend_from_slice(&scratch[at..]);
 }
 
 /// The day of a segment file name, `YYYY-MM-DD.jsonl`.
