@@ -79,6 +79,54 @@ fn elide(message: String) -> String {
     format!("{head}…{tail}")
 }
 
+/// The deepest nesting of flow collections (`[…]`, `{…}`) a policy file may have. The
+/// YAML parser's cost grows with the square of that depth (100,000 levels, 200 KB, took
+/// minutes), and no policy needs more than three or four.
+pub const MAX_FLOW_DEPTH: usize = 64;
+
+/// Where the text first opens a flow collection deeper than [`MAX_FLOW_DEPTH`]:
+/// `(line, column)`, 1-based. One pass. Brackets in a quoted scalar or a comment do not
+/// count; a quote opens one only where a scalar starts (after `[`, `{`, `,`, `:`, `-`,
+/// `?` or at the start of a line), as in YAML, so a quote inside a word hides nothing.
+/// A plain scalar's brackets (a glob's `[abc]`) close again and never add up.
+fn too_deep(text: &str) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    for (index, line) in text.lines().enumerate() {
+        let mut quote: Option<char> = None;
+        let mut escaped = false;
+        let mut previous = ' ';
+        let mut significant: Option<char> = None;
+        for (column, c) in line.chars().enumerate() {
+            match (quote, c) {
+                (Some('"'), '\\') if !escaped => {
+                    escaped = true;
+                    continue;
+                }
+                (Some(open), _) if c == open && !escaped => quote = None,
+                (Some(_), _) => {}
+                (None, '\'' | '"') if significant.is_none_or(|s| "[{,:-?".contains(s)) => {
+                    quote = Some(c)
+                }
+                (None, '#') if previous.is_whitespace() => break,
+                (None, '[' | '{') => {
+                    depth += 1;
+                    if depth > MAX_FLOW_DEPTH {
+                        return Some((index + 1, column + 1));
+                    }
+                }
+                (None, ']' | '}') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            escaped = false;
+            previous = c;
+            if !c.is_whitespace() {
+                significant = Some(c);
+            }
+        }
+    }
+    None
+}
+
 /// Names the policy file in errors.
 pub(super) struct ErrorContext {
     file: String,
@@ -92,6 +140,18 @@ impl ErrorContext {
         &self,
         text: &str,
     ) -> Result<Option<T>, PolicyError> {
+        if let Some((line, column)) = too_deep(text) {
+            return Err(PolicyError::Invalid {
+                file: self.file.clone(),
+                line,
+                column,
+                message: format!(
+                    "nested deeper than {MAX_FLOW_DEPTH} brackets (`[` or `{{`); a policy \
+                     needs a few: write each list as `[a, b]` or as `- a` lines"
+                ),
+                at: self.at.clone(),
+            });
+        }
         yaml_serde::from_str(text).map_err(|error| self.yaml(&error))
     }
 
@@ -172,5 +232,27 @@ impl ErrorContext {
             },
             None => self.whole(message),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_flow_nesting_is_refused_at_its_place() {
+        let deep = format!("exclude: {}x{}\n", "[".repeat(65), "]".repeat(65));
+        assert_eq!(too_deep(&deep), Some((1, 10 + 64)));
+        let fine = format!("exclude: {}x{}\n", "[".repeat(64), "]".repeat(64));
+        assert_eq!(too_deep(&fine), None);
+        // Quoted, commented, or a glob's class: none of it nests.
+        let quoted = format!(
+            "a: '{0}'\nb: \"\\\"{0}\"\nc: x # {0}\nd: [\"src/[ab]*.rs\", it's]\n",
+            "[".repeat(100)
+        );
+        assert_eq!(too_deep(&quoted), None);
+        // A quote inside a word opens nothing, so it hides no bracket.
+        let hidden = format!("exclude: [x', {}\n", "[".repeat(100));
+        assert!(too_deep(&hidden).is_some());
     }
 }

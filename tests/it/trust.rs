@@ -824,3 +824,21 @@ fn an_in_repository_policy_file_is_the_gates_own_file() {
     );
     assert!(fired(&verdict, "policy", "ci/policy.yaml"), "{verdict:#}");
 }
+
+#[test]
+fn a_policy_nested_too_deep_is_refused_before_it_is_parsed() {
+    let deep = format!("exclude: {}x{}\n", "[".repeat(50_000), "]".repeat(50_000));
+    let repo = repo_with(&[("ci/policy.yaml", deep.as_bytes())], &[]);
+    let output = repo
+        .handoff()
+        .args(["check", "--base", "main", "--head", "HEAD"])
+        .args(["--policy", "ci/policy.yaml"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("ci/policy.yaml:1:74: nested deeper than 64"),
+        "{stderr}"
+    );
+}
