@@ -83,7 +83,9 @@ pub fn evaluate(input: GateInput) -> Verdict {
     problems.extend(task.problems.iter().cloned());
     problems.extend(record_problems(task, input.diagnostics));
     problems.extend(name_problems(task));
-    problems.extend(decision_problems(task));
+    // Each scope expansion's Request is read once: a long one is the costliest text here.
+    let requests = expansion_requests(task);
+    problems.extend(decision_problems(task, &requests));
     problems.extend(invalid_class_problems(task));
     if input.risk.reclassified && !reclassification_documented(task) {
         let mut problem = reclassification_problem(&input.risk);
@@ -104,15 +106,17 @@ pub fn evaluate(input: GateInput) -> Verdict {
         sign_off_ok: reviewer.ok,
     });
     problems.extend(evidence.problems);
+    let unbounded = unbounded_scope_problems(task, &requests);
     let scope = check_scope(
         task,
+        requests,
         input.files,
         input.roles,
         input.records_dir,
         &mut problems,
     );
     problems.extend(scope_problems(&scope));
-    problems.extend(unbounded_scope_problems(task));
+    problems.extend(unbounded);
     problems.sort_by_key(|problem| Kind::of(problem.code));
     Verdict {
         verdict: if problems.iter().any(Diagnostic::is_error) {
@@ -264,12 +268,14 @@ fn name_problems(task: &TaskRecords) -> Vec<Diagnostic> {
 
 /// The Decisions that grant (a review's, a scope expansion's) and cannot be read as a
 /// plain decision: they fail closed, with how to write them.
-fn decision_problems(task: &TaskRecords) -> Vec<Diagnostic> {
+fn decision_problems(task: &TaskRecords, requests: &[ExpansionRequest]) -> Vec<Diagnostic> {
     task.granting
         .iter()
         .filter(|record| {
             record.interaction_type() == Some(InteractionType::Review)
-                || record.scope_expansion().is_some()
+                || requests
+                    .iter()
+                    .any(|request| request.source == record.source && request.line == record.line)
         })
         .filter_map(|record| {
             let decision = record.decision();
@@ -629,6 +635,7 @@ fn limit_problem(what: &str, count: usize, cap: usize, record: Option<&Record>) 
 
 fn check_scope(
     task: &TaskRecords,
+    mut requests: Vec<ExpansionRequest>,
     files: &[ChangedPath],
     roles: &Roles,
     records_dir: &str,
@@ -648,7 +655,6 @@ fn check_scope(
         ));
         declared.clear();
     }
-    let mut requests = expansion_requests(task);
     let paths: usize = requests.iter().map(|request| request.paths.len()).sum();
     if paths > MAX_EXPANSION_PATHS {
         let what = "scope-expansion paths";
@@ -677,20 +683,26 @@ fn check_scope(
 
 /// A declared scope or a scope expansion that matches every path: an error, whoever
 /// wrote it, because it bounds nothing (a task that may touch every file is not scoped).
-fn unbounded_scope_problems(task: &TaskRecords) -> Vec<Diagnostic> {
-    let declared = task.assignment.map(|assignment| {
-        let patterns = assignment.expected_file_scope().unwrap_or_default();
-        (assignment, "Expected file scope", patterns)
-    });
-    let requests = task.granting.iter().filter_map(|record| {
-        let expansion = record.scope_expansion()?;
-        Some((*record, "scope expansion", expansion.paths))
+fn unbounded_scope_problems(task: &TaskRecords, requests: &[ExpansionRequest]) -> Vec<Diagnostic> {
+    let declared = task
+        .assignment
+        .map(|assignment| assignment.expected_file_scope().unwrap_or_default());
+    let declared = task
+        .assignment
+        .zip(declared.as_ref())
+        .map(|(assignment, patterns)| {
+            let at = (assignment.source.as_str(), assignment.line);
+            (at, "Expected file scope", patterns.as_slice())
+        });
+    let requests = requests.iter().map(|request| {
+        let at = (request.source.as_str(), request.line);
+        (at, "scope expansion", request.paths.as_slice())
     });
     declared
         .into_iter()
         .chain(requests)
-        .flat_map(|(record, what, patterns)| {
-            crate::scope::unbounded_patterns(&patterns)
+        .flat_map(|((source, line), what, patterns)| {
+            crate::scope::unbounded_patterns(patterns)
                 .into_iter()
                 .map(move |pattern| {
                     Diagnostic::new(
@@ -700,7 +712,7 @@ fn unbounded_scope_problems(task: &TaskRecords) -> Vec<Diagnostic> {
                              nothing; name the files or directories the task may touch"
                         ),
                     )
-                    .at_line(&record.source, record.line)
+                    .at_line(source, line)
                 })
         })
         .collect()

@@ -1,7 +1,8 @@
 //! Scope patterns compiled into one set.
 
-use super::{compile, Dialect};
+use super::{compile, scope_glob, Dialect};
 use globset::{GlobSet, GlobSetBuilder};
+use std::collections::HashMap;
 
 /// A pattern that could not be compiled, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,11 +13,25 @@ pub struct PatternError {
     pub message: String,
 }
 
-/// A list of scope patterns compiled for matching.
+/// A list of scope patterns compiled for matching. A pattern without a glob
+/// metacharacter (a file path, or a directory `dir/`) is looked up in a hash table
+/// rather than compiled: most scopes and file lists are such paths, and a glob set of
+/// hundreds of thousands of them costs seconds and hundreds of megabytes.
 #[derive(Debug, Clone)]
 pub struct PatternSet {
     patterns: Vec<String>,
     set: GlobSet,
+    /// The index in `patterns` of each glob of `set`.
+    globbed: Vec<usize>,
+    /// Literal file paths: the path, and the patterns that name it.
+    exact: HashMap<String, Vec<usize>>,
+    /// Literal directories (`dir/`): the directory without its `/`, and its patterns.
+    below: HashMap<String, Vec<usize>>,
+}
+
+/// A glob without metacharacters, as [`compile`] reads it: its text is the path.
+fn is_literal(glob: &str) -> bool {
+    !glob.contains(['*', '?', '[', ']', '{', '}', '\\'])
 }
 
 impl PatternSet {
@@ -25,37 +40,73 @@ impl PatternSet {
     pub fn new<S: AsRef<str>>(patterns: &[S]) -> (PatternSet, Vec<PatternError>) {
         let mut builder = GlobSetBuilder::new();
         let mut kept = Vec::new();
+        let mut globbed = Vec::new();
+        let mut exact: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut below: HashMap<String, Vec<usize>> = HashMap::new();
         let mut errors = Vec::new();
         for pattern in patterns {
             let pattern = pattern.as_ref().trim();
             if pattern.is_empty() {
                 continue;
             }
-            match compile(pattern, Dialect::Scope, false).map_err(|e| e.kind().to_string()) {
-                Ok(glob) => {
-                    builder.add(glob);
-                    kept.push(pattern.to_string());
+            let index = kept.len();
+            let full = scope_glob(pattern);
+            if let Some(directory) = full.strip_suffix("/**").filter(|d| is_literal(d)) {
+                below.entry(directory.to_string()).or_default().push(index);
+            } else if is_literal(&full) {
+                exact.entry(full).or_default().push(index);
+            } else {
+                match compile(pattern, Dialect::Scope, false).map_err(|e| e.kind().to_string()) {
+                    Ok(glob) => {
+                        builder.add(glob);
+                        globbed.push(index);
+                    }
+                    Err(message) => {
+                        errors.push(PatternError {
+                            pattern: pattern.to_string(),
+                            message,
+                        });
+                        continue;
+                    }
                 }
-                Err(message) => errors.push(PatternError {
-                    pattern: pattern.to_string(),
-                    message,
-                }),
             }
+            kept.push(pattern.to_string());
         }
         let set = builder.build().unwrap_or_else(|_| GlobSet::empty());
         (
             PatternSet {
                 patterns: kept,
                 set,
+                globbed,
+                exact,
+                below,
             },
             errors,
         )
     }
 
+    /// The indices of the literal patterns that match `path`.
+    fn literal_matches<'s>(&'s self, path: &'s str) -> impl Iterator<Item = usize> + 's {
+        let directories = path
+            .match_indices('/')
+            .filter(move |(at, _)| at + 1 < path.len())
+            .filter_map(move |(at, _)| self.below.get(&path[..at]));
+        self.exact
+            .get(path)
+            .into_iter()
+            .chain(directories)
+            .flatten()
+            .copied()
+    }
+
     /// Every pattern that matches `path`, in the order given.
     pub fn matching(&self, path: &str) -> impl Iterator<Item = &str> {
-        let mut indices = self.set.matches(path);
+        let mut indices: Vec<usize> = self.literal_matches(path).collect();
+        if !self.globbed.is_empty() {
+            indices.extend(self.set.matches(path).into_iter().map(|i| self.globbed[i]));
+        }
         indices.sort_unstable();
+        indices.dedup();
         indices
             .into_iter()
             .filter_map(|index| self.patterns.get(index).map(String::as_str))
@@ -63,7 +114,8 @@ impl PatternSet {
 
     /// Whether any pattern matches `path`.
     pub fn is_match(&self, path: &str) -> bool {
-        self.set.is_match(path)
+        self.literal_matches(path).next().is_some()
+            || (!self.globbed.is_empty() && self.set.is_match(path))
     }
 
     /// The patterns that compiled, in the order given.
@@ -122,6 +174,20 @@ mod tests {
                 "`{pattern}` against `{path}`"
             );
         }
+    }
+
+    #[test]
+    fn literal_paths_and_globs_match_alike_and_in_order() {
+        let patterns = ["src/**/*.rs", "src/", "src/a/b.rs", "/src/a/", "src/a/b.rs"];
+        let (set, errors) = PatternSet::new(&patterns);
+        assert!(errors.is_empty());
+        assert_eq!(
+            set.matching("src/a/b.rs").collect::<Vec<_>>(),
+            ["src/**/*.rs", "src/", "src/a/b.rs", "/src/a/", "src/a/b.rs"]
+        );
+        assert_eq!(set.matching("src/a").collect::<Vec<_>>(), ["src/"]);
+        assert!(!set.is_match("src"));
+        assert!(!set.is_match("lib/src/a/b.rs"));
     }
 
     #[test]
