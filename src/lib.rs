@@ -62,12 +62,12 @@ pub use gate::{
 };
 pub use identity::{is_invisible, same_agent, task_key, visible, AgentName, NameError};
 pub use policy::{
-    defaults as default_policy, EvidencePolicy, Policy, PolicyError, PolicySource, ReviewerPolicy,
-    RiskClass, Rule, RuleMatch, Trigger, TriggerPolicy, UnknownRiskClass, MAX_POLICY_BYTES,
-    OVERRIDE_RULE, POLICY_FILE,
+    defaults as default_policy, Allowance, EvidencePolicy, Policy, PolicyError, PolicySource,
+    ReviewerPolicy, RiskClass, Rule, RuleMatch, Trigger, TriggerPolicy, UnknownRiskClass,
+    MAX_POLICY_BYTES, OVERRIDE_RULE, POLICY_FILE,
 };
 pub use risk::{
-    classify, Classification, ClassifyError, CompileError, Finding, FILE_COUNT_LIMIT,
+    classify, Classification, ClassifyError, CompileError, Finding, Suppressed, FILE_COUNT_LIMIT,
     FILE_COUNT_RULE,
 };
 pub use scope::{

@@ -17,6 +17,6 @@ mod redact;
 mod rule_tests;
 
 pub use classify::{
-    classify, Classification, ClassifyError, Finding, FILE_COUNT_LIMIT, FILE_COUNT_RULE,
+    classify, Classification, ClassifyError, Finding, Suppressed, FILE_COUNT_LIMIT, FILE_COUNT_RULE,
 };
 pub use matcher::CompileError;

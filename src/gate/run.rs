@@ -381,6 +381,7 @@ fn risk_report(classification: Classification) -> RiskReport {
         class: classification.risk,
         reclassified: classification.reclassified,
         findings: classification.findings,
+        suppressed: classification.suppressed,
         rename_search_skipped: classification.rename_search_skipped,
     }
 }

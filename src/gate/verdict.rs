@@ -147,6 +147,9 @@ pub struct RiskReport {
     pub reclassified: bool,
     /// Why: every trigger that fired.
     pub findings: Vec<Finding>,
+    /// Findings the policy's `allow` entries cover, with their reasons (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suppressed: Vec<crate::risk::Suppressed>,
     /// Present when the similarity search for renames was skipped (too many candidate
     /// files): unpaired files count as added and deleted.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -127,6 +127,7 @@ fn read_defaults(text: &str) -> Result<Policy, PolicyError> {
         exclude: file.exclude,
         copies: file.copies,
         require_task,
+        allow: Vec::new(),
         triggers,
         evidence: EvidencePolicy { aliases, wording },
         reviewers: ReviewerPolicy {

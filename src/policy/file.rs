@@ -27,6 +27,44 @@ pub(crate) struct PolicyFile {
     pub custom_triggers: Vec<CustomTrigger>,
     pub evidence: Option<EvidenceEdit>,
     pub reviewers: Option<ReviewersEdit>,
+    #[serde(default)]
+    pub allow: Vec<AllowEntry>,
+}
+
+/// An `allow` entry: a rule id or trigger name, the paths, the reason.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AllowEntry {
+    pub rule: Text,
+    pub paths: Paths,
+    pub reason: Text,
+}
+
+/// Text that is not blank.
+#[derive(Debug, Clone)]
+pub(crate) struct Text(pub String);
+
+impl Validated for Text {
+    fn validate(text: String) -> Result<Text, String> {
+        match text.trim() {
+            "" => Err("empty value".to_string()),
+            trimmed => Ok(Text(trimmed.to_string())),
+        }
+    }
+}
+
+/// At least one glob.
+#[derive(Debug)]
+pub(crate) struct Paths(pub Vec<Glob>);
+
+impl<'de> Deserialize<'de> for Paths {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let globs = Vec::<Glob>::deserialize(deserializer)?;
+        if globs.is_empty() {
+            return Err(serde::de::Error::custom("`paths` needs at least one glob"));
+        }
+        Ok(Paths(globs))
+    }
 }
 
 /// Edits to one built-in trigger.
@@ -369,6 +407,12 @@ impl<'de> Deserialize<'de> for RecordsDir {
 }
 
 impl<'de> Deserialize<'de> for RequireTaskSetting {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_validated(deserializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserialize_validated(deserializer)
     }

@@ -16,6 +16,7 @@
 //! The file format is documented in `docs/gate.md` and described by the JSON Schema in
 //! `schema/handoff-policy.schema.json`.
 
+mod allow;
 mod class;
 mod defaults;
 mod error;
@@ -23,6 +24,7 @@ mod file;
 mod rollout;
 mod trigger;
 
+pub use allow::Allowance;
 pub use class::{RiskClass, UnknownRiskClass};
 pub use defaults::defaults;
 pub use error::PolicyError;
@@ -55,6 +57,10 @@ pub const OVERRIDE_RULE: &str = "policy.path.override";
 /// ([`Policy::is_gate_file`]): no policy can exclude or remove it.
 pub const GATE_FILE_RULE: &str = "policy.path.gate-file";
 
+/// The triggers whose findings no `allow` entry silences: the gate's own files and the
+/// file count.
+const RULE_PREFIXES_NEVER_ALLOWED: [&str; 2] = ["policy", "file-count"];
+
 /// Where GitHub, GitLab and Gitea look for CODEOWNERS: the rules that protect the
 /// records directory, on which the trust of the head's records rests.
 pub(crate) const CODEOWNERS_FILES: [&str; 4] = [
@@ -81,6 +87,8 @@ pub struct Policy {
     pub copies: bool,
     /// From which class a change with no Task Assignment is rejected (the roll-out).
     pub require_task: RequireTask,
+    /// Findings the policy allows (reported as suppressed, never silent).
+    pub allow: Vec<Allowance>,
     /// Every trigger with its effective rules, built-ins first, in report order.
     pub triggers: Vec<TriggerPolicy>,
     /// Evidence labels.
@@ -438,6 +446,16 @@ impl Policy {
                 let aliases = self.evidence.aliases.entry(id.0).or_default();
                 aliases.extend(labels.into_iter().map(|label| label.0));
             }
+        }
+        for entry in file.allow {
+            if let Some(message) = self.unallowable(&entry.rule.0) {
+                return Err(context.at_text(text, &entry.rule.0, message));
+            }
+            self.allow.push(Allowance {
+                rule: entry.rule.0,
+                paths: entry.paths.0.into_iter().map(|glob| glob.0).collect(),
+                reason: entry.reason.0,
+            });
         }
         if let Some(reviewers) = file.reviewers {
             let names = |roles: Vec<file::Role>| roles.into_iter().map(|role| role.0).collect();

@@ -202,9 +202,13 @@ fn summary_lines(verdict: &Verdict) -> Vec<(&'static str, String)> {
         (
             "Risk",
             format!(
-                "{} (declared {declared}{reclassified}; {} finding(s))",
+                "{} (declared {declared}{reclassified}; {} finding(s){})",
                 risk.class,
-                risk.findings.len()
+                risk.findings.len(),
+                match risk.suppressed.len() {
+                    0 => String::new(),
+                    n => format!(", {n} allowed by the policy"),
+                }
             ),
         ),
         (

@@ -80,6 +80,8 @@ struct FileForm<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     evidence: Option<EvidenceForm<'a>>,
     reviewers: &'a crate::policy::ReviewerPolicy,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    allow: &'a [crate::policy::Allowance],
 }
 
 #[derive(Serialize, Default)]
@@ -166,6 +168,7 @@ fn file_form(policy: &Policy) -> FileForm<'_> {
         custom_triggers,
         evidence: (!aliases.is_empty()).then_some(EvidenceForm { aliases }),
         reviewers: &policy.reviewers,
+        allow: &policy.allow,
     }
 }
 

@@ -46,6 +46,10 @@ pub struct Classification {
     pub files: Vec<ChangedFile>,
     /// Why: one finding per rule and file that fired, in trigger order.
     pub findings: Vec<Finding>,
+    /// The findings the policy's `allow` entries cover: they raise nothing, and are
+    /// listed with the entry's reason (absent when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suppressed: Vec<Suppressed>,
     /// The stacks found in the base's manifests (the root's and those of the directories
     /// above the changed files), sorted: what enables the framework rules.
     pub stacks: Vec<String>,
@@ -77,6 +81,33 @@ pub struct Finding {
     pub stack: String,
     /// The line (trimmed, shortened, secrets redacted), or a summary for `file-count`.
     pub excerpt: Option<String>,
+}
+
+/// A finding an `allow` entry of the policy covers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Suppressed {
+    /// The finding.
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// The entry's reason.
+    pub reason: String,
+}
+
+/// Splits `findings` into those that count and those an allowance of `policy` covers.
+fn allowed(findings: Vec<Finding>, policy: &Policy) -> (Vec<Finding>, Vec<Suppressed>) {
+    let mut kept = Vec::new();
+    let mut suppressed = Vec::new();
+    for finding in findings {
+        let path = finding.path.as_ref().map(|p| p.to_string_lossy());
+        let allowance = path
+            .and_then(|path| policy.allowance(&finding.trigger, &finding.rule, &path))
+            .map(|allowance| allowance.reason.clone());
+        match allowance {
+            Some(reason) => suppressed.push(Suppressed { finding, reason }),
+            None => kept.push(finding),
+        }
+    }
+    (kept, suppressed)
 }
 
 /// Why a change could not be classified.
@@ -146,6 +177,7 @@ pub fn classify(
         )
     };
     findings.sort_by_key(order);
+    let (findings, suppressed) = allowed(findings, policy);
     let floor = declared.unwrap_or(RiskClass::Low);
     let risk = findings
         .iter()
@@ -162,6 +194,7 @@ pub fn classify(
         reclassified: risk > floor,
         files,
         findings,
+        suppressed,
         stacks: visitor.project.stacks(),
         rename_search_skipped: change.rename_search_skipped,
     })

@@ -129,6 +129,25 @@ pub fn handoff_in(dir: &Path) -> assert_cmd::Command {
     command
 }
 
+/// Runs the real binary in `dir` with `args`: its exit code and its standard output read
+/// as JSON (a panic showing both streams when it is not JSON).
+pub fn json_output(dir: &Path, args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let output = handoff_in(dir).args(args).output().expect("run handoff");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let value = serde_json::from_str(&stdout).unwrap_or_else(|error| {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        panic!("not JSON ({error}): {stdout}\n{stderr}")
+    });
+    (output.status.code(), value)
+}
+
+/// Runs the real binary in `dir` with `args`: its standard output as text, whatever
+/// its exit code.
+pub fn stdout_in(dir: &Path, args: &[&str]) -> String {
+    let output = handoff_in(dir).args(args).output().expect("run handoff");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 /// A command's standard output as text.
 pub fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&assert.get_output().stdout).into_owned()

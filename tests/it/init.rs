@@ -140,7 +140,8 @@ fn policy_show_prints_yaml_that_policy_accepts_back_unchanged() {
          triggers:\n  auth:\n    remove_paths: [auth.path.session]\n    add_paths: ['src/guards/']\n    add_lines: ['\\bcheckAccess\\(']\n\
          custom_triggers:\n  - name: infra\n    class: high\n    paths: ['*.tf']\n    lines: ['aws_iam_']\n\
          evidence:\n  aliases:\n    rollback-plan: [undo plan]\n\
-         reviewers:\n  medium: [reality-checker]\n  unavailable: [qa-engineer]\n",
+         reviewers:\n  medium: [reality-checker]\n  unavailable: [qa-engineer]\n\
+         allow:\n  - rule: migration\n    paths: ['db/seeds/']\n    reason: seed data\n",
     );
     repo.commit("policy");
     let shown = stdout_of(
@@ -168,6 +169,7 @@ fn policy_show_prints_yaml_that_policy_accepts_back_unchanged() {
     assert_eq!(original, back, "{shown}");
     assert_eq!(original["records_dir"], "meta");
     assert_eq!(original["require_task"], "from high");
+    assert_eq!(original["allow"][0]["reason"], "seed data");
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod common;
 #[path = "../support/generate.rs"]
 mod generate;
 
+mod allow;
 mod audit;
 mod check;
 mod ci_formats;

@@ -36,6 +36,7 @@ fn the_schema_lists_every_key_trigger_and_evidence_item() {
         "custom_triggers",
         "evidence",
         "reviewers",
+        "allow",
     ]
     .map(String::from)
     .into();

@@ -3,23 +3,15 @@
 //! Each way a change might pass itself off as an adoption, or relax the roll-out for
 //! itself, is checked to fail closed.
 
-use crate::common::{handoff_in, TestRepo};
+use crate::common::{handoff_in, json_output, stdout_in, TestRepo};
 use serde_json::Value;
 
 /// `handoff check --base main --format json` on the committed head: exit code, verdict.
 fn check(repo: &TestRepo) -> (Option<i32>, Value) {
-    let output = handoff_in(repo.path())
-        .args([
-            "check", "--base", "main", "--head", "HEAD", "--format", "json",
-        ])
-        .output()
-        .expect("run handoff");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let verdict = serde_json::from_str(&stdout).unwrap_or_else(|error| {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        panic!("not JSON ({error}): {stdout}\n{stderr}")
-    });
-    (output.status.code(), verdict)
+    let args = [
+        "check", "--base", "main", "--head", "HEAD", "--format", "json",
+    ];
+    json_output(repo.path(), &args)
 }
 
 /// The codes of the verdict's problems.
@@ -80,11 +72,7 @@ fn the_adoption_change_init_prepares_passes_at_its_real_class() {
     assert_eq!(verdict["risk"]["class"], "high", "{verdict:#}");
     assert_eq!(codes(&verdict), ["adopts-gate"]);
     assert!(message(&verdict, "adopts-gate").contains("passes at high risk"));
-    let human = handoff_in(repo.path())
-        .args(["check", "--base", "main", "--head", "HEAD"])
-        .output()
-        .expect("run handoff");
-    let human = String::from_utf8_lossy(&human.stdout);
+    let human = stdout_in(repo.path(), &["check", "--base", "main", "--head", "HEAD"]);
     assert!(
         human.contains("pass: no task at high risk, 0 error(s), 1 warning(s)"),
         "{human}"
