@@ -54,6 +54,9 @@ pub struct Annotation {
     pub column: Option<usize>,
     /// How to fix it, when known.
     pub help: Option<String>,
+    /// For a finding the policy allows: the reason its `allow` entry gives. It is
+    /// reported as suppressed (SARIF `suppressions`), never as a finding.
+    pub suppressed: Option<String>,
 }
 
 impl Annotation {
@@ -75,6 +78,7 @@ impl Annotation {
             column: diagnostic.column.filter(|_| path.is_some()),
             path,
             help: diagnostic.fix.clone().or_else(|| diagnostic.hint.clone()),
+            suppressed: None,
         }
     }
 
@@ -100,6 +104,16 @@ impl Annotation {
             column: None,
             path,
             help: None,
+            suppressed: None,
+        }
+    }
+
+    /// The annotation of a risk finding the policy allows: the finding's, with the
+    /// `allow` entry's reason.
+    pub fn from_suppressed(suppressed: &crate::risk::Suppressed) -> Annotation {
+        Annotation {
+            suppressed: Some(suppressed.reason.clone()),
+            ..Annotation::from_risk_finding(&suppressed.finding)
         }
     }
 

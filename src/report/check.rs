@@ -97,7 +97,8 @@ impl Report for CheckReport<'_> {
         serde_json::to_value(context).unwrap_or_default()
     }
 
-    /// The problems, then the risk findings as notes (why the change has its class).
+    /// The problems, then the risk findings as notes (why the change has its class), then
+    /// the findings the policy allows (suppressed).
     fn annotations(&self) -> Vec<Annotation> {
         let problems = self.0.problems.iter().map(Annotation::from_diagnostic);
         let risk = self
@@ -106,7 +107,13 @@ impl Report for CheckReport<'_> {
             .findings
             .iter()
             .map(Annotation::from_risk_finding);
-        problems.chain(risk).collect()
+        let allowed = self
+            .0
+            .risk
+            .suppressed
+            .iter()
+            .map(Annotation::from_suppressed);
+        problems.chain(risk).chain(allowed).collect()
     }
 }
 

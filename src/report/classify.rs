@@ -93,6 +93,10 @@ impl Report for ClassifyReport<'_> {
     /// Every trigger that fired, as a note where it fired.
     fn annotations(&self) -> Vec<Annotation> {
         let findings = self.classification.findings.iter();
-        findings.map(Annotation::from_risk_finding).collect()
+        let allowed = self.classification.suppressed.iter();
+        findings
+            .map(Annotation::from_risk_finding)
+            .chain(allowed.map(Annotation::from_suppressed))
+            .collect()
     }
 }

@@ -4,7 +4,8 @@
 //! GitHub shows at most 10 error, 10 warning and 10 notice annotations per step and drops
 //! the rest silently, so at most [`PER_LEVEL`] of each level are written as commands; the
 //! rest are listed as plain lines after a count that says how many were not annotated, so
-//! nothing is lost from the log. The last line counts every level. Messages and
+//! nothing is lost from the log. Findings the policy allows are never annotated: they
+//! are listed with their reasons. The last line counts every level, and the allowed. Messages and
 //! properties are escaped as the runner expects (`%`, new lines, and in properties `:` and
 //! `,`), so a value cannot end its command or start another.
 
@@ -18,7 +19,9 @@ pub fn commands(command: &str, annotations: &[Annotation]) -> String {
     let mut out = String::new();
     let mut shown = [0usize; 3];
     let mut rest = Vec::new();
-    for annotation in annotations {
+    let (allowed, annotations): (Vec<&Annotation>, Vec<&Annotation>) =
+        annotations.iter().partition(|a| a.suppressed.is_some());
+    for annotation in annotations.iter().copied() {
         let count = &mut shown[annotation.level as usize];
         if *count < PER_LEVEL {
             *count += 1;
@@ -38,11 +41,28 @@ pub fn commands(command: &str, annotations: &[Annotation]) -> String {
             out.push_str(&format!("  {}\n", plain_line(annotation)));
         }
     }
+    if !allowed.is_empty() {
+        out.push_str(&format!(
+            "{} finding(s) allowed by the policy (not annotated):\n",
+            allowed.len()
+        ));
+        for annotation in &allowed {
+            let reason = annotation.suppressed.as_deref().unwrap_or_default();
+            out.push_str(&format!(
+                "  {} (allowed: {reason})\n",
+                plain_line(annotation)
+            ));
+        }
+    }
     out.push_str(&format!(
-        "handoff {command}: {} error(s), {} warning(s), {} note(s)\n",
+        "handoff {command}: {} error(s), {} warning(s), {} note(s){}\n",
         total(Level::Error),
         total(Level::Warning),
-        total(Level::Note)
+        total(Level::Note),
+        match allowed.len() {
+            0 => String::new(),
+            n => format!(", {n} allowed"),
+        }
     ));
     out
 }
@@ -120,6 +140,7 @@ mod tests {
             line: Some(3),
             column: None,
             help: None,
+            suppressed: None,
         }
     }
 

@@ -6,7 +6,8 @@
 //! one result per annotation with its level, message, location (the file relative to
 //! `%SRCROOT%`, the repository root, with line and column when known) and a
 //! `partialFingerprints` entry (`handoff/v1`) that stays the same while the rule, the
-//! file and the message do. A finding without a file (about the change as a whole) has no
+//! file and the message do. A finding the policy allows carries `suppressions` (kind
+//! `external`, the `allow` entry's reason as justification). A finding without a file (about the change as a whole) has no
 //! location. The log validates against the official SARIF 2.1.0 JSON Schema (the tests
 //! check every report that offers the format).
 
@@ -71,6 +72,9 @@ fn result(annotation: &Annotation, rule_index: usize) -> Value {
         "message": {"text": message},
         "partialFingerprints": {"handoff/v1": annotation.fingerprint()},
     });
+    if let Some(reason) = &annotation.suppressed {
+        result["suppressions"] = json!([{"kind": "external", "justification": reason}]);
+    }
     if let Some(path) = &annotation.path {
         let mut location = json!({"artifactLocation": artifact(path)});
         if let Some(line) = annotation.line.filter(|&line| line > 0) {

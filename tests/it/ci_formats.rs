@@ -220,3 +220,48 @@ fn every_command_with_findings_offers_both_ci_formats() {
         );
     }
 }
+
+#[test]
+fn an_allowed_finding_is_a_suppressed_result_and_no_annotation() {
+    let policy = "allow:\n  - rule: migration\n    paths: [\"migrations/seeds/\"]\n    \
+                  reason: seed data\n";
+    let (repo, _) = TestRepo::with_files(&[(".handoff.yaml", policy)]);
+    repo.git(&["checkout", "-q", "-b", "seed"]);
+    repo.write("migrations/seeds/0001.sql", "INSERT INTO t VALUES (1);\n");
+    repo.write(
+        "migrations/0002_users.sql",
+        "CREATE TABLE users (id int);\n",
+    );
+    repo.commit("a seed and a migration");
+    let args = ["classify", "--base", "main", "--head", "HEAD"];
+    let log = sarif(repo.path(), &args, 0);
+    let results = results(&log);
+    let suppressed: Vec<&Value> = results
+        .iter()
+        .filter(|r| r.get("suppressions").is_some())
+        .collect();
+    assert_eq!(suppressed.len(), 1, "{log:#}");
+    let location = &suppressed[0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(location["uri"], "migrations/seeds/0001.sql");
+    assert_eq!(suppressed[0]["suppressions"][0]["kind"], "external");
+    assert_eq!(
+        suppressed[0]["suppressions"][0]["justification"],
+        "seed data"
+    );
+    assert_eq!(results.len(), 2, "{log:#}");
+    let (_, github) = run(repo.path(), &[&args[..], &["--format", "github"]].concat());
+    assert_eq!(github.matches("::notice ").count(), 1, "{github}");
+    assert!(
+        !github.contains("::notice file=migrations/seeds/"),
+        "{github}"
+    );
+    assert!(
+        github.contains("1 finding(s) allowed by the policy (not annotated):\n  migrations/seeds/0001.sql: note[migration.path.migrations-dir]"),
+        "{github}"
+    );
+    assert!(github.contains("(allowed: seed data)\n"), "{github}");
+    assert!(
+        github.ends_with("handoff classify: 0 error(s), 0 warning(s), 1 note(s), 1 allowed\n"),
+        "{github}"
+    );
+}
