@@ -6,8 +6,8 @@
 //!
 //! - **The adoption change** (see [`adopts_gate`]): the base has no policy file and no
 //!   records, and the change adds `.handoff.yaml` and touches nothing but the gate's own
-//!   setup (the policy file, CODEOWNERS, workflows under `.github/workflows/`, the records
-//!   directory). It passes at its real class with a warning: nothing was in force to judge
+//!   setup (the policy file, CODEOWNERS, workflows under `.github/workflows/` that run the
+//!   gate, the records directory). It passes at its real class with a warning: nothing was in force to judge
 //!   it by, and a policy it adds applies from the next change on.
 //! - **The roll-out**: otherwise the policy's `require_task` decides: a change whose class
 //!   it covers is rejected (`task-required`), any other passes with a warning
@@ -20,6 +20,7 @@ use super::task::{Origin, Sourced};
 use super::{ChangedPath, Outcome, Verdict};
 use crate::diagnostic::{Diagnostic, GateCode};
 use crate::policy::{Policy, PolicySource, CODEOWNERS_FILES, POLICY_FILE};
+use crate::risk::Finding;
 use crate::scope::Touch;
 
 /// Decides the verdict of a change with no Task Assignment: `verdict` is the gate's
@@ -32,7 +33,7 @@ pub(super) fn without_task(
 ) -> Verdict {
     let class = verdict.risk.class;
     let required = would_require(&verdict);
-    let problem = if adopts_gate(files, records, policy) {
+    let problem = if adopts_gate(files, &verdict.risk.findings, records, policy) {
         Diagnostic::new(
             GateCode::AdoptsGate,
             format!(
@@ -92,25 +93,37 @@ fn would_require(verdict: &Verdict) -> String {
 /// file (and no `--policy` replaces it) nor records, and the change adds the policy file
 /// and touches only the gate's setup files. A deletion or a rename out of any other file
 /// is not setup.
-fn adopts_gate(files: &[ChangedPath], records: &[Sourced], policy: &Policy) -> bool {
+fn adopts_gate(
+    files: &[ChangedPath],
+    findings: &[Finding],
+    records: &[Sourced],
+    policy: &Policy,
+) -> bool {
     let nothing_at_base = policy.source == PolicySource::Defaults
         && records.iter().all(|sourced| sourced.origin != Origin::Base);
     let adds_policy = files
         .iter()
         .any(|file| file.path == POLICY_FILE && file.touch == Touch::Added);
+    let runs_gate = |path: &str| {
+        findings.iter().any(|f| {
+            f.trigger == "policy" && f.path.as_ref().is_some_and(|p| p.to_string_lossy() == path)
+        })
+    };
+    let setup = |path: &str| is_setup_file(path, runs_gate(path));
     let only_setup = files.iter().all(|file| {
         file.touch != Touch::Deleted
-            && is_setup_file(&file.path)
-            && file.old_path.as_deref().is_none_or(is_setup_file)
+            && setup(&file.path)
+            && file.old_path.as_deref().is_none_or(setup)
     });
     nothing_at_base && adds_policy && only_setup
 }
 
 /// The files an adoption change may hold besides records: the policy file, a
-/// CODEOWNERS file, a workflow.
-fn is_setup_file(path: &str) -> bool {
+/// CODEOWNERS file, a workflow that runs the gate (`runs_gate`: the classifier's `policy`
+/// trigger fired on it).
+fn is_setup_file(path: &str, runs_gate: bool) -> bool {
     let workflow = path.strip_prefix(".github/workflows/").is_some_and(|name| {
         !name.contains('/') && (name.ends_with(".yml") || name.ends_with(".yaml"))
     });
-    path == POLICY_FILE || CODEOWNERS_FILES.contains(&path) || workflow
+    path == POLICY_FILE || CODEOWNERS_FILES.contains(&path) || (workflow && runs_gate)
 }

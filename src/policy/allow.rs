@@ -5,9 +5,12 @@
 //! that adds one is judged without it (and is high risk: it edits the policy file). The
 //! findings it covers are not dropped: the classification lists them as suppressed, with
 //! the reason, and every report counts them. The gate's own files (`policy` trigger) and
-//! the file count can never be allowed: the loader refuses such an entry.
+//! the file count can never be allowed: the loader refuses such an entry. Nor can a path
+//! rule by its id: once a path rule fires on a file, the classifier does not read the
+//! trigger's line rules there, so allowing that one rule would hide the others; the
+//! entry must name the trigger.
 
-use super::{Policy, RULE_PREFIXES_NEVER_ALLOWED};
+use super::{Policy, RuleMatch, RULE_PREFIXES_NEVER_ALLOWED};
 use crate::pattern::{compile, Dialect};
 use serde::Serialize;
 
@@ -51,6 +54,17 @@ impl Policy {
             return Some(format!(
                 "`{rule}` cannot be allowed: the gate's own files and the file count are never \
                  silenced"
+            ));
+        }
+        let path_rule = self.triggers.iter().find_map(|trigger| {
+            let rule = trigger.rules.iter().find(|r| r.id == rule)?;
+            matches!(rule.matches, RuleMatch::Paths { .. }).then_some(&trigger.name)
+        });
+        if let Some(trigger) = path_rule {
+            return Some(format!(
+                "`{rule}` is a path rule: its finding stands for the whole `{trigger}` trigger \
+                 on the file (the trigger's line rules are not read there once a path rule \
+                 fired), so allow the trigger `{trigger}` on those paths instead"
             ));
         }
         let known = self

@@ -123,6 +123,12 @@ fn the_gates_own_files_can_never_be_allowed() {
         ),
         ("migration", "[\"x/\"]", "\"\"", "empty value"),
         ("migration", "[]", "none", "at least one glob"),
+        (
+            "migration.path.migrations-dir",
+            "[\"x/\"]",
+            "one rule",
+            "allow the trigger `migration`",
+        ),
     ];
     for (rule, paths, reason, expected) in wrong {
         let policy = format!(

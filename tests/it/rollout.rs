@@ -85,7 +85,7 @@ fn an_adoption_change_with_anything_else_in_it_is_not_one() {
     // Each change adds the gate's setup and one thing more; the default require_task
     // (always) then rejects it for want of a Task Assignment.
     type Extra = fn(&TestRepo);
-    let extras: [(&str, Extra); 4] = [
+    let extras: [(&str, Extra); 5] = [
         ("a code file", |repo| {
             repo.write("src/app.py", "print(2)\n");
         }),
@@ -97,6 +97,9 @@ fn an_adoption_change_with_anything_else_in_it_is_not_one() {
         }),
         ("a workflow in a subdirectory", |repo| {
             repo.write(".github/workflows/sub/x.yml", "on: push\n");
+        }),
+        ("a workflow that does not run the gate", |repo| {
+            repo.write(".github/workflows/deploy.yml", "on: push\njobs: {}\n");
         }),
     ];
     for (what, extra) in extras {
