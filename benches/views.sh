@@ -26,7 +26,8 @@ measure() {
   local walls=() cpus=() rss=0
   for _ in $(seq "$ROUNDS"); do
     /usr/bin/time -f "%e %U %S %M" -o "$WORK/time" "$@" >"$WORK/out" 2>"$WORK/err" || true
-    read -r wall user sys kb < "$WORK/time"
+    # A command that exits non-zero (audit with findings) gets a line before the figures.
+    read -r wall user sys kb < <(tail -n 1 "$WORK/time")
     walls+=("$wall"); cpus+=("$(echo "$user + $sys" | bc)")
     (( kb > rss )) && rss=$kb
   done

@@ -138,6 +138,17 @@ fn import_turns_records_into_a_trail_once() {
         again.stdout
     );
     assert_eq!(trail.lines().len(), events, "importing twice adds nothing");
+    // Every record read and not skipped is counted as already on the trail.
+    let counts: Vec<usize> = again
+        .stdout
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert_eq!(counts.len(), 4, "{}", again.stdout);
+    assert_eq!(counts[2], counts[0] - counts[3], "{}", again.stdout);
     assert_eq!(trail.run(&["verify"]).code, 0);
     // A decision written after the import is added by the next one.
     let dir = tempfile::tempdir().expect("a directory");
