@@ -15,6 +15,7 @@ mod project;
 mod redact;
 #[cfg(test)]
 mod rule_tests;
+mod syntax;
 
 pub use classify::{
     classify, Classification, ClassifyError, Finding, Suppressed, FILE_COUNT_LIMIT, FILE_COUNT_RULE,

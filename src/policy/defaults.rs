@@ -82,6 +82,8 @@ struct RuleDefinition {
     stack: Option<String>,
     #[serde(default)]
     scope: bool,
+    #[serde(default)]
+    in_code: bool,
 }
 
 /// One evidence item: the seed's wording and the labels that name it.
@@ -175,6 +177,7 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
                 code_only: rule.code_only,
                 stack: rule.stack.unwrap_or_else(|| "any".to_string()),
                 scope: rule.scope,
+                in_code: rule.in_code,
             })
         })
         .collect::<Result<Vec<Rule>, String>>()?;

@@ -175,6 +175,10 @@ pub struct Rule {
     /// of code (the lines that open the blocks it is in: `def csrf():`, `public int
     /// paySuccess(…) {`) rather than the changed line itself.
     pub scope: bool,
+    /// For a line rule: whether its match must start in code, not in a string or a
+    /// comment, where the file's language has a grammar (see docs/gate.md, "Code, strings
+    /// and comments").
+    pub in_code: bool,
 }
 
 impl Rule {
@@ -188,6 +192,7 @@ impl Rule {
             code_only: false,
             stack: "any".to_string(),
             scope: false,
+            in_code: false,
         }
     }
 }

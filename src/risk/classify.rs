@@ -12,6 +12,7 @@ use super::comments::CommentStyle;
 use super::enclosing::{scope_findings, ScopeCandidate};
 use super::matcher::{CompileError, Matcher};
 use super::project::{FileStacks, ProjectModel};
+use super::syntax::{confirmed_findings, Grammar, InCodeCandidate, CANDIDATES_PER_FILE};
 use crate::git::ChangeSet;
 use crate::git::{
     ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, RenameLimitExceeded,
@@ -152,10 +153,20 @@ pub fn classify(
     if visitor.counted > FILE_COUNT_LIMIT {
         findings.push(file_count_finding(visitor.counted));
     }
-    let risk_so_far = findings
-        .iter()
-        .map(|finding| finding.class)
-        .fold(RiskClass::Low, RiskClass::max);
+    let risk_of = |findings: &[Finding]| {
+        findings
+            .iter()
+            .map(|finding| finding.class)
+            .fold(RiskClass::Low, RiskClass::max)
+    };
+    findings.extend(confirmed_findings(
+        repo,
+        (&base_rev, head),
+        &matcher,
+        &visitor.in_code,
+        risk_of(&findings),
+    )?);
+    let risk_so_far = risk_of(&findings);
     findings.extend(scope_findings(
         repo,
         (&base_rev, head),
@@ -330,6 +341,11 @@ struct Classifier<'a> {
     scoped: Vec<usize>,
     candidate: Option<ScopeCandidate>,
     candidates: Vec<ScopeCandidate>,
+    /// For the current file: its grammar, and how many lines each `in_code` rule matched;
+    /// then every such match, to confirm (see `syntax`).
+    grammar: Option<Grammar>,
+    in_code_matches: Vec<usize>,
+    in_code: Vec<InCodeCandidate>,
 }
 
 impl<'a> Classifier<'a> {
@@ -354,6 +370,9 @@ impl<'a> Classifier<'a> {
             scoped: Vec::new(),
             candidate: None,
             candidates: Vec::new(),
+            grammar: None,
+            in_code_matches: vec![0; matcher.line_rules.len()],
+            in_code: Vec::new(),
         }
     }
 
@@ -441,6 +460,30 @@ impl<'a> Classifier<'a> {
         }
     }
 
+    /// Keeps a match of an `in_code` rule for confirmation by the file's grammar; the rule
+    /// stops reading the file after [`CANDIDATES_PER_FILE`] of them.
+    fn note_in_code_match(&mut self, file: &ChangedFile, line: &DiffLine<'_>, index: usize) {
+        let rule = &self.matcher.line_rules[index];
+        let columns = match rule.regex() {
+            Some(regex) => regex.find_iter(line.content).map(|m| m.start()).collect(),
+            None => Vec::new(),
+        };
+        self.in_code.push(InCodeCandidate {
+            path: file.path.clone(),
+            old_path: file.old_path.clone(),
+            rule: index,
+            side: line.side,
+            number: line.number,
+            columns,
+            excerpt: self.matcher.excerpt(line.content),
+        });
+        self.in_code_matches[index] += 1;
+        if self.in_code_matches[index] == CANDIDATES_PER_FILE {
+            self.open[index] = false;
+            self.open_count -= 1;
+        }
+    }
+
     /// Keeps a changed line of code of the current file for its scope rules.
     fn note_code_line(&mut self, file: &ChangedFile, line: &DiffLine<'_>) {
         let candidate = self.candidate.get_or_insert_with(|| ScopeCandidate {
@@ -461,6 +504,8 @@ impl<'a> Classifier<'a> {
     fn open_line_rules(&mut self, file: &ChangedFile, only: Option<&str>) {
         let path = file.path.to_string_lossy();
         self.comments = CommentStyle::for_path(&path);
+        self.grammar = Grammar::for_path(&path);
+        self.in_code_matches.iter_mut().for_each(|count| *count = 0);
         self.matcher.line_rules_for(&path, &mut self.open);
         for (index, rule) in self.matcher.line_rules.iter().enumerate() {
             let other = only.is_some_and(|name| self.matcher.triggers[rule.trigger].name != name);
@@ -552,9 +597,13 @@ impl ChangeVisitor for Classifier<'_> {
                 }
             });
         for index in fired {
+            let rule = &self.matcher.line_rules[index];
+            if rule.in_code && self.grammar.is_some() {
+                self.note_in_code_match(file, &line, index);
+                continue;
+            }
             self.open[index] = false;
             self.open_count -= 1;
-            let rule = &self.matcher.line_rules[index];
             let trigger = &self.matcher.triggers[rule.trigger];
             self.findings.push(Finding {
                 trigger: trigger.name.clone(),

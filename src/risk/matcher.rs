@@ -80,6 +80,8 @@ pub(crate) struct LineRule {
     /// Whether it reads the definitions around changed lines, not the lines (see
     /// `enclosing`).
     pub scope: bool,
+    /// Whether its match must start in code (see `syntax`).
+    pub in_code: bool,
     /// Whether a secret rule skips comment lines.
     code_only: bool,
     /// Whether the rule reads removed lines too (every trigger but `credential`).
@@ -316,6 +318,7 @@ impl Builder {
                     reads_test_files: rule.reads_test_files,
                     stack: rule.stack.clone(),
                     scope: rule.scope,
+                    in_code: rule.in_code,
                     code_only: rule.code_only,
                     reads_removed: trigger.reads_removed_lines,
                     secret,

@@ -277,10 +277,16 @@ impl ProjectModel {
     }
 }
 
-/// What the manifests directly in `dir` show.
+/// What the manifests directly in `dir` show. Below the root only manifests that name
+/// dependencies are read: the stacks of the others (`docker`, `compose`, `kubernetes`,
+/// `terraform`) are enabled by file names anyway, so looking for them in every directory
+/// would only cost lookups.
 fn read_dir(repo: &Repo, base: &Head, dir: &str) -> Result<BTreeSet<&'static str>, GitError> {
     let mut stacks = BTreeSet::new();
-    for manifest in MANIFESTS {
+    let manifests = MANIFESTS
+        .iter()
+        .filter(|manifest| dir.is_empty() || !matches!(manifest.read, Read::Nothing));
+    for manifest in manifests {
         let Some(bytes) = repo.read_file_at(base, &format!("{dir}{}", manifest.name))? else {
             continue;
         };

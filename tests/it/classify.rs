@@ -674,3 +674,80 @@ fn scope_rules_are_not_read_once_the_change_is_high() {
     let result = run(&repo, &base, &head_commit(), None);
     assert_eq!(rules(&result), ["env-var.line.python"]);
 }
+
+#[test]
+fn words_in_strings_and_docstrings_are_text_where_the_language_has_a_grammar() {
+    let text_only = change(&[
+        (
+            "src/envelope.types.ts",
+            "export const schema = z.string().describe('The authentication methods required.');\n",
+        ),
+        (
+            "app/settings.py",
+            "def port():\n    \"\"\"Read from os.environ by the caller.\"\"\"\n    return 8080\n",
+        ),
+    ]);
+    assert!(text_only.findings.is_empty(), "{:?}", text_only.findings);
+
+    let code = change(&[
+        (
+            "src/envelope.types.ts",
+            "export const schema = z.string().describe('Auth methods'); // see below\nconst ok = authenticate(user, 'The authentication methods');\n",
+        ),
+        (
+            "app/settings.py",
+            "def port():\n    \"\"\"Read from os.environ.\"\"\"\n    return os.environ['PORT']\n",
+        ),
+    ]);
+    assert_eq!(
+        code.findings
+            .iter()
+            .map(|f| (f.rule.as_str(), f.line))
+            .collect::<Vec<_>>(),
+        [
+            ("auth.line.access-check", Some(2)),
+            ("env-var.line.python", Some(3)),
+        ]
+    );
+
+    // Ruby has no grammar here: the line rule's answer stands.
+    let ruby = change(&[(
+        "app/models/envelope.rb",
+        "DESCRIPTION = 'The authentication methods required.'\n",
+    )]);
+    assert_eq!(rules(&ruby), ["auth.line.access-check"]);
+}
+
+#[test]
+fn a_removed_line_is_confirmed_in_the_base_s_file() {
+    // In the head, the removed line's place holds a string: only the base's file says
+    // that the removed read was code.
+    let (repo, base) =
+        TestRepo::with_files(&[("app/settings.py", "import os\nPORT = os.environ['PORT']\n")]);
+    repo.write(
+        "app/settings.py",
+        "import os\nHELP = \"..os.environ is not read here\"\nPORT = 8080\n",
+    );
+    repo.commit("a fixed port");
+    let result = run(&repo, &base, &head_commit(), None);
+    let finding = &result.findings[0];
+    assert_eq!(
+        (finding.rule.as_str(), finding.line, finding.side),
+        ("env-var.line.python", Some(2), Some(LineSide::Removed))
+    );
+}
+
+#[test]
+fn a_change_already_high_keeps_the_line_rules_answer_unparsed() {
+    let result = change(&[
+        (
+            "src/envelope.types.ts",
+            "export const schema = z.string().describe('The authentication methods required.');\n",
+        ),
+        ("db/migrate/20260101_add_users.rb", "class AddUsers; end\n"),
+    ]);
+    assert_eq!(
+        rules(&result),
+        ["auth.line.access-check", "migration.path.rails"]
+    );
+}

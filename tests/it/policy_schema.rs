@@ -123,7 +123,11 @@ fn rules_tables() -> String {
                     } else {
                         files.iter().map(|g| cell(g)).collect::<Vec<_>>().join(", ")
                     };
-                    let kind = if rule.scope { "scope" } else { "line" };
+                    let kind = match (rule.scope, rule.in_code) {
+                        (true, _) => "scope",
+                        (false, true) => "line in code",
+                        (false, false) => "line",
+                    };
                     (format!("{kind} ({files})"), cell(regex))
                 }
             };
