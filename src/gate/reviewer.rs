@@ -475,4 +475,68 @@ mod tests {
         let report = judge_high("backend-engineer", &[], true);
         assert!(report.ok && report.waived);
     }
+
+    #[test]
+    fn the_requirement_names_its_reviewer_only() {
+        let reviewer = Requirement::Reviewer("reality-checker".into());
+        assert_eq!(reviewer.name(), Some("reality-checker"));
+        assert_eq!(Requirement::NotRequired.name(), None);
+        assert_eq!(Requirement::NoneAvailable.name(), None);
+    }
+
+    #[test]
+    fn with_nobody_to_review_high_risk_blocks_and_low_risk_needs_no_one() {
+        let mut r = roles();
+        r.unavailable = vec!["reality-checker".into()];
+        let judged = |class| {
+            judge(&SignOffInput {
+                class,
+                authors: &["security-engineer".to_string()],
+                roles: &r,
+                reviews: &[review("security-engineer", "approved")],
+                waived: false,
+            })
+        };
+        let blocked = judged(RiskClass::High);
+        assert!(!blocked.ok);
+        assert_eq!(blocked.problems, [SignOffProblem::NoneAvailable]);
+        let low = judged(RiskClass::Low);
+        assert!(low.ok && low.problems.is_empty(), "{low:?}");
+    }
+
+    #[test]
+    fn a_pending_decision_decides_nothing_and_a_deferral_is_no_refusal() {
+        let mut reviews = [
+            review("reality-checker", "approved"),
+            review("reality-checker", "pending"),
+        ];
+        reviews[0].timestamp = Some(1);
+        reviews[1].timestamp = Some(2);
+        let pending = judge_high("backend-engineer", &reviews, false);
+        assert!(pending.ok, "{pending:?}");
+        assert_eq!(pending.signed_off_by.as_deref(), Some("reality-checker"));
+        let deferred = judge_high(
+            "backend-engineer",
+            &[review("reality-checker", "deferred")],
+            false,
+        );
+        assert!(!deferred.ok);
+        assert!(matches!(
+            deferred.problems[..],
+            [SignOffProblem::Missing { .. }]
+        ));
+    }
+
+    #[test]
+    fn medium_risk_reports_its_reviewer_without_requiring_sign_off() {
+        let report = judge(&SignOffInput {
+            class: RiskClass::Medium,
+            authors: &["backend-engineer".to_string()],
+            roles: &roles(),
+            reviews: &[],
+            waived: false,
+        });
+        assert!(report.ok && report.problems.is_empty(), "{report:?}");
+        assert_eq!(report.requirement.name(), Some("qa-engineer"));
+    }
 }
