@@ -18,6 +18,7 @@ mod cmd;
 mod contract;
 mod contracts;
 mod formats;
+mod fuzz_regressions;
 mod git_change_set;
 mod git_renames;
 mod init;
