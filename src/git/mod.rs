@@ -83,7 +83,14 @@ pub trait ChangeVisitor {
 /// An open git repository.
 pub struct Repo {
     inner: Repository,
+    /// The entries of each directory read so far, by commit: a directory's tree is inflated
+    /// once however many of its files are read (libgit2 caches no tree over 4 KiB, so a
+    /// lookup by path inflated the whole directory again for every file in it).
+    dirs_read: std::cell::RefCell<std::collections::HashMap<(Oid, String), DirEntries>>,
 }
+
+/// One directory's entries at one commit: name to object id and kind.
+type DirEntries = std::collections::HashMap<String, (Oid, Option<git2::ObjectType>)>;
 
 impl std::fmt::Debug for Repo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -98,7 +105,10 @@ impl Repo {
     pub fn open(path: &Path) -> Result<Repo, GitError> {
         skip_hash_verification();
         Repository::open(path)
-            .map(|inner| Repo { inner })
+            .map(|inner| Repo {
+                inner,
+                dirs_read: Default::default(),
+            })
             .map_err(|error| not_a_repository(path, &error))
     }
 
@@ -106,7 +116,10 @@ impl Repo {
     pub fn discover(dir: &Path) -> Result<Repo, GitError> {
         skip_hash_verification();
         Repository::discover(dir)
-            .map(|inner| Repo { inner })
+            .map(|inner| Repo {
+                inner,
+                dirs_read: Default::default(),
+            })
             .map_err(|error| not_a_repository(dir, &error))
     }
 
@@ -367,13 +380,26 @@ impl Repo {
     }
 
     fn read_blob_at(&self, rev: &str, path: &str) -> Result<Option<Vec<u8>>, GitError> {
-        let tree = self.tree_of(self.commit_of(rev)?)?;
-        let Ok(entry) = tree.get_path(Path::new(path)) else {
+        let commit = self.commit_of(rev)?;
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let key = (commit, dir.to_string());
+        let found = {
+            let mut dirs_read = self.dirs_read.borrow_mut();
+            if !dirs_read.contains_key(&key) {
+                let entries = self.dir_entries(commit, dir)?;
+                dirs_read.insert(key.clone(), entries);
+            }
+            dirs_read
+                .get(&key)
+                .and_then(|entries| entries.get(name))
+                .copied()
+        };
+        let Some((id, kind)) = found else {
             return Ok(None);
         };
         // A directory or submodule where a file is asked for is an error, never "absent":
         // a policy file committed as a directory must not silently become no policy.
-        let found = match entry.kind() {
+        let found = match kind {
             Some(git2::ObjectType::Blob) => None,
             Some(git2::ObjectType::Tree) => Some("directory"),
             Some(git2::ObjectType::Commit) => Some("submodule"),
@@ -388,9 +414,32 @@ impl Repo {
         }
         let blob = self
             .inner
-            .find_blob(entry.id())
+            .find_blob(id)
             .map_err(GitError::git(format!("reading {path} at {rev}")))?;
         Ok(Some(blob.content().to_vec()))
+    }
+
+    /// The entries of directory `dir` (`""`: the root) at `commit`; empty when there is no
+    /// such directory, as a lookup by path finds nothing there.
+    fn dir_entries(&self, commit: Oid, dir: &str) -> Result<DirEntries, GitError> {
+        let root = self.tree_of(commit)?;
+        let tree = if dir.is_empty() {
+            Some(root)
+        } else {
+            root.get_path(Path::new(dir))
+                .ok()
+                .and_then(|entry| self.inner.find_tree(entry.id()).ok())
+        };
+        let Some(tree) = tree else {
+            return Ok(DirEntries::new());
+        };
+        Ok(tree
+            .iter()
+            .filter_map(|entry| {
+                let name = entry.name().ok()?.to_string();
+                Some((name, (entry.id(), entry.kind())))
+            })
+            .collect())
     }
 
     fn tree_files_under(&self, rev: &str, dir: &str) -> Result<Vec<RepoPath>, GitError> {
