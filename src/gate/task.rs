@@ -11,8 +11,9 @@
 //! | [`Origin::Input`]: `--records` (a pull request's description) | yes | no | no |
 //!
 //! With no `--task`, the single task that has an assignment with the authority to
-//! assign decides; of several, the one the change itself assigns (or re-assigns); else
-//! an error lists them, so that CI never guesses. Task IDs compare as [`task_key`] does
+//! assign decides; of several, the one the change itself assigns (or re-assigns), unless
+//! the base already assigns one of its authors a task that is still open (no evidence of
+//! it on the base); else an error lists them, so that CI never guesses. Task IDs compare as [`task_key`] does
 //! (`eng-1 ` is ENG-1). Records are ordered by `Timestamp` (records without one first,
 //! in the order read); grants are ordered by timestamp only ([`super::reviewer`]).
 
@@ -20,7 +21,7 @@ use crate::diagnostic::{Diagnostic, GateCode};
 use crate::identity::{task_key, AgentName};
 use crate::record::placeholder::is_placeholder;
 use crate::record::{InteractionType, Record, RecordKind};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// Where a record came from, which says what it may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,6 +65,26 @@ pub enum SelectionError {
     /// Several Task Assignments and no `--task`.
     #[error("several Task Assignments found; pass --task with one of: {}", list_places(.0))]
     Ambiguous(Vec<(String, String, usize)>),
+    /// The change assigns a task to an author whom the base already assigns an open
+    /// task, and no `--task`: the change may be moving its work to a task it assigned
+    /// itself.
+    #[error(
+        "this change assigns {} to {}, whom the base already assigns the open task {}; \
+         the gate cannot tell which task the change is for (a change never moves its work \
+         to a task it assigns itself): pass --task with one of: {}",
+        .fresh.0,
+        .authors.join(", "),
+        .open.iter().map(|(task, ..)| task.as_str()).collect::<Vec<_>>().join(", "),
+        list_places(&[.open.as_slice(), std::slice::from_ref(.fresh)].concat())
+    )]
+    SecondTask {
+        /// The task the change assigns, with its place.
+        fresh: (String, String, usize),
+        /// Its authors the base assigns an open task.
+        authors: Vec<String>,
+        /// The base's open tasks of those authors, with their places.
+        open: Vec<(String, String, usize)>,
+    },
 }
 
 fn list_places(places: &[(String, String, usize)]) -> String {
@@ -77,7 +98,8 @@ fn list_places(places: &[(String, String, usize)]) -> String {
 /// Chooses the task: `wanted` when given, else the one task that has an assignment with
 /// the authority to assign. When several do (a records directory accumulates the tasks
 /// of earlier changes), the tasks this change assigns or re-assigns decide, if there is
-/// exactly one.
+/// exactly one and none of its authors has an open task on the base
+/// ([`SelectionError::SecondTask`]).
 pub fn select_task(records: &[Sourced], wanted: Option<&str>) -> Result<String, SelectionError> {
     if let Some(task) = wanted {
         return Ok(task.trim().to_string());
@@ -95,14 +117,65 @@ pub fn select_task(records: &[Sourced], wanted: Option<&str>) -> Result<String, 
     }
     let fresh = assignment_tasks(records, &|origin| origin != Origin::Base);
     if fresh.len() == 1 {
-        return Ok(fresh
-            .into_values()
-            .next()
-            .map(|(task, _, _)| task)
-            .unwrap_or_default());
+        let Some((key, place)) = fresh.into_iter().next() else {
+            return Err(SelectionError::NoTask);
+        };
+        return match open_base_tasks_of_authors(records, &key, &place.0) {
+            (_, open) if open.is_empty() => Ok(place.0),
+            (authors, open) => Err(SelectionError::SecondTask {
+                fresh: place,
+                authors,
+                open,
+            }),
+        };
     }
     let listed = if fresh.is_empty() { all } else { fresh };
     Err(SelectionError::Ambiguous(listed.into_values().collect()))
+}
+
+/// The authors of `task` (the change's assignment and evidence) whom the base assigns
+/// another task that is still open, and those tasks with their places. A base task is
+/// open until the base holds an Interaction Record of it with an Evidence Bundle (its
+/// work was handed over and merged).
+fn open_base_tasks_of_authors(
+    records: &[Sourced],
+    key: &str,
+    task: &str,
+) -> (Vec<String>, Vec<(String, String, usize)>) {
+    let authors = TaskRecords::gather(records, task).authors();
+    let settled: HashSet<String> = records
+        .iter()
+        .filter(|s| s.origin == Origin::Base && s.record.kind == RecordKind::InteractionRecord)
+        .filter(|s| s.record.section("Evidence Bundle").is_some())
+        .filter_map(|s| s.record.task_id().map(task_key))
+        .collect();
+    let mut open = BTreeMap::new();
+    let mut rivals = Vec::new();
+    for record in records
+        .iter()
+        .filter(|s| s.origin == Origin::Base && s.record.kind == RecordKind::TaskAssignment)
+        .map(|s| &s.record)
+    {
+        let (Some(id), Some(assignee)) = (record.task_id(), filled(record.assigned_to())) else {
+            continue;
+        };
+        let Ok(assignee) = AgentName::parse(assignee) else {
+            continue;
+        };
+        let other = task_key(id);
+        if other == key
+            || settled.contains(&other)
+            || !authors.iter().any(|a| a == assignee.as_str())
+        {
+            continue;
+        }
+        rivals.push(assignee.as_str().to_string());
+        open.entry(other)
+            .or_insert((id.trim().to_string(), record.source.clone(), record.line));
+    }
+    rivals.sort();
+    rivals.dedup();
+    (rivals, open.into_values().collect())
 }
 
 /// The tasks assigned with authority by records whose origin `keep` accepts, keyed by
@@ -511,6 +584,23 @@ mod tests {
         assert_eq!(select_task(&mixed, None), Ok("ENG-2".to_string()));
         mixed[1].origin = Origin::Input;
         assert_eq!(select_task(&mixed, None), Ok("ENG-1".to_string()));
+    }
+
+    #[test]
+    fn a_second_task_of_an_author_with_an_open_one_is_not_chosen() {
+        let mut records = sourced(TWO_TASKS.replace("| b |", "| `A` |").as_str(), Origin::Base);
+        records[1].origin = Origin::Head;
+        let error = select_task(&records, None).unwrap_err();
+        assert!(
+            matches!(&error, SelectionError::SecondTask { authors, open, .. }
+                if authors == &["a"] && open.len() == 1 && open[0].0 == "ENG-1"),
+            "{error:?}"
+        );
+        // Once the base holds ENG-1's evidence, the change's task decides.
+        let evidence = "## Interaction Record\n\n| Task ID | ENG-1 |\n| From | a |\n\n\
+            ### Evidence Bundle\n\n- x: y\n";
+        records.extend(sourced(evidence, Origin::Base));
+        assert_eq!(select_task(&records, None), Ok("ENG-2".to_string()));
     }
 
     #[test]

@@ -292,6 +292,54 @@ fn a_task_the_change_assigns_itself_is_reported_and_may_not_be_unbounded() {
     assert!(codes(&verdict).contains(&"task-assigned-by-change".to_string()));
 }
 
+/// The change assigns ENG-2 (scope `src/`, `lib/`) to `assignee`, with its approved
+/// review sent by backend-engineer, and touches `lib/report.py` outside ENG-1's scope.
+fn second_task_change(base: &[(&str, &str)], assignee: &str) -> TestRepo {
+    let second = assignment(assignee, "src/, lib/", "high").replace("ENG-1", "ENG-2")
+        + "\n"
+        + &approved_review_saying("Files changed", "`src/auth/login.py`, `lib/report.py`")
+            .replace("ENG-1", "ENG-2");
+    let base: Vec<(&str, &[u8])> = base.iter().map(|(p, c)| (*p, c.as_bytes())).collect();
+    let repo = repo_with(&base, &[(".handoff/eng-2.md", second.as_bytes())]);
+    repo.write("lib/report.py", "print('x')\n");
+    repo.commit("outside ENG-1");
+    repo
+}
+
+#[test]
+fn a_task_the_change_assigns_beside_its_authors_open_task_needs_task() {
+    let settled = review("backend-engineer", APPROVED, None);
+    let settled_base = [(".handoff/eng-1.md", settled.as_str())];
+    // ENG-1 is backend-engineer's and still open (the base holds no evidence of it): the
+    // gate cannot tell which task the change is for, also when ENG-2 names another
+    // assignee but backend-engineer sends its evidence.
+    for assignee in ["backend-engineer", "`Backend-Engineer`", "docs-writer"] {
+        let repo = second_task_change(&[], assignee);
+        let output = repo
+            .handoff()
+            .args(["check", "--base", "main", "--head", "HEAD"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{assignee}: {stderr}");
+        for named in ["ENG-1 (.handoff/eng-1-task.md:1)", "ENG-2", "--task"] {
+            assert!(stderr.contains(named), "{assignee}: no {named}: {stderr}");
+        }
+        // Judged by the base's task, the files outside its scope are the finding.
+        let verdict = rejects_with(check(&repo, &["--task", "ENG-1"]), "undeclared-file");
+        assert_eq!(undeclared(&verdict), ["lib/report.py"]);
+    }
+    // Controls: once ENG-1's evidence is on the base, or when ENG-1 is another agent's,
+    // the task the change assigns decides (reported for a reviewer to confirm).
+    let other = assignment("frontend-engineer", "src/auth/", "high");
+    let others_base = [(".handoff/eng-1-task.md", other.as_str())];
+    for base in [&settled_base[..], &others_base[..]] {
+        let verdict = passes(check(&second_task_change(base, "backend-engineer"), &[]));
+        assert_eq!(verdict["task_id"], "ENG-2");
+        assert!(codes(&verdict).contains(&"task-assigned-by-change".to_string()));
+    }
+}
+
 #[test]
 fn deleting_the_bases_refusal_does_not_revive_an_earlier_approval() {
     let approval = review("backend-engineer", APPROVED, Some("2026-01-02T10:00:00Z"));
