@@ -30,8 +30,8 @@ pub struct Args {
     /// The aliases file (default: `capability-aliases.yaml` inside or next to the registry).
     #[arg(long, value_name = "FILE", requires = "registry")]
     aliases: Option<PathBuf>,
-    /// The trail whose tasks, timelines and counts the HTML page shows (default:
-    /// `.handoff/trail/` when there is one).
+    /// The trail whose tasks, timelines and counts the HTML page shows (default: the
+    /// policy's `trail_dir`, `.handoff/trail/`, when there is one).
     #[arg(long, value_name = "DIR")]
     trail: Option<PathBuf>,
     /// Output format (`md` is accepted for `markdown`).
@@ -63,7 +63,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     let trail_dir = match &args.trail {
         Some(dir) => Some(dir.clone()),
         None => {
-            let dir = default_trail_dir(&std::env::current_dir()?);
+            let dir = default_trail_dir(&std::env::current_dir()?)?;
             dir.is_dir().then_some(dir)
         }
     };

@@ -23,8 +23,8 @@ use std::path::PathBuf;
 /// Arguments of `handoff trail`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The trail directory (default: `.handoff/trail/` of the repository, else of the
-    /// current directory).
+    /// The trail directory (default: the `trail_dir` of the repository's `.handoff.yaml`,
+    /// else `.handoff/trail/` of the repository, else of the current directory).
     #[arg(long, global = true, value_name = "DIR")]
     trail: Option<PathBuf>,
     #[command(subcommand)]
@@ -282,7 +282,7 @@ struct QueryArgs {
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let dir = match args.trail {
         Some(dir) => dir,
-        None => default_trail_dir(&std::env::current_dir()?),
+        None => default_trail_dir(&std::env::current_dir()?)?,
     };
     let trail = Trail::at(dir);
     match execute(&trail, args.command) {

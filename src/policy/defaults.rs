@@ -126,6 +126,7 @@ fn read_defaults(text: &str) -> Result<Policy, PolicyError> {
     Ok(Policy {
         source: PolicySource::Defaults,
         records_dir: file.records_dir,
+        trail_dir: None,
         exclude: file.exclude,
         copies: file.copies,
         require_task,

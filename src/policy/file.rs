@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 #[serde(deny_unknown_fields)]
 pub(crate) struct PolicyFile {
     pub records_dir: Option<RecordsDir>,
+    pub trail_dir: Option<TrailDir>,
     #[serde(default)]
     pub exclude: Vec<Glob>,
     pub copies: Option<bool>,
@@ -279,17 +280,34 @@ pub(crate) struct RecordsDir(pub String);
 
 impl Validated for RecordsDir {
     fn validate(dir: String) -> Result<RecordsDir, String> {
-        let trimmed = dir.trim_end_matches('/');
-        let escapes = trimmed
-            .split('/')
-            .any(|part| part == ".." || part.is_empty());
-        if trimmed.is_empty() || dir.starts_with('/') || escapes || dir.contains('\\') {
-            return Err(format!(
-                "records_dir `{dir}` must be a relative directory inside the repository, e.g. `.handoff`"
-            ));
-        }
-        Ok(RecordsDir(trimmed.to_string()))
+        repository_dir("records_dir", dir, ".handoff").map(RecordsDir)
     }
+}
+
+/// The trail directory: relative, inside the repository, `/`-separated (a trail
+/// elsewhere is `--trail DIR`'s job: a committed policy names no path of one machine).
+#[derive(Debug, Clone)]
+pub(crate) struct TrailDir(pub String);
+
+impl Validated for TrailDir {
+    fn validate(dir: String) -> Result<TrailDir, String> {
+        repository_dir("trail_dir", dir, ".handoff/trail").map(TrailDir)
+    }
+}
+
+/// `dir` without its trailing slashes, when it is a relative directory inside the
+/// repository; `key` and `example` name it in the error.
+fn repository_dir(key: &str, dir: String, example: &str) -> Result<String, String> {
+    let trimmed = dir.trim_end_matches('/');
+    let escapes = trimmed
+        .split('/')
+        .any(|part| part == ".." || part.is_empty());
+    if trimmed.is_empty() || dir.starts_with('/') || escapes || dir.contains('\\') {
+        return Err(format!(
+            "{key} `{dir}` must be a relative directory inside the repository, e.g. `{example}`"
+        ));
+    }
+    Ok(trimmed.to_string())
 }
 
 /// The `require_task` setting, checked.
@@ -401,6 +419,12 @@ impl<'de> Deserialize<'de> for Label {
 }
 
 impl<'de> Deserialize<'de> for RecordsDir {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize_validated(deserializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for TrailDir {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserialize_validated(deserializer)
     }

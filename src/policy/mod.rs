@@ -81,6 +81,10 @@ pub struct Policy {
     pub source: PolicySource,
     /// The records directory (meta-data: not counted, scoped or classified).
     pub records_dir: String,
+    /// The handoff trail's directory, relative to the repository root, when the file
+    /// sets one (the trail's default is `.handoff/trail`; `--trail DIR` overrides both).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trail_dir: Option<String>,
     /// Globs of paths the classifier ignores.
     pub exclude: Vec<String>,
     /// Whether copies are detected too (git's `-C`), not only renames.
@@ -294,23 +298,20 @@ impl Policy {
     /// Reads and parses a policy file on disk (`--policy`): a directory, a missing file
     /// or one over [`MAX_POLICY_BYTES`] is refused before it is read.
     pub fn read_file(path: &Path) -> Result<Policy, PolicyError> {
-        let source = PolicySource::File {
-            path: path.to_path_buf(),
-        };
-        let bytes = match read_capped(path, MAX_POLICY_BYTES) {
-            Ok(bytes) => bytes,
-            Err(InputError::TooLarge { size, .. }) => return Err(too_large(&source, size)),
-            Err(error) => {
-                let message = match error {
-                    _ if path.is_dir() => "it is a directory".to_string(),
-                    InputError::Unreadable { source, .. } => source.to_string(),
-                    other => other.to_string(),
-                };
-                let path = path.to_path_buf();
-                return Err(PolicyError::Unreadable { path, message });
-            }
-        };
+        let (bytes, source) = read_policy_bytes(path)?;
         Policy::parse(&bytes, source)
+    }
+
+    /// The `trail_dir` of the policy file at `path` (as checked out), `None` when it
+    /// sets none. The file is read and checked as [`Policy::read_file`] reads it (every
+    /// key and value, errors at their line), without merging it over the defaults, so a
+    /// trail command pays for its own key only.
+    pub fn read_trail_dir(path: &Path) -> Result<Option<String>, PolicyError> {
+        let (bytes, source) = read_policy_bytes(path)?;
+        let context = ErrorContext::of(&source);
+        let text = std::str::from_utf8(&bytes).map_err(|error| context.not_utf8(&bytes, &error))?;
+        let parsed: Option<PolicyFile> = context.read_yaml(text)?;
+        Ok(parsed.and_then(|file| file.trail_dir).map(|dir| dir.0))
     }
 
     /// Parses policy file content over the defaults; `source` names it in errors.
@@ -425,6 +426,9 @@ impl Policy {
         if let Some(dir) = file.records_dir {
             self.records_dir = dir.0;
         }
+        if let Some(dir) = file.trail_dir {
+            self.trail_dir = Some(dir.0);
+        }
         self.exclude = file.exclude.into_iter().map(|glob| glob.0).collect();
         if let Some(copies) = file.copies {
             self.copies = copies;
@@ -514,6 +518,27 @@ impl Policy {
             rules,
         });
         Ok(())
+    }
+}
+
+/// A policy file on disk: a directory, a missing file or one over [`MAX_POLICY_BYTES`]
+/// is refused before it is read.
+fn read_policy_bytes(path: &Path) -> Result<(Vec<u8>, PolicySource), PolicyError> {
+    let source = PolicySource::File {
+        path: path.to_path_buf(),
+    };
+    match read_capped(path, MAX_POLICY_BYTES) {
+        Ok(bytes) => Ok((bytes, source)),
+        Err(InputError::TooLarge { size, .. }) => Err(too_large(&source, size)),
+        Err(error) => {
+            let message = match error {
+                _ if path.is_dir() => "it is a directory".to_string(),
+                InputError::Unreadable { source, .. } => source.to_string(),
+                other => other.to_string(),
+            };
+            let path = path.to_path_buf();
+            Err(PolicyError::Unreadable { path, message })
+        }
     }
 }
 

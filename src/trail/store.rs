@@ -17,6 +17,7 @@ use super::error::TrailError;
 use super::event::Event;
 use super::lifecycle::Ledger;
 use super::time;
+use crate::policy::{Policy, POLICY_FILE};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
@@ -705,14 +706,24 @@ impl Batch {
     }
 }
 
-/// The default trail directory: `.handoff/trail/` of the git repository that holds
-/// `start`, else of `start` itself.
-pub fn default_dir(start: &Path) -> PathBuf {
+/// The trail directory when no `--trail` is given, in the git repository that holds
+/// `start` (else in `start` itself): the `trail_dir` of its `.handoff.yaml` (as checked
+/// out), `.handoff/trail/` by default. A policy file that cannot be read or whose keys
+/// are wrong is an error naming its line.
+pub fn default_dir(start: &Path) -> Result<PathBuf, TrailError> {
     let root = start
         .ancestors()
         .find(|dir| dir.join(".git").exists())
         .unwrap_or(start);
-    root.join(".handoff").join("trail")
+    let policy = root.join(POLICY_FILE);
+    let configured = match policy.is_file() {
+        true => Policy::read_trail_dir(&policy).map_err(|e| TrailError::plain(e.to_string()))?,
+        false => None,
+    };
+    Ok(match configured {
+        Some(dir) => root.join(dir),
+        None => root.join(".handoff").join("trail"),
+    })
 }
 
 #[cfg(test)]

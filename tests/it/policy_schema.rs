@@ -29,6 +29,7 @@ fn the_schema_lists_every_key_trigger_and_evidence_item() {
     let top = keys(&schema["properties"]);
     let expected: BTreeSet<String> = [
         "records_dir",
+        "trail_dir",
         "exclude",
         "copies",
         "require_task",

@@ -2,6 +2,7 @@
 //! directories, and the real binary.
 
 mod lifecycle;
+mod location;
 mod messages;
 mod retention;
 mod tamper;
