@@ -63,6 +63,18 @@ impl Filter {
                 .is_none_or(|u| event.timestamp.as_str() < u)
     }
 
+    /// Whether a `timestamp` is inside `--since` / `--until` (compared as text, as
+    /// [`Filter::matches`] compares it).
+    fn in_window(&self, timestamp: &[u8]) -> bool {
+        self.since
+            .as_deref()
+            .is_none_or(|s| timestamp >= s.as_bytes())
+            && self
+                .until
+                .as_deref()
+                .is_none_or(|u| timestamp < u.as_bytes())
+    }
+
     /// Reads `--since` / `--until` text (any UTC ISO 8601) into the trail's spelling.
     pub fn time_bound(text: &str) -> Result<String, TrailError> {
         time::parse_utc(text)
@@ -97,11 +109,18 @@ pub fn query(
     trail.require()?;
     let needles = filter.needles();
     let finders: Vec<memmem::Finder<'_>> = needles.iter().map(memmem::Finder::new).collect();
+    let timestamp_key = memmem::FinderRev::new(TIMESTAMP_KEY);
     let mut matched = 0;
     trail.for_each_line(|line| {
         if !finders
             .iter()
             .all(|finder| finder.find(line.text).is_some())
+        {
+            return Ok(());
+        }
+        if line.terminated
+            && top_level_timestamp(&timestamp_key, line.text)
+                .is_some_and(|stamp| !filter.in_window(stamp))
         {
             return Ok(());
         }
@@ -113,4 +132,50 @@ pub fn query(
         Ok(())
     })??;
     Ok(matched)
+}
+
+/// The key of an event's own time, as a sealed line spells it.
+const TIMESTAMP_KEY: &[u8] = b"\"timestamp\":\"";
+
+/// The event's own `timestamp`, read from the line without parsing it, when that is
+/// certain: the last `"timestamp":"` of the line (a message stored in the event may
+/// hold the key too, but sorts before it), with no escape in its value and nothing
+/// after it but flat members and the one closing brace, so the key is the event's, not
+/// a nested object's. `None` (parse the line) otherwise, e.g. on a hand-edited line.
+fn top_level_timestamp<'a>(key: &memmem::FinderRev<'_>, text: &'a [u8]) -> Option<&'a [u8]> {
+    let start = key.rfind(text)? + TIMESTAMP_KEY.len();
+    let length = memchr::memchr2(b'"', b'\\', &text[start..])?;
+    let (value, rest) = (&text[start..start + length], &text[start + length..]);
+    if rest[0] != b'"' {
+        return None;
+    }
+    let members = rest[1..].strip_suffix(b"}")?;
+    match memchr::memchr2(b'{', b'}', members) {
+        Some(_) => None,
+        None => Some(value),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timestamp_is_read_from_the_line_only_when_it_is_certainly_the_events() {
+        let key = memmem::FinderRev::new(TIMESTAMP_KEY);
+        let read = |text: &str| top_level_timestamp(&key, text.as_bytes()).map(<[u8]>::to_vec);
+        let sealed = r#"{"attempt":1,"message":{"timestamp":"2030-01-01T00:00:00Z"},"seq":3,"timestamp":"2026-01-11T10:00:00Z","to_agent":"b","warnings":["x}"]}"#;
+        // A brace inside a later string: not certain, so the line is parsed.
+        assert_eq!(read(sealed), None);
+        let sealed = r#"{"attempt":1,"message":{"timestamp":"2030-01-01T00:00:00Z"},"seq":3,"timestamp":"2026-01-11T10:00:00Z","to_agent":"b"}"#;
+        assert_eq!(read(sealed), Some(b"2026-01-11T10:00:00Z".to_vec()));
+        // Keys out of order (a hand edit): the last key is the message's.
+        let edited =
+            r#"{"timestamp":"2026-01-11T10:00:00Z","z":{"timestamp":"2030-01-01T00:00:00Z"}}"#;
+        assert_eq!(read(edited), None);
+        let escaped = r#"{"timestamp":"2026-01-11T10:00:00\u005a","to_agent":"b"}"#;
+        assert_eq!(read(escaped), None);
+        assert_eq!(read(r#"{"timestamp":12}"#), None);
+        assert_eq!(read(r#"{"timestamp":"2026"#), None);
+    }
 }
