@@ -111,7 +111,7 @@ pub use message::{
 
 // The trail: append, the lifecycle, verify, query, timeouts, retention.
 pub use trail::{
-    against_registry as validate_against_registry, append as append_intents,
+    against_registry as validate_against_registry, append as append_intents, append_messages,
     default_dir as default_trail_dir, escalate as escalate_handoff, export_otlp,
     follow as follow_handoff, import as import_records, initiate as initiate_handoff,
     list as list_handoffs, parse_duration, parse_utc as parse_utc_timestamp, prune as prune_trail,

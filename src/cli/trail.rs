@@ -6,13 +6,12 @@
 use super::output::{formats, write_stdout};
 use super::{Failure, Outcome};
 use handoff::{
-    append_intents, appended_line, check_messages, default_trail_dir, deferred_line,
-    escalate_handoff, event_line, follow_handoff, initiate_handoff, parse_utc_timestamp,
-    prune_trail, query_trail, repair_trail, tick_trail, validate_against_registry, verify_trail,
-    write_report, Deferred, EventType, Format, HandoffOutcome, HandoffType, Initiation, Located,
-    MessageCheckReport, OnTimeout, PruneReport, Registry, RepairReport, Report, RiskClass, Source,
-    Step, Templates, Trail, TrailError, TrailErrorKind, TrailEvent, TrailFilter, TrailScope,
-    VerifyReport,
+    append_messages, appended_line, default_trail_dir, deferred_line, escalate_handoff, event_line,
+    follow_handoff, initiate_handoff, parse_utc_timestamp, prune_trail, query_trail, repair_trail,
+    tick_trail, validate_against_registry, verify_trail, write_report, Deferred, EventType, Format,
+    HandoffOutcome, HandoffType, Initiation, MessageCheckReport, OnTimeout, PruneReport, Registry,
+    RepairReport, Report, RiskClass, Source, Step, Templates, Trail, TrailError, TrailErrorKind,
+    TrailEvent, TrailFilter, TrailScope, VerifyReport,
 };
 use handoff::{
     export_otlp, handoff_views, import_records, list_handoffs, markdown_files, parse_document,
@@ -406,34 +405,30 @@ fn append(trail: &Trail, args: AppendArgs) -> Result<Outcome, TrailError> {
         _ => Source::Stdin,
     };
     let text = input.read().map_err(|e| TrailError::plain(e.to_string()))?;
-    let checked = MessageCheckReport {
-        documents: vec![check_messages(&input.name(), &text)],
-    };
-    if checked.has_errors() {
-        let mut problems = write_report(&checked, Format::Human, &Templates::embedded())
-            .map_err(|e| TrailError::plain(e.to_string()))?;
-        problems.push_str("nothing appended: fix the messages above (`handoff message check`)");
-        return Err(TrailError::plain(problems));
+    let mut lines = String::new();
+    let appended = append_messages(
+        trail,
+        &input.name(),
+        &text,
+        jiff::Timestamp::now(),
+        |event| lines.push_str(&appended_line(event)),
+    )?;
+    match appended {
+        Ok(deferred) => {
+            lines.extend(deferred.iter().map(deferred_line));
+            print(&lines)?;
+            Ok(Outcome::Ok)
+        }
+        Err(document) => {
+            let checked = MessageCheckReport {
+                documents: vec![document],
+            };
+            let mut problems = write_report(&checked, Format::Human, &Templates::embedded())
+                .map_err(|e| TrailError::plain(e.to_string()))?;
+            problems.push_str("nothing appended: fix the messages above (`handoff message check`)");
+            Err(TrailError::plain(problems))
+        }
     }
-    let Some(checked) = checked.documents.into_iter().next() else {
-        return Ok(Outcome::Ok);
-    };
-    let file = checked.file;
-    let intents: Vec<Located> = checked
-        .messages
-        .into_iter()
-        .filter_map(|m| {
-            let line = m.line;
-            m.into_intent().map(|intent| Located {
-                intent,
-                file: file.clone(),
-                line,
-            })
-        })
-        .collect();
-    let (deferred, events) = append_intents(trail, intents, jiff::Timestamp::now())?;
-    print_appended(&events, &deferred)?;
-    Ok(Outcome::Ok)
 }
 
 fn open(trail: &Trail, args: OpenArgs) -> Result<Outcome, TrailError> {

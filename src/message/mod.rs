@@ -110,9 +110,15 @@ impl Checked {
     }
 
     /// What the trail appends for the message, when it has no errors.
-    pub fn into_intent(self) -> Option<Intent> {
+    pub fn into_intent(mut self) -> Option<Intent> {
+        self.take_intent()
+    }
+
+    /// [`Checked::into_intent`], taking the message's value and leaving the rest (its
+    /// place and problems) for the report.
+    pub fn take_intent(&mut self) -> Option<Intent> {
         match (self.has_errors(), self.kind) {
-            (false, Some(kind)) => convert::intent(kind, self.value),
+            (false, Some(kind)) => convert::intent(kind, std::mem::take(&mut self.value)),
             _ => None,
         }
     }
@@ -175,28 +181,35 @@ struct Found<'a> {
 
 /// Checks every message of the document `text`, read from `file`.
 pub fn check(file: &str, text: &str) -> Document {
+    check_each(file, text, |_| {})
+}
+
+/// [`check`], handing each message to `visit` as soon as it is checked, so a caller
+/// streams a large document one message at a time: `visit` may take the message's
+/// value ([`Checked::take_intent`]), and the document keeps the rest. When a line of a
+/// JSON-lines document is not JSON, the document is that problem alone, as [`check`]
+/// reports it (the messages before it were visited all the same).
+pub fn check_each(file: &str, text: &str, mut visit: impl FnMut(&mut Checked)) -> Document {
     let mut report = Document {
         file: file.to_string(),
         problems: Vec::new(),
         messages: Vec::new(),
     };
-    let found = match split(text) {
-        Ok(found) => found,
-        Err(problem) => {
-            report.problems.push(*problem);
-            return report;
-        }
-    };
-    if found.is_empty() {
-        report.problems.push(document_problem(
+    let mut messages = Vec::new();
+    let split = split(text, &mut |found| {
+        let mut checked = check_one(messages.len(), found);
+        visit(&mut checked);
+        messages.push(checked);
+    });
+    match split {
+        Ok(()) if messages.is_empty() => report.problems.push(document_problem(
             TrailCode::Empty,
             (1, 1),
             "holds no message; give one JSON or YAML object, a JSON array of them, or one per line"
                 .into(),
-        ));
-    }
-    for (index, found) in found.into_iter().enumerate() {
-        report.messages.push(check_one(index, found));
+        )),
+        Ok(()) => report.messages = messages,
+        Err(problem) => report.problems.push(*problem),
     }
     report
 }
@@ -220,8 +233,9 @@ fn problem(
     problem
 }
 
-/// Splits a document into its messages: one value, a JSON array, or JSON lines.
-fn split(text: &str) -> Result<Vec<Found<'_>>, Box<Diagnostic>> {
+/// Splits a document into its messages (one value, a JSON array, or JSON lines) and
+/// hands each to `each`, a line of JSON lines as soon as it is read.
+fn split<'a>(text: &'a str, each: &mut dyn FnMut(Found<'a>)) -> Result<(), Box<Diagnostic>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let trimmed = text.trim_start();
     let whole = Source {
@@ -230,16 +244,19 @@ fn split(text: &str) -> Result<Vec<Found<'_>>, Box<Diagnostic>> {
         line_offset: 0,
     };
     if trimmed.is_empty() {
-        return Ok(Vec::new());
+        return Ok(());
     }
     if trimmed.starts_with('[') || trimmed.starts_with('{') {
         match serde_json::from_str::<Value>(text) {
-            Ok(value) => return Ok(spread(value, whole)),
+            Ok(value) => {
+                spread(value, whole).into_iter().for_each(each);
+                return Ok(());
+            }
             Err(error)
                 if trimmed.starts_with('{')
                     && error.to_string().starts_with("trailing characters") =>
             {
-                return json_lines(text);
+                return json_lines(text, each);
             }
             Err(error) => {
                 return Err(Box::new(document_problem(
@@ -251,13 +268,14 @@ fn split(text: &str) -> Result<Vec<Found<'_>>, Box<Diagnostic>> {
         }
     }
     match yaml_serde::from_str::<Value>(text) {
-        Ok(value) => Ok(spread(
-            value,
-            Source {
+        Ok(value) => {
+            let source = Source {
                 yaml: true,
                 ..whole
-            },
-        )),
+            };
+            spread(value, source).into_iter().for_each(each);
+            Ok(())
+        }
         Err(error) => {
             let at = error.location().map_or((1, 1), |l| (l.line(), l.column()));
             // libyaml may place an error at end of input on a line past the last one.
@@ -310,8 +328,7 @@ fn spread(value: Value, source: Source<'_>) -> Vec<Found<'_>> {
     }
 }
 
-fn json_lines(text: &str) -> Result<Vec<Found<'_>>, Box<Diagnostic>> {
-    let mut found = Vec::new();
+fn json_lines<'a>(text: &'a str, each: &mut dyn FnMut(Found<'a>)) -> Result<(), Box<Diagnostic>> {
     for (index, line) in text.split('\n').enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -327,7 +344,7 @@ fn json_lines(text: &str) -> Result<Vec<Found<'_>>, Box<Diagnostic>> {
                 ),
             ))
         })?;
-        found.push(Found {
+        each(Found {
             value,
             source: Source {
                 text: line,
@@ -337,7 +354,7 @@ fn json_lines(text: &str) -> Result<Vec<Found<'_>>, Box<Diagnostic>> {
             prefix: Vec::new(),
         });
     }
-    Ok(found)
+    Ok(())
 }
 
 /// Recognises a message's kind from its keys; returns the kind and the wrapper key.
@@ -397,12 +414,12 @@ fn check_one(index: usize, found: Found<'_>) -> Checked {
         return checked;
     };
     let mut inner_prefix = prefix.clone();
-    let inner = match wrapper {
-        Some(key) => {
+    let inner = match (wrapper, value) {
+        (Some(key), Value::Object(mut object)) => {
             inner_prefix.push(key.to_string());
-            value.get(key).cloned().unwrap_or(Value::Null)
+            object.remove(key).unwrap_or(Value::Null)
         }
-        None => value,
+        (_, value) => value,
     };
     checked.kind = Some(kind);
     let place = |pointer: &str| {

@@ -169,24 +169,108 @@ pub fn append(
     trail.transact_in(&scope, now, |batch| {
         let mut deferred = Vec::new();
         for located in intents {
-            let place = std::path::PathBuf::from(&located.file);
-            let result = match located.intent {
-                Intent::Initiate(request) => initiate(batch, *request).map(|_| ()),
-                Intent::Step(step) => follow(batch, *step).map(|_| ()),
-                Intent::Defer { handoff_id, reason } => {
-                    deferred.push(Deferred {
-                        handoff_id,
-                        reason,
-                        file: located.file.clone(),
-                        line: located.line,
-                    });
-                    Ok(())
-                }
-            };
-            result.map_err(|e| e.located(&place, Some(located.line)))?;
+            push_intent(
+                batch,
+                located.intent,
+                &located.file,
+                located.line,
+                &mut deferred,
+            )?;
         }
         Ok(deferred)
     })
+}
+
+/// The size above which [`append_messages`] streams a document: checked, converted and
+/// sealed one message at a time inside the transaction. A smaller one is checked whole
+/// first, so the transaction knows its handoffs and reads only their lines.
+const STREAM_ABOVE_BYTES: usize = 1 << 20;
+
+/// Checks the messages of `text` (read from `file`) and appends what they imply in one
+/// transaction, all or nothing, with one fsync; `on_event` sees each event as it is
+/// sealed (the events count only once this returns `Ok(Ok(…))`). `Ok(Err(document))`:
+/// a message has errors and nothing was appended. A large document is streamed (see
+/// [`STREAM_ABOVE_BYTES`]): memory holds its text, the lines being written and the
+/// ledger, not its messages or events.
+pub fn append_messages(
+    trail: &super::Trail,
+    file: &str,
+    text: &str,
+    now: jiff::Timestamp,
+    mut on_event: impl FnMut(&Event),
+) -> Result<Result<Vec<Deferred>, crate::message::Document>, TrailError> {
+    if text.len() <= STREAM_ABOVE_BYTES {
+        let document = crate::message::check(file, text);
+        if document.has_errors() {
+            return Ok(Err(document));
+        }
+        let intents = document
+            .messages
+            .into_iter()
+            .filter_map(|checked| {
+                let line = checked.line;
+                checked.into_intent().map(|intent| Located {
+                    intent,
+                    file: file.to_string(),
+                    line,
+                })
+            })
+            .collect();
+        let (deferred, events) = append(trail, intents, now)?;
+        events.iter().for_each(on_event);
+        return Ok(Ok(deferred));
+    }
+    let mut rejected = None;
+    let appended = trail.transact(now, |batch| {
+        batch.keep_last_only();
+        let (mut deferred, mut refusal) = (Vec::new(), None);
+        let document = crate::message::check_each(file, text, |checked| {
+            let Some(intent) = refusal.is_none().then(|| checked.take_intent()).flatten() else {
+                return;
+            };
+            match push_intent(batch, intent, file, checked.line, &mut deferred) {
+                Ok(Some(event)) => on_event(event),
+                Ok(None) => {}
+                Err(error) => refusal = Some(error),
+            }
+        });
+        // Problems with the messages come first, as when they are checked whole.
+        if document.has_errors() {
+            rejected = Some(document);
+            return Err(TrailError::plain("the messages have errors"));
+        }
+        refusal.map_or(Ok(deferred), Err)
+    });
+    match (appended, rejected) {
+        (_, Some(document)) => Ok(Err(document)),
+        (appended, None) => appended.map(|(deferred, _)| Ok(deferred)),
+    }
+}
+
+/// Pushes what one message implies; returns its event (none for a deferral, which is
+/// kept in `deferred`). A refusal names `file` and `line`.
+fn push_intent<'b>(
+    batch: &'b mut Batch,
+    intent: Intent,
+    file: &str,
+    line: usize,
+    deferred: &mut Vec<Deferred>,
+) -> Result<Option<&'b Event>, TrailError> {
+    let place = || std::path::PathBuf::from(file);
+    let pushed = match intent {
+        Intent::Initiate(request) => initiate(batch, *request).map(|_| batch.events().last()),
+        Intent::Step(step) => follow(batch, *step).map(Some),
+        Intent::Defer { handoff_id, reason } => {
+            deferred.push(Deferred {
+                handoff_id,
+                reason,
+                file: file.to_string(),
+                line,
+            });
+            Ok(None)
+        }
+    };
+    pushed.map_err(|e| e.located(&place(), Some(line)))
 }
 
 /// A message kept in an event, in canonical form (so the event's line is canonical).
@@ -328,8 +412,8 @@ fn task_status(event_type: EventType) -> &'static str {
     }
 }
 
-/// Pushes a step on an existing handoff.
-pub fn follow(batch: &mut Batch, step: Step) -> Result<Event, TrailError> {
+/// Pushes a step on an existing handoff; returns the sealed event.
+pub fn follow(batch: &mut Batch, step: Step) -> Result<&Event, TrailError> {
     let Some(handoff) = batch.ledger().get(&step.handoff_id).cloned() else {
         return Err(TrailError::illegal(Violation {
             kind: ViolationKind::UnknownHandoff,
@@ -399,8 +483,7 @@ pub fn follow(batch: &mut Batch, step: Step) -> Result<Event, TrailError> {
         warnings: Vec::new(),
         message: raw(step.message),
     };
-    batch.push(event.clone())?;
-    Ok(event)
+    batch.push(event)
 }
 
 /// Escalates `handoff_id` to `to`: `escalated` on it, and a child escalation handoff
@@ -419,7 +502,7 @@ pub fn escalate(
     let mut step = Step::new(handoff_id, EventType::Escalated);
     step.decision_rationale = Some(rationale.to_string());
     step.reason = Some(rationale.to_string());
-    let escalated = follow(batch, step)?;
+    let escalated = follow(batch, step)?.clone();
     let from = match timed_out {
         true => escalated.from_agent.clone(),
         false => escalated.to_agent.clone(),

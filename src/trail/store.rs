@@ -248,18 +248,14 @@ impl Trail {
         self.create()?;
         let _lock = self.lock()?;
         let (ledger, tail, last_recorded) = self.read_state(scope)?;
-        let mut batch = Batch {
-            ledger,
-            events: Vec::new(),
-            now,
-        };
-        let value = build(&mut batch)?;
         // Appends go to the segment of the append day, never to one before the last:
         // a clock that steps back must not put the chain out of file order.
         let clock = self.clock.unwrap_or_else(time::now);
         let recorded = last_recorded.map_or(clock, |last| last.max(clock));
-        let events = self.write(batch.events, tail, recorded)?;
-        Ok((value, events))
+        let mut batch = Batch::new(ledger, now, tail, recorded);
+        let value = build(&mut batch)?;
+        self.write(&batch, recorded)?;
+        Ok((value, batch.events))
     }
 
     /// The ledger of every handoff, read without the lock (for reports and `open`
@@ -357,51 +353,26 @@ impl Trail {
         Ok((ledger, tail, last_recorded))
     }
 
-    fn write(
-        &self,
-        drafts: Vec<Event>,
-        tail: Option<ChainPoint>,
-        now: Timestamp,
-    ) -> Result<Vec<Event>, TrailError> {
-        if drafts.is_empty() {
-            return Ok(drafts);
-        }
-        let recorded_at = time::format(now);
-        let first_seq = tail.as_ref().map_or(0, |t| t.seq + 1);
-        let mut prev = tail.map_or_else(|| GENESIS.to_string(), |t| t.hash);
-        let mut text = Vec::with_capacity(drafts.len() * 512);
-        let mut scratch = Vec::new();
-        let mut sealed = Vec::with_capacity(drafts.len());
-        for (offset, mut event) in drafts.into_iter().enumerate() {
-            event.seq = first_seq + offset as u64;
-            event.prev = prev;
-            event.recorded_at.clone_from(&recorded_at);
-            seal_into(&mut event, &mut scratch, &mut text);
-            text.push(b'\n');
-            prev = event.hash.clone();
-            sealed.push(event);
-        }
-        let path = self.dir.join(format!("{}.jsonl", time::day(now)));
+    /// Writes the batch's sealed lines to the segment of `recorded`'s day, syncs it,
+    /// and replaces `HEAD`.
+    fn write(&self, batch: &Batch, recorded: Timestamp) -> Result<(), TrailError> {
+        let Some(last) = batch.last.as_ref().filter(|_| !batch.text.is_empty()) else {
+            return Ok(());
+        };
+        let path = self.dir.join(format!("{}.jsonl", time::day(recorded)));
         let is_new = !path.exists();
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(&path)
             .map_err(|e| TrailError::io(&path, "open the segment", &e))?;
-        file.write_all(&text)
+        file.write_all(&batch.text)
             .and_then(|()| file.sync_data())
             .map_err(|e| TrailError::io(&path, "write the segment", &e))?;
         if is_new {
             sync_dir(&self.dir)?;
         }
-        if let Some(last) = sealed.last() {
-            let point = ChainPoint {
-                seq: last.seq,
-                hash: last.hash.clone(),
-            };
-            self.write_point(HEAD, &point)?;
-        }
-        Ok(sealed)
+        self.write_point(HEAD, last)
     }
 }
 
@@ -672,15 +643,37 @@ fn sync_dir(dir: &Path) -> Result<(), TrailError> {
 }
 
 /// Events being appended in one transaction, checked one by one against the
-/// lifecycle as they are pushed.
+/// lifecycle as they are pushed, and sealed into the chain at once (`seq`, `prev`,
+/// `recorded_at`, `hash`) as the lines the transaction writes.
 #[derive(Debug)]
 pub struct Batch {
     ledger: Ledger,
-    events: Vec<Event>,
     now: Timestamp,
+    /// The sealed events, unless [`Batch::keep_last_only`] was called.
+    events: Vec<Event>,
+    keep_all: bool,
+    /// The lines to write, one sealed event each.
+    text: Vec<u8>,
+    scratch: Vec<u8>,
+    recorded_at: String,
+    /// The last event of the chain (the trail's tail, then the last one pushed).
+    last: Option<ChainPoint>,
 }
 
 impl Batch {
+    fn new(ledger: Ledger, now: Timestamp, tail: Option<ChainPoint>, recorded: Timestamp) -> Batch {
+        Batch {
+            ledger,
+            now,
+            events: Vec::new(),
+            keep_all: true,
+            text: Vec::new(),
+            scratch: Vec::new(),
+            recorded_at: time::format(recorded),
+            last: tail,
+        }
+    }
+
     /// Every handoff, including those this batch opened.
     pub fn ledger(&self) -> &Ledger {
         &self.ledger
@@ -691,16 +684,42 @@ impl Batch {
         self.now
     }
 
-    /// Checks `event` against its handoff's state and queues it; refused when it is
-    /// not a legal next step.
-    pub fn push(&mut self, event: Event) -> Result<(), TrailError> {
-        self.ledger.check(&event).map_err(TrailError::illegal)?;
-        self.ledger.apply(&event);
-        self.events.push(event);
-        Ok(())
+    /// Keeps only the last event pushed rather than every one, so a large batch holds
+    /// its lines and ledger but not its events ([`Trail::transact`] then returns the
+    /// last one alone).
+    pub fn keep_last_only(&mut self) {
+        self.keep_all = false;
+        let last = self.events.pop();
+        self.events.clear();
+        self.events.extend(last);
     }
 
-    /// The events queued so far.
+    /// Checks `event` against its handoff's state, seals it into the chain and queues
+    /// its line; refused when it is not a legal next step. Returns the sealed event.
+    pub fn push(&mut self, mut event: Event) -> Result<&Event, TrailError> {
+        self.ledger.check(&event).map_err(TrailError::illegal)?;
+        let (seq, prev) = match self.last.take() {
+            Some(point) => (point.seq + 1, point.hash),
+            None => (0, GENESIS.to_string()),
+        };
+        event.seq = seq;
+        event.prev = prev;
+        event.recorded_at.clone_from(&self.recorded_at);
+        seal_into(&mut event, &mut self.scratch, &mut self.text);
+        self.text.push(b'\n');
+        self.last = Some(ChainPoint {
+            seq,
+            hash: event.hash.clone(),
+        });
+        self.ledger.apply(&event);
+        if !self.keep_all {
+            self.events.clear();
+        }
+        self.events.push(event);
+        Ok(&self.events[self.events.len() - 1])
+    }
+
+    /// The events pushed so far (the last one only after [`Batch::keep_last_only`]).
     pub fn events(&self) -> &[Event] {
         &self.events
     }

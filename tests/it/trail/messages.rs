@@ -170,6 +170,67 @@ fn a_batch_of_messages_appends_in_order_all_or_nothing() {
     assert_eq!(other.lines().len(), 3);
 }
 
+/// Above 1 MiB a batch is streamed (checked, converted and sealed a message at a time
+/// in the transaction): still all or nothing, problems before refusals, one chain.
+#[test]
+fn a_batch_over_a_mebibyte_streams_all_or_nothing() {
+    let trail = TestTrail::new();
+    trail.open(&[]);
+    let padding = "x".repeat(100_000);
+    let mut lines = Vec::new();
+    for n in 0..12 {
+        lines.push(format!(
+            r#"{{"handoff":{{"id":"ho_{n}","timestamp":"2026-01-11T20:30:00Z","from_agent":"a","to_agent":"b","type":"sequential","reason":"r","context":{{"task_id":"T-1","context_variables":{{"pad":"{padding}"}}}}}}}}"#
+        ));
+        lines.push(format!(
+            r#"{{"handoff_id":"ho_{n}","status":"accepted","acknowledged_at":"2026-01-11T20:31:00Z"}}"#
+        ));
+    }
+    let batch = lines.join("\n") + "\n";
+    assert!(batch.len() > 1 << 20);
+    let illegal = r#"{"return":{"handoff_id":"ho_none","status":"success"}}"#;
+    let invalid = r#"{"handoff_id":"ho_1","status":"success","completion_id":"c"}"#;
+    let before = trail.snapshot();
+    let refused = trail.append(&format!("{batch}{illegal}\n"));
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(
+        refused.stderr.starts_with("-:25: refused"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(trail.snapshot(), before);
+    let rejected = trail.append(&format!("{illegal}\n{batch}{invalid}\n"));
+    assert_eq!(rejected.code, 2, "{}", rejected.stderr);
+    assert!(rejected.stderr.contains("-:26:"), "{}", rejected.stderr);
+    assert!(
+        rejected.stderr.contains("nothing appended"),
+        "{}",
+        rejected.stderr
+    );
+    assert_eq!(trail.snapshot(), before);
+    let run = trail.append(&batch);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 24, "{}", run.stdout);
+    assert!(
+        run.stdout.starts_with("seq 1 initiated ho_0"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with("seq 24 accepted ho_11 (a -> b, attempt 1)\n"),
+        "{}",
+        run.stdout
+    );
+    let verified = trail.run(&["verify"]);
+    assert_eq!(verified.code, 0, "{}", verified.stdout);
+    assert!(
+        verified.stdout.contains("intact: 25 event(s)"),
+        "{}",
+        verified.stdout
+    );
+}
+
 #[test]
 fn problems_are_reported_at_their_pointer_and_line_and_column() {
     let dir = tempfile::tempdir().expect("tempdir");
