@@ -3,8 +3,9 @@
 //! The seed counts comments as low risk, so only credential rules read comment lines (a
 //! secret in a comment is still a leaked secret); a doc comment that mentions
 //! `process.env` or `@login_required` fires nothing. A line counts as a comment when,
-//! after leading white space, it starts with its file's comment marker; a line of code
-//! followed by a comment is code.
+//! after leading white space, it starts with its file's comment marker and holds nothing
+//! else: a line of code followed by a comment is code, and so is a line of code after a
+//! block comment that closes on it (`/* note */ const key = process.env.KEY`).
 
 /// How a file's line comments start, from its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,14 +86,25 @@ impl CommentStyle {
             .unwrap_or(line.len());
         let line = &line[start..];
         match self {
-            CommentStyle::Slash => {
-                line.starts_with(b"//") || line.starts_with(b"/*") || line.starts_with(b"*")
+            CommentStyle::Slash if line.starts_with(b"//") => true,
+            // A block comment that closes on the line is a comment line only when
+            // nothing but another comment follows it: `/* billing */ const k = …` is code.
+            CommentStyle::Slash if line.starts_with(b"/*") || line.starts_with(b"*") => {
+                match memchr::memmem::find(&line[1..], b"*/") {
+                    Some(end) => self.is_comment(&line[end + 3..]) || is_blank(&line[end + 3..]),
+                    None => true,
+                }
             }
+            CommentStyle::Slash => false,
             CommentStyle::Hash => line.starts_with(b"#"),
             CommentStyle::DoubleDash => line.starts_with(b"--"),
             CommentStyle::None => false,
         }
     }
+}
+
+fn is_blank(text: &[u8]) -> bool {
+    text.iter().all(u8::is_ascii_whitespace)
 }
 
 #[cfg(test)]
@@ -104,6 +116,11 @@ mod tests {
         let rust = CommentStyle::for_path("src/lib.rs");
         assert!(rust.is_comment(b"    /// env::var(\"X\")") && rust.is_comment(b" * jsdoc"));
         assert!(!rust.is_comment(b"#[cfg(test)]") && !rust.is_comment(b"let x = 1; // y"));
+        let ts = CommentStyle::for_path("src/config.ts");
+        assert!(!ts.is_comment(b"/* billing */ export const k = process.env.K;"));
+        assert!(!ts.is_comment(b" * end */ app.post('/admin', h);"));
+        assert!(ts.is_comment(b"/* a */ /* b */") && ts.is_comment(b"/* a */ // b"));
+        assert!(ts.is_comment(b"/* opens here") && ts.is_comment(b"*/"));
         let python = CommentStyle::for_path("app/settings.py");
         assert!(
             python.is_comment(b"  # os.environ['X']") && !python.is_comment(b"@login_required")

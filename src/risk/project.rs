@@ -12,7 +12,7 @@
 //!
 //! Manifests are read as data, not grepped as text where their format allows: the
 //! dependency tables of `package.json` and `composer.json`; one dependency a line in
-//! `requirements*.txt`, `Gemfile`, `go.mod`, `pyproject.toml`, `Cargo.toml`, Gradle and
+//! `requirements*.txt`, `Gemfile`, `go.mod`, `pyproject.toml`, `Cargo.toml`, `mix.exs`, Gradle and
 //! Maven files (whose dependency names are what matters, wherever they are declared).
 //! The base is read, never the head, so a change cannot switch off its own rules by
 //! editing a manifest.
@@ -36,6 +36,7 @@ pub(crate) const FILE_STACKS: &[&str] = &[
     "rust",
     "java",
     "kotlin",
+    "elixir",
     "sql",
     "xml",
     "ci",
@@ -135,6 +136,11 @@ const MANIFESTS: &[Manifest] = &[
         read: Read::Words,
     },
     Manifest {
+        name: "mix.exs",
+        stack: Some("elixir"),
+        read: Read::Words,
+    },
+    Manifest {
         name: "gradle/libs.versions.toml",
         stack: None,
         read: Read::Words,
@@ -214,6 +220,7 @@ const FRAMEWORKS: &[(&str, &str)] = &[
     ("actix-web", "actix"),
     ("axum", "axum"),
     ("rocket", "rocket"),
+    ("phoenix", "phoenix"),
     ("github.com/gin-gonic/gin", "gin"),
     ("github.com/labstack/echo", "echo"),
 ];

@@ -751,3 +751,134 @@ fn a_change_already_high_keeps_the_line_rules_answer_unparsed() {
         ["auth.line.access-check", "migration.path.rails"]
     );
 }
+
+#[test]
+fn code_after_a_block_comment_on_its_line_is_code() {
+    // A line that opens with `/* … */` and goes on with code is not a comment line, so
+    // the env read and the route on it fire (the comment alone still fires nothing).
+    let result = change(&[(
+        "src/config.ts",
+        "/* billing */ export const key = process.env.STRIPE_SECRET_KEY;\n\
+         /* admin */ app.post('/admin/impersonate', (req, res) => impersonate(req.body));\n\
+         /* process.env.UNUSED */\n",
+    )]);
+    assert_eq!(result.risk, RiskClass::High);
+    let lines: Vec<(&str, Option<usize>)> = result
+        .findings
+        .iter()
+        .filter(|f| f.trigger != "credential")
+        .map(|f| (f.rule.as_str(), f.line))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("api-route.line.express", Some(2)),
+            ("env-var.line.js", Some(1))
+        ]
+    );
+}
+
+#[test]
+fn package_registry_tokens_are_credentials_and_placeholders_are_not() {
+    let token = "npm_7hQk3LmZ9pXw2RtY8vBn4CdE6fGh1JkLs0Qa";
+    let result = change(&[(
+        ".npmrc",
+        &format!("//registry.npmjs.org/:_authToken={token}\nalways-auth=true\n"),
+    )]);
+    assert_eq!(result.risk, RiskClass::High);
+    assert!(rules(&result).contains(&"credential.line.registry-token"));
+    assert!(
+        !format!("{result:?}").contains(token),
+        "the token is redacted"
+    );
+    let placeholder = change(&[(".npmrc", "//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n")]);
+    assert_eq!(placeholder.risk, RiskClass::Low, "{placeholder:?}");
+}
+
+#[test]
+fn subscription_code_is_payment_code() {
+    let result = change(&[(
+        "src/subscriptions/renewal.py",
+        "def renew(sub):\n    sub.extend(days=3650)\n",
+    )]);
+    assert_eq!(triggers(&result), ["payment"]);
+    assert_eq!(result.risk, RiskClass::High);
+}
+
+#[test]
+fn migrations_are_found_by_layout_and_by_what_they_are() {
+    // TypeORM's documented folder, and a migration class wherever it is kept.
+    let typeorm = "import { MigrationInterface, QueryRunner } from \"typeorm\";\n\
+         export class DropUserEmail1700000000000 implements MigrationInterface {\n\
+         \x20 public async up(q: QueryRunner): Promise<void> { await q.query('ALTER TABLE \"user\" DROP COLUMN \"email\"'); }\n\
+         }\n";
+    let by_folder = change(&[("src/migration/1700000000000-DropUserEmail.ts", typeorm)]);
+    assert_eq!(triggers(&by_folder), ["migration"]);
+    let by_class = change(&[("src/db/changes/1700000000000-DropUserEmail.ts", typeorm)]);
+    assert_eq!(rules(&by_class), ["migration.line.framework"]);
+    let ecto = change(&[(
+        "priv/repo/structure/20210416_last_seen.exs",
+        "defmodule App.Repo.Migrations.Backfill do\n  use Ecto.Migration\nend\n",
+    )]);
+    assert_eq!(rules(&ecto), ["migration.line.framework"]);
+    // A list of migrations kept in code: a change inside one of its entries.
+    let (repo, base) = TestRepo::with_files(&[(
+        "internal/database/schema.go",
+        "package database\n\nvar migrations = [...]func(tx *sql.Tx) error{\n\tfunc(tx *sql.Tx) error {\n\t\t_, err := tx.Exec(`DELETE FROM entries WHERE status = 'removed'`)\n\t\treturn err\n\t},\n}\n",
+    )]);
+    repo.write(
+        "internal/database/schema.go",
+        "package database\n\nvar migrations = [...]func(tx *sql.Tx) error{\n\tfunc(tx *sql.Tx) error {\n\t\t_, err := tx.Exec(`DELETE FROM entries WHERE status = 'removed' AND feed_id > 0`)\n\t\treturn err\n\t},\n}\n",
+    );
+    repo.commit("skip orphans");
+    let listed = run(&repo, &base, &head_commit(), None);
+    assert_eq!(rules(&listed), ["migration.scope.list"]);
+}
+
+#[test]
+fn elixir_env_reads_and_plugs_fire_and_the_stack_is_detected() {
+    let (repo, base) = TestRepo::with_files(&[
+        ("mix.exs", "defp deps do\n  [{:phoenix, \"~> 1.7\"}]\nend\n"),
+        ("config/prod.exs", "import Config\n"),
+        (
+            "lib/app_web/controllers/tag_controller.ex",
+            "defmodule AppWeb.TagController do\n  use AppWeb, :controller\nend\n",
+        ),
+    ]);
+    repo.write(
+        "config/prod.exs",
+        "import Config\nrequire_db_ssl = System.get_env(\"REQUIRE_DB_SSL\") || true\n",
+    );
+    repo.write(
+        "lib/app_web/controllers/tag_controller.ex",
+        "defmodule AppWeb.TagController do\n  use AppWeb, :controller\n  plug :authorize when action in [:show]\nend\n",
+    );
+    repo.commit("ssl and authorization");
+    let result = run(&repo, &base, &head_commit(), None);
+    let fired = rules(&result);
+    assert!(
+        fired.contains(&"env-var.line.elixir") && fired.contains(&"auth.line.elixir"),
+        "{fired:?}"
+    );
+    let stacks: Vec<&str> = result.stacks.iter().map(String::as_str).collect();
+    assert!(
+        stacks.contains(&"elixir") && stacks.contains(&"phoenix"),
+        "{stacks:?}"
+    );
+}
+
+#[test]
+fn code_moved_under_a_privilege_check_is_an_auth_change() {
+    let (repo, base) = TestRepo::with_files(&[(
+        "src/controllers/accounts/info.js",
+        "infoController.get = async function (req, res) {\n\tpayload.history = history;\n\tif (isPrivileged) {\n\t\tpayload.notes = notes;\n\t}\n};\n",
+    )]);
+    repo.write(
+        "src/controllers/accounts/info.js",
+        "infoController.get = async function (req, res) {\n\tif (isPrivileged) {\n\t\tpayload.history = history;\n\t\tpayload.notes = notes;\n\t}\n};\n",
+    );
+    repo.commit("history for the privileged only");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert!(rules(&result).contains(&"auth.scope.check"), "{result:?}");
+    assert_eq!(result.risk, RiskClass::High);
+}
