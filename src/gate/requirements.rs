@@ -508,7 +508,7 @@ mod tests {
 
     #[test]
     fn every_class_requires_files_and_high_requires_sign_off() {
-        for class in RiskClass::ALL {
+        for &class in RiskClass::ALL {
             assert_eq!(required_items(class)[0], EvidenceItemId::FilesChanged);
         }
         assert_eq!(required_items(RiskClass::High).len(), 6);

@@ -1,38 +1,18 @@
 //! The protocol's risk classes.
 
-use serde::{Deserialize, Serialize};
-use std::fmt;
+use crate::spelled::spelled_enum;
 use std::str::FromStr;
 
-/// The protocol's risk classes, ordered from least to most risky.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RiskClass {
-    /// Docs, comments, config tweaks, typo fixes, small internal refactors.
-    Low,
-    /// New features, refactors, API changes, schema additions.
-    Medium,
-    /// Security, auth, payments, migrations, credentials, env vars.
-    High,
-}
-
-impl RiskClass {
-    /// Every class, lowest first.
-    pub const ALL: [RiskClass; 3] = [RiskClass::Low, RiskClass::Medium, RiskClass::High];
-
-    /// The canonical lower-case spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RiskClass::Low => "low",
-            RiskClass::Medium => "medium",
-            RiskClass::High => "high",
-        }
-    }
-}
-
-impl fmt::Display for RiskClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+spelled_enum! {
+    deserialize
+    /// The protocol's risk classes, ordered from least to most risky.
+    RiskClass {
+        /// Docs, comments, config tweaks, typo fixes, small internal refactors.
+        Low => "low",
+        /// New features, refactors, API changes, schema additions.
+        Medium => "medium",
+        /// Security, auth, payments, migrations, credentials, env vars.
+        High => "high",
     }
 }
 
@@ -46,11 +26,7 @@ impl FromStr for RiskClass {
 
     /// Matches case-insensitively, ignoring surrounding white space.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let wanted = text.trim();
-        RiskClass::ALL
-            .into_iter()
-            .find(|class| class.as_str().eq_ignore_ascii_case(wanted))
-            .ok_or_else(|| UnknownRiskClass(text.to_string()))
+        RiskClass::parse(text).ok_or_else(|| UnknownRiskClass(text.to_string()))
     }
 }
 
@@ -63,5 +39,17 @@ mod tests {
         assert!(RiskClass::Low < RiskClass::Medium && RiskClass::Medium < RiskClass::High);
         assert_eq!(" HIGH ".parse::<RiskClass>(), Ok(RiskClass::High));
         assert!("critical".parse::<RiskClass>().is_err());
+    }
+
+    #[test]
+    fn classes_deserialize_from_their_exact_spelling_only() {
+        let class: Result<RiskClass, _> = serde_json::from_str("\"medium\"");
+        assert_eq!(class.ok(), Some(RiskClass::Medium));
+        let error = serde_json::from_str::<RiskClass>("\"High\"").map(|_| ());
+        assert_eq!(
+            error.map_err(|e| e.to_string()),
+            Err("unknown variant `High`, expected one of `low`, `medium`, `high` at line 1 column 6".into())
+        );
+        assert!(serde_json::from_str::<RiskClass>("3").is_err());
     }
 }
