@@ -36,6 +36,7 @@ mod risk;
 mod routing;
 mod scope;
 mod spelled;
+mod suppress;
 mod template;
 mod trail;
 
@@ -74,6 +75,7 @@ pub use scope::{
     shell_quote, ExpansionDecision, ExpansionRequest, FixContext, ScopeCheck, ScopeReport,
     Standing, Touch, TouchedPath,
 };
+pub use suppress::{Baseline, BaselineError, SuppressedBy};
 
 // Git: the change between two revisions, streamed.
 pub use git::{

@@ -15,6 +15,7 @@ mod project;
 mod redact;
 #[cfg(test)]
 mod rule_tests;
+mod suppress;
 mod syntax;
 
 pub use classify::{

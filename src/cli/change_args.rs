@@ -22,6 +22,12 @@ pub struct ChangeArgs {
     /// A policy file to use instead of `.handoff.yaml` from the base revision.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
+    /// A SARIF log of an earlier run (`--format sarif`): the risk findings it lists are
+    /// not counted again, only reported as baselined. A file of the repository, read from
+    /// the base revision: a baseline the change adds or edits does not count, and
+    /// editing it fires the `policy` trigger.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
     /// Detect copies too (git's -C), not only renames (the policy key `copies: true`
     /// does the same).
     #[arg(long)]

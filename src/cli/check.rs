@@ -49,6 +49,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         task: args.task,
         records,
         policy: args.change.policy,
+        baseline: args.change.baseline,
         copies: args.change.copies,
     };
     let verdict = check(&repo, &options)?;

@@ -4,8 +4,8 @@ use super::change_args::{self, discover_repo, ChangeArgs};
 use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
 use handoff::classify;
-use handoff::Policy;
 use handoff::RiskClass;
+use handoff::{Baseline, Policy};
 use handoff::{ClassifyReport, Format, Report};
 use handoff::{Head, Repo};
 use std::path::Path;
@@ -67,6 +67,9 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     )?;
     let mut policy = Policy::load(&change.repo, &change.base, args.change.policy.as_deref())?;
     policy.copies |= args.change.copies;
+    if let Some(path) = &args.change.baseline {
+        policy.baseline = Some(Baseline::read_at(&change.repo, Some(&change.base), path)?);
+    }
     let result = classify(
         &change.repo,
         &change.base,

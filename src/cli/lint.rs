@@ -9,7 +9,7 @@
 use super::inputs::expand;
 use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::{lint, parse_document};
+use handoff::{lint, parse_document, Baseline};
 use handoff::{Format, LintReport, Report};
 use std::path::PathBuf;
 
@@ -19,6 +19,10 @@ pub struct Args {
     /// Files or directories (every Markdown file below); `-` reads standard input; nothing
     /// reads the records directory (`.handoff/`, or the policy's `records_dir`).
     paths: Vec<PathBuf>,
+    /// A SARIF log of an earlier run (`lint --format sarif`): the diagnostics it lists
+    /// are not counted again (each entry covers one), only reported as baselined.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_parser = formats(LintReport::FORMATS), default_value_t = Format::Human)]
     format: Format,
@@ -43,6 +47,9 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
             }
             Err(message) => report.add_unreadable(message),
         }
+    }
+    if let Some(path) = &args.baseline {
+        report.apply_baseline(Baseline::read(path)?);
     }
     print_report(&report, args.format, &args.templates)?;
     if !report.unreadable().is_empty() {

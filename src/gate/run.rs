@@ -33,6 +33,7 @@ use crate::policy::{Policy, PolicyError};
 use crate::record::{parse_document, Record};
 use crate::risk::{classify, Classification, ClassifyError};
 use crate::scope::Touch;
+use crate::suppress::Baseline;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -60,6 +61,8 @@ pub struct CheckOptions {
     pub trusted_records: Vec<RecordsInput>,
     /// A policy file that replaces the one at the base.
     pub policy: Option<PathBuf>,
+    /// A baseline (a SARIF log of an earlier run), read from the base like the policy.
+    pub baseline: Option<PathBuf>,
     /// Detect copies too, whatever the policy says.
     pub copies: bool,
 }
@@ -73,6 +76,9 @@ pub enum CheckError {
     /// The policy is broken.
     #[error(transparent)]
     Policy(#[from] PolicyError),
+    /// The baseline cannot be read.
+    #[error(transparent)]
+    Baseline(#[from] crate::suppress::BaselineError),
     /// Classifying the change failed.
     #[error(transparent)]
     Classify(#[from] ClassifyError),
@@ -231,6 +237,9 @@ fn load_policy(
         (None, None) => Policy::default(),
     };
     policy.copies |= options.copies;
+    if let Some(path) = &options.baseline {
+        policy.baseline = Some(Baseline::read_at(repo, base, path)?);
+    }
     Ok(policy)
 }
 

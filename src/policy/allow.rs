@@ -40,12 +40,28 @@ impl Policy {
     /// The allowance that covers the finding of `rule` (of `trigger`) at `path`, if any.
     /// None for the gate's own files, whatever the entries say.
     pub fn allowance(&self, trigger: &str, rule: &str, path: &str) -> Option<&Allowance> {
-        if never_allowed(trigger) || never_allowed(rule) {
+        if !Policy::can_suppress(trigger, rule) {
             return None;
         }
         self.allow
             .iter()
             .find(|allowance| allowance.covers(trigger, rule, path))
+    }
+
+    /// Whether a finding of `rule` (of `trigger`) may be suppressed at all (by an
+    /// allowance, a marker or a baseline): not the gate's own files, not the file count.
+    pub fn can_suppress(trigger: &str, rule: &str) -> bool {
+        !never_allowed(trigger) && !never_allowed(rule)
+    }
+
+    /// Whether `rule` is the id of a path rule of the policy.
+    pub fn is_path_rule(&self, rule: &str) -> bool {
+        self.triggers.iter().any(|trigger| {
+            trigger
+                .rules
+                .iter()
+                .any(|r| r.id == rule && matches!(r.matches, RuleMatch::Paths { .. }))
+        })
     }
 
     /// Why `rule` (a rule id or trigger name) cannot be an allowance's rule, if it cannot.

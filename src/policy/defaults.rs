@@ -162,6 +162,7 @@ fn policy(file: DefaultsFile) -> Result<Policy, PolicyError> {
             unavailable: file.reviewers.unavailable,
         },
         override_in_repo: None,
+        baseline: None,
     })
 }
 

@@ -93,6 +93,10 @@ pub struct Policy {
     pub require_task: RequireTask,
     /// Findings the policy allows (reported as suppressed, never silent).
     pub allow: Vec<Allowance>,
+    /// The baseline `check` and `classify` were given (`--baseline`), as the base has
+    /// it: findings an earlier run reported (suppressed, never silent).
+    #[serde(skip)]
+    pub baseline: Option<crate::suppress::Baseline>,
     /// Every trigger with its effective rules, built-ins first, in report order.
     pub triggers: Vec<TriggerPolicy>,
     /// Evidence labels.
@@ -382,7 +386,7 @@ impl Policy {
     /// Whether `path` is one of the gate's own files, which fire `policy` whatever the
     /// policy says: `.handoff.yaml` and every path a later run would read or refuse as
     /// the policy (`.handoff.yml`, anything under a directory of those names), the
-    /// in-repository `--policy` file, and the CODEOWNERS files that protect the records
+    /// in-repository `--policy` file, the `--baseline` file, and the CODEOWNERS files that protect the records
     /// directory. (The CI workflows that run the gate are told by their content; see
     /// the classifier.)
     pub fn is_gate_file(&self, path: &RepoPath) -> bool {
@@ -396,6 +400,7 @@ impl Policy {
                     .is_some_and(|rest| rest.starts_with('/'))
         }) || CODEOWNERS_FILES.contains(&path)
             || self.override_in_repo.as_deref() == Some(path)
+            || self.baseline.as_ref().and_then(|b| b.in_repo.as_deref()) == Some(path)
     }
 
     /// The trigger named `name`.

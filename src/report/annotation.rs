@@ -7,8 +7,8 @@
 //! keeps its fingerprint when lines move above it).
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::suppress::SuppressedBy;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 /// How serious an annotation is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -54,9 +54,9 @@ pub struct Annotation {
     pub column: Option<usize>,
     /// How to fix it, when known.
     pub help: Option<String>,
-    /// For a finding the policy allows: the reason its `allow` entry gives. It is
+    /// For a suppressed finding (an `allow` entry, a marker, the baseline): why. It is
     /// reported as suppressed (SARIF `suppressions`), never as a finding.
-    pub suppressed: Option<String>,
+    pub suppressed: Option<(SuppressedBy, String)>,
 }
 
 impl Annotation {
@@ -96,10 +96,7 @@ impl Annotation {
                 finding.rule, finding.trigger, finding.class
             ),
             level: Level::Note,
-            message: format!(
-                "{} → {} risk (policy rule {}; `handoff classify` says why)",
-                finding.trigger, finding.class, finding.rule
-            ),
+            message: finding.message(),
             line: finding.line.filter(|_| path.is_some()),
             column: None,
             path,
@@ -108,31 +105,18 @@ impl Annotation {
         }
     }
 
-    /// The annotation of a risk finding the policy allows: the finding's, with the
-    /// `allow` entry's reason.
+    /// The annotation of a suppressed risk finding: the finding's, with what suppressed
+    /// it and why.
     pub fn from_suppressed(suppressed: &crate::risk::Suppressed) -> Annotation {
         Annotation {
-            suppressed: Some(suppressed.reason.clone()),
+            suppressed: Some((suppressed.by, suppressed.reason.clone())),
             ..Annotation::from_risk_finding(&suppressed.finding)
         }
     }
 
-    /// The stable fingerprint: the first 32 hex digits of SHA-256 over the rule, the file
-    /// and the message (the line is left out on purpose).
+    /// The stable fingerprint ([`crate::suppress::fingerprint`]: rule, file, message;
+    /// the line is left out on purpose).
     pub fn fingerprint(&self) -> String {
-        let mut hash = Sha256::new();
-        for part in [
-            self.rule.as_str(),
-            self.path.as_deref().unwrap_or(""),
-            self.message.as_str(),
-        ] {
-            hash.update(part.as_bytes());
-            hash.update([0]);
-        }
-        let digest = hash.finalize();
-        digest[..16]
-            .iter()
-            .map(|byte| format!("{byte:02x}"))
-            .collect()
+        crate::suppress::fingerprint(&self.rule, self.path.as_deref(), &self.message)
     }
 }

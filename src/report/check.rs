@@ -4,6 +4,7 @@
 use super::{Annotation, Format, Report};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::gate::{Kind, Outcome, Verdict};
+use crate::suppress::SuppressedBy;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -212,10 +213,7 @@ fn summary_lines(verdict: &Verdict) -> Vec<(&'static str, String)> {
                 "{} (declared {declared}{reclassified}; {} finding(s){})",
                 risk.class,
                 risk.findings.len(),
-                match risk.suppressed.len() {
-                    0 => String::new(),
-                    n => format!(", {n} allowed by the policy"),
-                }
+                suppressed_counts(&risk.suppressed)
             ),
         ),
         (
@@ -256,4 +254,21 @@ fn task_name(verdict: &Verdict) -> String {
         "" => "no task".to_string(),
         id => format!("task {id}"),
     }
+}
+
+/// `, 1 allowed by the policy, 2 baselined`: the suppressed findings, by what
+/// suppressed them (empty when none were).
+fn suppressed_counts(suppressed: &[crate::risk::Suppressed]) -> String {
+    SuppressedBy::ALL
+        .iter()
+        .filter_map(|&by| {
+            let n = suppressed.iter().filter(|s| s.by == by).count();
+            let what = match by {
+                SuppressedBy::Allow => "allowed by the policy",
+                SuppressedBy::Marker => "allowed by a marker",
+                SuppressedBy::Baseline => "baselined",
+            };
+            (n > 0).then(|| format!(", {n} {what}"))
+        })
+        .collect()
 }

@@ -4,8 +4,9 @@
 //! GitHub shows at most 10 error, 10 warning and 10 notice annotations per step and drops
 //! the rest silently, so at most [`PER_LEVEL`] of each level are written as commands; the
 //! rest are listed as plain lines after a count that says how many were not annotated, so
-//! nothing is lost from the log. Findings the policy allows are never annotated: they
-//! are listed with their reasons. The last line counts every level, and the allowed. Messages and
+//! nothing is lost from the log. Suppressed findings (an `allow` entry, a marker, the
+//! baseline) are never annotated: they are listed with what suppressed them and why. The
+//! last line counts every level, and the suppressed. Messages and
 //! properties are escaped as the runner expects (`%`, new lines, and in properties `:` and
 //! `,`), so a value cannot end its command or start another.
 
@@ -19,7 +20,7 @@ pub fn commands(command: &str, annotations: &[Annotation]) -> String {
     let mut out = String::new();
     let mut shown = [0usize; 3];
     let mut rest = Vec::new();
-    let (allowed, annotations): (Vec<&Annotation>, Vec<&Annotation>) =
+    let (suppressed, annotations): (Vec<&Annotation>, Vec<&Annotation>) =
         annotations.iter().partition(|a| a.suppressed.is_some());
     for annotation in annotations.iter().copied() {
         let count = &mut shown[annotation.level as usize];
@@ -41,17 +42,16 @@ pub fn commands(command: &str, annotations: &[Annotation]) -> String {
             out.push_str(&format!("  {}\n", plain_line(annotation)));
         }
     }
-    if !allowed.is_empty() {
+    if !suppressed.is_empty() {
         out.push_str(&format!(
-            "{} finding(s) allowed by the policy (not annotated):\n",
-            allowed.len()
+            "{} finding(s) suppressed (not annotated):\n",
+            suppressed.len()
         ));
-        for annotation in &allowed {
-            let reason = annotation.suppressed.as_deref().unwrap_or_default();
-            out.push_str(&format!(
-                "  {} (allowed: {reason})\n",
-                plain_line(annotation)
-            ));
+        for annotation in &suppressed {
+            if let Some((by, reason)) = &annotation.suppressed {
+                let line = plain_line(annotation);
+                out.push_str(&format!("  {line} ({by}: {reason})\n"));
+            }
         }
     }
     out.push_str(&format!(
@@ -59,9 +59,9 @@ pub fn commands(command: &str, annotations: &[Annotation]) -> String {
         total(Level::Error),
         total(Level::Warning),
         total(Level::Note),
-        match allowed.len() {
+        match suppressed.len() {
             0 => String::new(),
-            n => format!(", {n} allowed"),
+            n => format!(", {n} suppressed"),
         }
     ));
     out

@@ -3,6 +3,7 @@
 use super::{Annotation, Format, Report};
 use crate::diagnostic::Diagnostic;
 use crate::record::{Record, RecordJson};
+use crate::suppress::{Baseline, SuppressedBy};
 use serde::Serialize;
 
 /// The diagnostics of every input `lint` read, and the inputs it could not read.
@@ -17,6 +18,9 @@ pub struct LintReport {
     /// How many inputs were read, and how many records they held (for the summary line).
     files: usize,
     records: usize,
+    /// The diagnostics the baseline covers, and where the baseline was read from.
+    baselined: Vec<Entry>,
+    baseline: Option<String>,
 }
 
 /// A diagnostic and the source line it points at.
@@ -32,6 +36,9 @@ struct Entry {
 struct Contract<'a> {
     diagnostics: Vec<serde_json::Value>,
     errors: &'a [String],
+    /// With `--baseline` only: the diagnostics it covers (not counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baselined: Option<Vec<serde_json::Value>>,
 }
 
 #[derive(Serialize)]
@@ -75,6 +82,20 @@ impl LintReport {
         &self.errors
     }
 
+    /// Moves the diagnostics `baseline` covers out of the count: each entry of the
+    /// baseline covers one diagnostic with its fingerprint.
+    pub fn apply_baseline(&mut self, mut baseline: Baseline) {
+        let (baselined, kept) =
+            std::mem::take(&mut self.entries)
+                .into_iter()
+                .partition(|entry: &Entry| {
+                    baseline.take(&Annotation::from_diagnostic(&entry.diagnostic).fingerprint())
+                });
+        self.entries = kept;
+        self.baselined = baselined;
+        self.baseline = Some(baseline.source);
+    }
+
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.entries.iter().any(|e| e.diagnostic.is_error())
@@ -82,9 +103,14 @@ impl LintReport {
 
     fn contract_view(&self) -> Contract<'_> {
         let sorted = |d: &Diagnostic| serde_json::to_value(d).unwrap_or_default();
+        let baselined = self.baseline.as_ref().map(|_| {
+            let entries = self.baselined.iter();
+            entries.map(|e| sorted(&e.diagnostic)).collect()
+        });
         Contract {
             diagnostics: self.entries.iter().map(|e| sorted(&e.diagnostic)).collect(),
             errors: &self.errors,
+            baselined,
         }
     }
 }
@@ -137,12 +163,23 @@ impl Report for LintReport {
             "files": self.files,
             "records": self.records,
             "unreadable": self.errors.len(),
+            "baselined": self.baselined.len(),
+            "baseline": self.baseline,
         })
     }
 
+    /// The diagnostics, then those the baseline covers (suppressed).
     fn annotations(&self) -> Vec<Annotation> {
         let diagnostics = self.entries.iter().map(|entry| &entry.diagnostic);
-        diagnostics.map(Annotation::from_diagnostic).collect()
+        let reason = format!("in the baseline {}", self.baseline.as_deref().unwrap_or(""));
+        let baselined = self.baselined.iter().map(|entry| Annotation {
+            suppressed: Some((SuppressedBy::Baseline, reason.clone())),
+            ..Annotation::from_diagnostic(&entry.diagnostic)
+        });
+        diagnostics
+            .map(Annotation::from_diagnostic)
+            .chain(baselined)
+            .collect()
     }
 }
 

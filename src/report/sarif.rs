@@ -6,12 +6,14 @@
 //! one result per annotation with its level, message, location (the file relative to
 //! `%SRCROOT%`, the repository root, with line and column when known) and a
 //! `partialFingerprints` entry (`handoff/v1`) that stays the same while the rule, the
-//! file and the message do. A finding the policy allows carries `suppressions` (kind
-//! `external`, the `allow` entry's reason as justification). A finding without a file (about the change as a whole) has no
-//! location. The log validates against the official SARIF 2.1.0 JSON Schema (the tests
+//! file and the message do (what `--baseline` matches). A suppressed finding carries
+//! `suppressions`: kind `inSource` for a `handoff:allow` marker, `external` for an
+//! `allow` entry or the baseline, the justification saying which and why. A finding
+//! without a file (about the change as a whole) has no location. The log validates against the official SARIF 2.1.0 JSON Schema (the tests
 //! check every report that offers the format).
 
 use super::annotation::Annotation;
+use crate::suppress::SuppressedBy;
 use serde_json::{json, Value};
 
 /// The log's `$schema`.
@@ -72,8 +74,13 @@ fn result(annotation: &Annotation, rule_index: usize) -> Value {
         "message": {"text": message},
         "partialFingerprints": {"handoff/v1": annotation.fingerprint()},
     });
-    if let Some(reason) = &annotation.suppressed {
-        result["suppressions"] = json!([{"kind": "external", "justification": reason}]);
+    if let Some((by, reason)) = &annotation.suppressed {
+        let kind = match by {
+            SuppressedBy::Marker => "inSource",
+            SuppressedBy::Allow | SuppressedBy::Baseline => "external",
+        };
+        let justification = format!("{by}: {reason}");
+        result["suppressions"] = json!([{"kind": kind, "justification": justification}]);
     }
     if let Some(path) = &annotation.path {
         let mut location = json!({"artifactLocation": artifact(path)});

@@ -12,6 +12,7 @@ use super::comments::CommentStyle;
 use super::enclosing::{scope_findings, ScopeCandidate};
 use super::matcher::{CompileError, Matcher};
 use super::project::{FileStacks, ProjectModel};
+use super::suppress::Suppressor;
 use super::syntax::{confirmed_findings, Grammar, InCodeCandidate, CANDIDATES_PER_FILE};
 use crate::git::ChangeSet;
 use crate::git::{
@@ -20,6 +21,7 @@ use crate::git::{
 };
 use crate::policy::{Policy, GATE_FILE_RULE};
 use crate::policy::{RiskClass, Trigger};
+use crate::suppress::SuppressedBy;
 
 /// The stack of rules that apply everywhere.
 const ANY: &str = "any";
@@ -84,31 +86,17 @@ pub struct Finding {
     pub excerpt: Option<String>,
 }
 
-/// A finding an `allow` entry of the policy covers.
+/// A finding that does not count: an `allow` entry of the policy, a `handoff:allow`
+/// marker of the base or the baseline covers it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Suppressed {
     /// The finding.
     #[serde(flatten)]
     pub finding: Finding,
-    /// The entry's reason.
+    /// What covers it.
+    pub by: SuppressedBy,
+    /// Why: the `allow` entry's reason, where the marker stands, or the baseline's file.
     pub reason: String,
-}
-
-/// Splits `findings` into those that count and those an allowance of `policy` covers.
-fn allowed(findings: Vec<Finding>, policy: &Policy) -> (Vec<Finding>, Vec<Suppressed>) {
-    let mut kept = Vec::new();
-    let mut suppressed = Vec::new();
-    for finding in findings {
-        let path = finding.path.as_ref().map(|p| p.to_string_lossy());
-        let allowance = path
-            .and_then(|path| policy.allowance(&finding.trigger, &finding.rule, &path))
-            .map(|allowance| allowance.reason.clone());
-        match allowance {
-            Some(reason) => suppressed.push(Suppressed { finding, reason }),
-            None => kept.push(finding),
-        }
-    }
-    (kept, suppressed)
 }
 
 /// Why a change could not be classified.
@@ -153,20 +141,27 @@ pub fn classify(
     if visitor.counted > FILE_COUNT_LIMIT {
         findings.push(file_count_finding(visitor.counted));
     }
-    let risk_of = |findings: &[Finding]| {
-        findings
-            .iter()
-            .map(|finding| finding.class)
-            .fold(RiskClass::Low, RiskClass::max)
+    // What the shortcuts below skip depends on the class reached so far, which a
+    // finding that may be suppressed does not raise.
+    let mut suppressor = Suppressor::new(repo, (&base_rev, head), policy, &change.files);
+    let mut risk_of = |findings: &[Finding]| -> Result<RiskClass, GitError> {
+        let mut risk = RiskClass::Low;
+        for finding in findings {
+            if finding.class > risk && !suppressor.may_cover(finding)? {
+                risk = finding.class;
+            }
+        }
+        Ok(risk)
     };
+    let risk_so_far = risk_of(&findings)?;
     findings.extend(confirmed_findings(
         repo,
         (&base_rev, head),
         &matcher,
         &visitor.in_code,
-        risk_of(&findings),
+        risk_so_far,
     )?);
-    let risk_so_far = risk_of(&findings);
+    let risk_so_far = risk_of(&findings)?;
     findings.extend(scope_findings(
         repo,
         (&base_rev, head),
@@ -188,7 +183,7 @@ pub fn classify(
         )
     };
     findings.sort_by_key(order);
-    let (findings, suppressed) = allowed(findings, policy);
+    let (findings, suppressed) = suppressor.split(findings)?;
     let floor = declared.unwrap_or(RiskClass::Low);
     let risk = findings
         .iter()

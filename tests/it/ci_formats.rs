@@ -246,7 +246,7 @@ fn an_allowed_finding_is_a_suppressed_result_and_no_annotation() {
     assert_eq!(suppressed[0]["suppressions"][0]["kind"], "external");
     assert_eq!(
         suppressed[0]["suppressions"][0]["justification"],
-        "seed data"
+        "allow: seed data"
     );
     assert_eq!(results.len(), 2, "{log:#}");
     let (_, github) = run(repo.path(), &[&args[..], &["--format", "github"]].concat());
@@ -256,12 +256,12 @@ fn an_allowed_finding_is_a_suppressed_result_and_no_annotation() {
         "{github}"
     );
     assert!(
-        github.contains("1 finding(s) allowed by the policy (not annotated):\n  migrations/seeds/0001.sql: note[migration.path.migrations-dir]"),
+        github.contains("1 finding(s) suppressed (not annotated):\n  migrations/seeds/0001.sql: note[migration.path.migrations-dir]"),
         "{github}"
     );
-    assert!(github.contains("(allowed: seed data)\n"), "{github}");
+    assert!(github.contains("(allow: seed data)\n"), "{github}");
     assert!(
-        github.ends_with("handoff classify: 0 error(s), 0 warning(s), 1 note(s), 1 allowed\n"),
+        github.ends_with("handoff classify: 0 error(s), 0 warning(s), 1 note(s), 1 suppressed\n"),
         "{github}"
     );
 }

@@ -29,6 +29,7 @@ mod roundtrip;
 mod route;
 mod routing_properties;
 mod seed;
+mod suppress;
 mod terminal;
 mod trail;
 mod trust;

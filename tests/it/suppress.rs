@@ -1,0 +1,330 @@
+//! Suppression beyond the policy's `allow` entries: `--baseline` (the SARIF log of an
+//! earlier run) and the inline `handoff:allow` marker. Each counts only from the base
+//! revision, each is reported, and each fails closed where a change could use it to let
+//! itself through.
+
+use crate::common::{handoff_in, json_output, stdout_in, TestRepo};
+use serde_json::Value;
+
+const BASELINE: &str = "ci/handoff-baseline.sarif";
+
+/// `handoff classify --base main --head HEAD --format json` plus `extra`.
+fn classify(repo: &TestRepo, extra: &[&str]) -> Value {
+    let args = [
+        &[
+            "classify", "--base", "main", "--head", "HEAD", "--format", "json",
+        ],
+        extra,
+    ]
+    .concat();
+    let (code, json) = json_output(repo.path(), &args);
+    assert_eq!(code, Some(0), "{json:#}");
+    json
+}
+
+/// The triggers of the classification's findings that count.
+fn triggers(classification: &Value) -> Vec<String> {
+    let findings = classification["findings"].as_array().cloned();
+    let names = findings.unwrap_or_default().into_iter();
+    names
+        .filter_map(|f| f["trigger"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// A new branch `name` from `main` with `files` written (and `removed` deleted), committed.
+fn branch(repo: &TestRepo, name: &str, files: &[(&str, &str)], removed: &[&str]) {
+    repo.git(&["switch", "-q", "-c", name, "main"]);
+    for (path, content) in files {
+        repo.write(path, content);
+    }
+    for path in removed {
+        repo.remove(path);
+    }
+    repo.commit(name);
+}
+
+/// A repository whose `main` holds a migration and the policy file, and a baseline: the
+/// SARIF log `classify` wrote for the commit that added both (a migration finding and a
+/// `policy` finding), committed on `main` as [`BASELINE`] when `commit_baseline`.
+fn with_baseline(commit_baseline: bool) -> (TestRepo, String) {
+    let (repo, _) = TestRepo::with_files(&[("README.md", "# app\n")]);
+    repo.write("migrations/0001.sql", "CREATE TABLE a (id int);\n")
+        .write(".handoff.yaml", "copies: false\n");
+    repo.commit("migration and policy");
+    let args = [
+        "classify", "--base", "HEAD~1", "--head", "HEAD", "--format", "sarif",
+    ];
+    let sarif = stdout_in(repo.path(), &args);
+    if commit_baseline {
+        repo.write(BASELINE, &sarif);
+        repo.commit("baseline");
+    }
+    (repo, sarif)
+}
+
+#[test]
+fn a_baselined_finding_of_the_base_is_counted_apart_and_raises_nothing() {
+    let (repo, _) = with_baseline(true);
+    branch(
+        &repo,
+        "migration",
+        &[("migrations/0001.sql", "CREATE TABLE a (id int, b int);\n")],
+        &[],
+    );
+    assert_eq!(classify(&repo, &[])["risk"], "high");
+    let classification = classify(&repo, &["--baseline", BASELINE]);
+    assert_eq!(classification["risk"], "low", "{classification:#}");
+    let suppressed = &classification["suppressed"][0];
+    assert_eq!(suppressed["trigger"], "migration");
+    assert_eq!(suppressed["by"], "baseline");
+    let reason = suppressed["reason"].as_str().unwrap_or_default();
+    assert!(reason.starts_with("in the baseline ci/handoff-baseline.sarif at base "));
+    // The gate counts it on the Risk line and in its JSON.
+    let args = [
+        "check",
+        "--base",
+        "main",
+        "--head",
+        "HEAD",
+        "--baseline",
+        BASELINE,
+    ];
+    let human = stdout_in(repo.path(), &args);
+    assert!(human.contains("0 finding(s), 1 baselined"), "{human}");
+    let (_, verdict) = json_output(repo.path(), &[&args[..], &["--format", "json"]].concat());
+    assert_eq!(verdict["risk"]["class"], "low", "{verdict:#}");
+    assert_eq!(verdict["risk"]["suppressed"][0]["by"], "baseline");
+    // SARIF marks it suppressed (external), with the baseline as the justification.
+    let sarif = stdout_in(repo.path(), &[&args[..], &["--format", "sarif"]].concat());
+    let log: Value = serde_json::from_str(&sarif).unwrap_or_default();
+    let results = log["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let suppressed: Vec<&Value> = results
+        .iter()
+        .filter(|r| r.get("suppressions").is_some())
+        .collect();
+    assert_eq!(suppressed.len(), 1, "{log:#}");
+    assert_eq!(suppressed[0]["suppressions"][0]["kind"], "external");
+    // The gate's own files are never baselined, even when the baseline lists them.
+    branch(&repo, "policy", &[(".handoff.yaml", "copies: true\n")], &[]);
+    let classification = classify(&repo, &["--baseline", BASELINE]);
+    assert_eq!(classification["risk"], "high", "{classification:#}");
+    assert_eq!(triggers(&classification), ["policy"]);
+}
+
+#[test]
+fn a_baseline_the_change_adds_or_edits_suppresses_nothing_and_is_high_risk() {
+    // Added by the change: the base has no baseline, the change brings one.
+    let (repo, sarif) = with_baseline(false);
+    let migration = ("migrations/0001.sql", "CREATE TABLE a (id int, b int);\n");
+    branch(&repo, "adds", &[migration, (BASELINE, &sarif)], &[]);
+    let classification = classify(&repo, &["--baseline", BASELINE]);
+    assert_eq!(classification["risk"], "high", "{classification:#}");
+    assert!(classification.get("suppressed").is_none());
+    assert_eq!(triggers(&classification), ["migration", "policy"]);
+    // Edited by the change: the base's baseline lists nothing, the change fills it in.
+    let empty = r#"{"version": "2.1.0", "runs": [{"results": []}]}"#;
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(BASELINE, empty);
+    repo.commit("empty baseline");
+    branch(&repo, "edits", &[migration, (BASELINE, &sarif)], &[]);
+    let classification = classify(&repo, &["--baseline", BASELINE]);
+    assert_eq!(classification["risk"], "high", "{classification:#}");
+    assert!(classification.get("suppressed").is_none());
+    assert_eq!(triggers(&classification), ["migration", "policy"]);
+    // What is not a SARIF log written by handoff cannot run (exit 2, the fix named).
+    let output = handoff_in(repo.path())
+        .args(["classify", "--base", "main", "--head", "HEAD"])
+        .args(["--baseline", "README.md"])
+        .output()
+        .expect("run handoff");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("README.md at base"), "{stderr}");
+    assert!(stderr.contains("--format sarif"), "{stderr}");
+}
+
+#[test]
+fn lint_does_not_report_again_what_its_baseline_lists() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let record = "# Task\n\n## Task Assignment\n\n| Field | Value |\n|---|---|\n\
+                  | Task ID | T-1 |\n| Risk Class | extreme |\n";
+    std::fs::write(dir.path().join("old.md"), record).expect("write");
+    let lint = |extra: &[&str]| {
+        let output = handoff_in(dir.path())
+            .args([&["lint", "."], extra].concat())
+            .output()
+            .expect("run handoff");
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        (output.status.code(), stdout)
+    };
+    let (code, sarif) = lint(&["--format", "sarif"]);
+    assert_eq!(code, Some(1), "the old record has errors: {sarif}");
+    let baseline = dir.path().join("lint-baseline.sarif");
+    std::fs::write(&baseline, &sarif).expect("write");
+    let baseline = baseline.to_string_lossy().into_owned();
+    let (code, human) = lint(&["--baseline", &baseline]);
+    assert_eq!(code, Some(0), "{human}");
+    assert!(human.contains("no problems ("), "{human}");
+    assert!(human.contains(" baselined)"), "{human}");
+    // A new record with the same problems is reported: each entry covers one diagnostic.
+    std::fs::write(dir.path().join("new.md"), record).expect("write");
+    let (code, json) = lint(&["--baseline", &baseline, "--format", "json"]);
+    assert_eq!(code, Some(1), "{json}");
+    let json: Value = serde_json::from_str(&json).unwrap_or_default();
+    let diagnostics = json["diagnostics"].as_array().cloned().unwrap_or_default();
+    let baselined = json["baselined"].as_array().cloned().unwrap_or_default();
+    assert!(!diagnostics.is_empty() && !baselined.is_empty(), "{json:#}");
+    assert!(
+        diagnostics.iter().all(|d| d["source"] == "./new.md"),
+        "{json:#}"
+    );
+    assert!(
+        baselined.iter().all(|d| d["source"] == "./old.md"),
+        "{json:#}"
+    );
+}
+
+const MARKED: &str =
+    "-- handoff:allow migration (seed data, reviewed)\nINSERT INTO t VALUES (1);\n";
+
+/// A repository whose `main` holds a marked migration and the files the fail-closed
+/// cases start from.
+fn with_markers() -> TestRepo {
+    let (repo, _) = TestRepo::with_files(&[
+        ("README.md", "# app\n"),
+        ("migrations/0001_seed.sql", MARKED),
+        ("migrations/0002.sql", "CREATE TABLE b (id int);\n"),
+        (
+            "migrations/0003.sql",
+            "-- handoff:allow auth\nCREATE TABLE c (id int);\n",
+        ),
+        (
+            "app/settings.py",
+            "# handoff:allow env-var, handoff:allow env-var.line.python\nDEBUG = False\n",
+        ),
+        (
+            "notes/strings.py",
+            "# handoff:allow auth\nTITLE = 'Sign in'\n",
+        ),
+        (".handoff.yaml", "# handoff:allow policy\ncopies: false\n"),
+    ]);
+    repo
+}
+
+#[test]
+fn a_marker_of_the_base_covers_its_files_path_finding_of_the_trigger_it_names() {
+    let repo = with_markers();
+    let edited = format!("{MARKED}INSERT INTO t VALUES (2);\n");
+    branch(&repo, "seed", &[("migrations/0001_seed.sql", &edited)], &[]);
+    let classification = classify(&repo, &[]);
+    assert_eq!(classification["risk"], "low", "{classification:#}");
+    let suppressed = &classification["suppressed"][0];
+    assert_eq!(suppressed["trigger"], "migration");
+    assert_eq!(suppressed["by"], "marker");
+    assert_eq!(
+        suppressed["reason"],
+        "`handoff:allow` at migrations/0001_seed.sql:1 in the base"
+    );
+    let args = [
+        "check", "--base", "main", "--head", "HEAD", "--format", "sarif",
+    ];
+    let log: Value = serde_json::from_str(&stdout_in(repo.path(), &args)).unwrap_or_default();
+    let results = log["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let marked = results.iter().find(|r| r.get("suppressions").is_some());
+    assert_eq!(
+        marked.map(|r| r["suppressions"][0]["kind"].clone()),
+        Some(Value::from("inSource")),
+        "{log:#}"
+    );
+}
+
+/// A fail-closed case: its branch name, the files it writes and deletes, and the
+/// triggers that must count.
+type Case<'a> = (
+    &'a str,
+    &'a [(&'a str, &'a str)],
+    &'a [&'a str],
+    &'a [&'a str],
+);
+
+#[test]
+fn a_marker_the_change_adds_moves_or_does_not_own_lets_nothing_through() {
+    let repo = with_markers();
+    let moved = "INSERT INTO t VALUES (1);\n-- handoff:allow migration (seed data, reviewed)\n";
+    let cases: [Case; 7] = [
+        // Added by the change, on the file it changes.
+        (
+            "added",
+            &[("migrations/0002.sql", "-- handoff:allow migration\nCREATE TABLE b (id int, x int);\n")],
+            &[],
+            &["migration"],
+        ),
+        // The base's marker moved to another line by the change.
+        ("moved", &[("migrations/0001_seed.sql", moved)], &[], &["migration"]),
+        // A marker for another trigger.
+        (
+            "other-rule",
+            &[("migrations/0003.sql", "-- handoff:allow auth\nCREATE TABLE c (id int, y int);\n")],
+            &[],
+            &["migration"],
+        ),
+        // A line finding: a marker never covers a changed line, whatever it names.
+        (
+            "line",
+            &[("app/settings.py", "# handoff:allow env-var, handoff:allow env-var.line.python\nDEBUG = os.environ[\"DEBUG\"]\n")],
+            &[],
+            &["env-var"],
+        ),
+        // The gate's own files: never.
+        (
+            "policy",
+            &[(".handoff.yaml", "# handoff:allow policy\ncopies: true\n")],
+            &[],
+            &["policy"],
+        ),
+        // A marked file renamed into a place its trigger watches.
+        (
+            "renamed",
+            &[("app/auth/strings.py", "# handoff:allow auth\nTITLE = 'Sign in'\n")],
+            &["notes/strings.py"],
+            &["auth"],
+        ),
+        // The file deleted with its marker.
+        ("deleted", &[], &["migrations/0001_seed.sql"], &["migration"]),
+    ];
+    for (name, files, removed, expected) in cases {
+        branch(&repo, name, files, removed);
+        let classification = classify(&repo, &[]);
+        assert_eq!(
+            triggers(&classification),
+            expected,
+            "{name}: {classification:#}"
+        );
+        assert!(classification.get("suppressed").is_none(), "{name}");
+    }
+    // In the pull request's description: not a file of the base, it covers nothing.
+    branch(
+        &repo,
+        "description",
+        &[("migrations/0002.sql", "CREATE TABLE b (id int, x int);\n")],
+        &[],
+    );
+    let description = "Seed data only. handoff:allow migration\n";
+    let output = handoff_in(repo.path())
+        .args([
+            "check", "--base", "main", "--head", "HEAD", "--format", "json",
+        ])
+        .args(["--records", "-"])
+        .write_stdin(description)
+        .output()
+        .expect("run handoff");
+    let verdict: Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    assert_eq!(verdict["risk"]["class"], "high", "{verdict:#}");
+    assert!(verdict["risk"].get("suppressed").is_none(), "{verdict:#}");
+}
