@@ -22,6 +22,7 @@ mod export;
 mod import;
 mod lifecycle;
 mod maintenance;
+mod open;
 mod ops;
 mod query;
 mod store;

@@ -56,6 +56,8 @@ pub struct Line<'a> {
     pub segment: &'a Path,
     /// 1-based line number in the segment.
     pub number: usize,
+    /// Where the line starts in the segment, in bytes.
+    pub offset: u64,
     /// The bytes, without the newline.
     pub text: &'a [u8],
     /// Whether a newline ended it (a torn line has none).
@@ -190,7 +192,7 @@ impl Trail {
                 .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?;
             lines.start(file);
             let last_segment = index + 1 == segments.len();
-            let mut number = 0;
+            let (mut number, mut offset) = (0, 0);
             while let Some((text, terminated, at_end)) = lines
                 .next()
                 .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?
@@ -199,10 +201,12 @@ impl Trail {
                 let line = Line {
                     segment: &segment.path,
                     number,
+                    offset,
                     text,
                     terminated,
                     last: last_segment && at_end,
                 };
+                offset += (text.len() + usize::from(terminated)) as u64;
                 if let Err(error) = visit(&line) {
                     return Ok(Err(error));
                 }

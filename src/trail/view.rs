@@ -2,7 +2,8 @@
 //! open (`list`), and the chain of a task or a workflow (`history`).
 //!
 //! Each is built in one streamed pass: `show` and `history` read only the lines that hold
-//! their id (the query's literal prefilter), `list` folds the [`Ledger`] over the trail.
+//! their id (the query's literal prefilter); `list` folds the [`Ledger`] over the lines
+//! of the handoffs still open only ([`super::open`]), `list --all` over the trail.
 //! A [`HandoffView`] is what 004's "View Handoff" prints: agents, status, duration, the
 //! context transferred and the expectations (from the handoff message kept in the
 //! `initiated` event), the deliverables and the verification (from the completion
@@ -10,6 +11,7 @@
 
 use super::event::{Event, EventType, HandoffType};
 use super::lifecycle::Ledger;
+use super::open::open_ledger;
 use super::query::{query, Filter};
 use super::store::Trail;
 use super::time;
@@ -397,11 +399,17 @@ pub fn list(
     all: bool,
     now: jiff::Timestamp,
 ) -> Result<Vec<HandoffRow>, TrailError> {
-    let mut ledger = Ledger::new();
-    trail.for_each_event(|event, _| {
-        ledger.apply(&event);
-        Ok(())
-    })?;
+    let ledger = match all {
+        true => {
+            let mut ledger = Ledger::new();
+            trail.for_each_event(|event, _| {
+                ledger.apply(&event);
+                Ok(())
+            })?;
+            ledger
+        }
+        false => open_ledger(trail)?,
+    };
     let now_ms = time::millis(now);
     let since = |text: &str, until: i64| {
         time::parse_utc(text)

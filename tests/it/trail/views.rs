@@ -70,6 +70,39 @@ fn list_shows_what_is_open_by_agent_and_all() {
     assert_eq!(ciso.as_array().map(Vec::len), Some(1));
     let all = json(&trail, &["list", "--all", now[0], now[1]]);
     assert_eq!(all.as_array().map(Vec::len), Some(7));
+    // `list` parses only the open handoffs' lines; an id its text spells with an escape
+    // is parsed to be read, and a handoff re-opened by a retry is open again.
+    let quoted = trail.open(&["--id", r#"ho_"q""#, "--timeout", "1m"]);
+    trail.ok(&["accept", &quoted]);
+    trail.ok(&["tick", "--now", "2027-01-01T00:00:00Z"]);
+    trail.ok(&["retry", &quoted]);
+    let open = json(&trail, &["list", now[0], now[1]]);
+    let rows: Vec<(&str, &str, u64)> = open
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| {
+            Some((
+                r["handoff_id"].as_str()?,
+                r["status"].as_str()?,
+                r["attempt"].as_u64()?,
+            ))
+        })
+        .collect();
+    assert!(rows.contains(&(r#"ho_"q""#, "initiated", 2)), "{rows:?}");
+    let all = json(&trail, &["list", "--all", now[0], now[1]]);
+    let still_open: Vec<&Value> = all
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter(|r| {
+            ["initiated", "accepted", "timeout"].contains(&r["status"].as_str().unwrap_or(""))
+        })
+        .collect();
+    assert_eq!(
+        open.as_array().map(|r| r.iter().collect::<Vec<_>>()),
+        Some(still_open)
+    );
     let empty = TestTrail::new();
     assert_eq!(empty.run(&["list"]).code, 2, "no trail yet");
 }
