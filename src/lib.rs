@@ -155,6 +155,7 @@ pub use io::{
     replace_atomically, utf8_error_position, Depth, InputError, Source, WalkError, MAX_INPUT_BYTES,
     STDIN_NAME,
 };
-pub use markdown::cell::{decode_cell, encode_cell, escape_report_text, split_row};
+pub use markdown::cell::{decode_cell, encode_cell, split_row};
 pub use markdown::{line_at, LineIndex};
 pub use pattern::{compile as compile_pattern, Dialect, PatternError, PatternSet};
+pub use report::escape::markdown as escape_report_text;

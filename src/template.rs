@@ -11,6 +11,7 @@
 //! rendered, and only then: compiling every layout up front cost a report 28 M
 //! instructions.
 
+use crate::report::escape;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -301,7 +302,18 @@ impl Templates {
 
     fn compile(&self, name: &str) -> Result<tera::Tera, tera::Error> {
         let mut tera = tera::Tera::default();
-        tera.autoescape_on(Vec::new());
+        // Every value a report layout prints is escaped for its output kind.
+        match name.rsplit_once('.') {
+            Some((stem, "txt")) if stem.starts_with("reports/") => {
+                tera.autoescape_on(vec![".txt"]);
+                tera.set_escape_fn(escape::human_owned);
+            }
+            Some((stem, "md")) if stem.starts_with("reports/") => {
+                tera.autoescape_on(vec![".md"]);
+                tera.set_escape_fn(escape::markdown);
+            }
+            _ => tera.autoescape_on(Vec::new()),
+        }
         register_filters(&mut tera);
         let mut chain = Vec::new();
         let mut next = Some(name);
@@ -351,19 +363,36 @@ fn extended(text: &str) -> Option<&str> {
 /// The filters every template can use beside Tera's own.
 fn register_filters(tera: &mut tera::Tera) {
     tera.register_filter("pad", pad);
-    tera.register_filter("cell", cell);
+    tera.register_filter("cell", Escaper(escape::markdown));
+    tera.register_filter("code", Escaper(escape::code_span));
+    tera.register_filter("human", Escaper(escape::human_owned));
+    tera.register_filter("lines", Escaper(escape::human_lines));
 }
 
-/// `{{ text | cell }}`: text made inert for a report's table cell or list item
-/// ([`crate::markdown::cell::escape_report_text`]).
-fn cell(value: &tera::Value, _: &HashMap<String, tera::Value>) -> tera::Result<tera::Value> {
-    let text = match value {
-        tera::Value::String(text) => text.clone(),
-        other => other.to_string(),
-    };
-    Ok(tera::Value::String(
-        crate::markdown::cell::escape_report_text(&text),
-    ))
+/// A filter that escapes its value for one output kind ([`escape`]); its result is final
+/// (not escaped again by the layout's autoescape):
+/// - `{{ text | cell }}`: inert Markdown text, for a table cell or a list item;
+/// - `{{ text | code }}`: the text as one whole Markdown code span;
+/// - `{{ text | human }}`: control characters shown as escapes (e.g. in a code block);
+/// - `{{ text | lines }}`: the same, its new lines kept (a text meant to span lines).
+struct Escaper(fn(&str) -> String);
+
+impl tera::Filter for Escaper {
+    fn filter(
+        &self,
+        value: &tera::Value,
+        _: &HashMap<String, tera::Value>,
+    ) -> tera::Result<tera::Value> {
+        let text = match value {
+            tera::Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        Ok(tera::Value::String((self.0)(&text)))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
 }
 
 /// `{{ text | pad(width=9) }}`: the text, left-aligned in `width` characters.

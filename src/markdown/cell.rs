@@ -3,13 +3,8 @@
 //! A record's header values go through [`encode_cell`] into a table and come back
 //! through [`split_row`] and [`decode_cell`] unchanged, whatever they hold: `\` → `\\`,
 //! `|` → `\|`, `<br` → `\<br`, a line break → `<br>`, so no value can end its cell, add a
-//! row, or pass for a line break it did not hold.
-//!
-//! Report text ([`escape_report_text`]) goes one way only, into a table cell or a list
-//! item, and must also be inert as HTML. Outside code spans: `\` → `\\`, `|` → `\|`, `<` `>` `@` → `&lt;` `&gt;` `&#64;` (no HTML,
-//! no mention), a line break → `<br>`. Inside a code span, where Markdown shows text as it
-//! is, only `|` is escaped (a table splits on it before it reads spans) and a line break
-//! becomes a space.
+//! row, or pass for a line break it did not hold. Report text goes one way only, through
+//! the reports' Markdown escaper (`report::escape`).
 
 use std::borrow::Cow;
 
@@ -127,35 +122,6 @@ pub fn is_delimiter_row(cells: &[&str]) -> bool {
         })
 }
 
-/// Escapes `text` for a report's table cell or list item (see the module).
-pub fn escape_report_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    let mut in_code = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '`' => {
-                in_code = !in_code;
-                out.push(c);
-            }
-            '|' => out.push_str("\\|"),
-            '\r' | '\n' => {
-                if c == '\r' && chars.peek() == Some(&'\n') {
-                    chars.next();
-                }
-                out.push_str(if in_code { " " } else { "<br>" });
-            }
-            _ if in_code => out.push(c),
-            '\\' => out.push_str("\\\\"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '@' => out.push_str("&#64;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,18 +145,5 @@ mod tests {
             assert_eq!(decode_cell(cells[1]), value);
         }
         assert_eq!(decode_cell("a<br />b<Br/>c"), "a\nb\nc");
-    }
-
-    #[test]
-    fn text_cannot_break_a_cell_open_html_or_mention() {
-        assert_eq!(
-            escape_report_text("a|b <i>@team `git revert <sha>`"),
-            "a\\|b &lt;i&gt;&#64;team `git revert <sha>`"
-        );
-        assert_eq!(
-            escape_report_text("a|b\n<script>"),
-            "a\\|b<br>&lt;script&gt;"
-        );
-        assert_eq!(escape_report_text("x\\y `a|b\r\nc`"), "x\\\\y `a\\|b c`");
     }
 }

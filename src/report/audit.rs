@@ -2,7 +2,7 @@
 //! terminal, as Markdown, or as one HTML page.
 
 use super::audit_page::{self, AuditHeader};
-use super::{Annotation, Format, Report};
+use super::{escape, Annotation, Format, Report};
 use crate::diagnostic::{RoutingCode, Severity};
 use crate::routing::summary::AuditReport as Audit;
 use crate::routing::Registry;
@@ -41,7 +41,8 @@ struct Context<'a> {
     lint_rows: Vec<Vec<String>>,
 }
 
-/// A titled table: its header and rows (cells as plain text, escaped by the layout).
+/// A titled table: its header and rows (cells as Markdown: values escaped by
+/// [`escape::markdown`], around the report's own markup).
 #[derive(Serialize)]
 struct Table {
     title: &'static str,
@@ -117,7 +118,7 @@ fn table(title: &'static str, header: &'static [&'static str], rows: Vec<Vec<Str
 fn label_rows<'a>(counts: impl IntoIterator<Item = (&'a str, usize)>) -> Vec<Vec<String>> {
     counts
         .into_iter()
-        .map(|(label, count)| vec![label.to_string(), count.to_string()])
+        .map(|(label, count)| vec![escape::markdown(label), count.to_string()])
         .collect()
 }
 
@@ -204,10 +205,10 @@ fn finding_rows(audit: &Audit) -> Vec<Vec<String>> {
             };
             vec![
                 severity.to_string(),
-                format!("`{}`", f.finding.code),
-                f.task_id.clone().unwrap_or_default(),
-                f.finding.location(),
-                f.finding.message.clone(),
+                escape::code_span(&f.finding.code.to_string()),
+                escape::markdown(f.task_id.as_deref().unwrap_or_default()),
+                escape::markdown(&f.finding.location()),
+                escape::markdown(&f.finding.message),
             ]
         })
         .collect()
@@ -223,14 +224,14 @@ fn lint_rows(audit: &Audit) -> Vec<Vec<String>> {
                 .iter()
                 .map(|d| {
                     let line = d.line.unwrap_or_default();
-                    format!("line {line}: `{}` {}", d.code, d.message)
+                    escape::markdown(&format!("line {line}: `{}` {}", d.code, d.message))
                 })
                 .collect();
             vec![
-                format!("{}:{}", f.source, f.line),
-                f.kind.unwrap_or("-").to_string(),
-                f.task_id.clone().unwrap_or_default(),
-                errors.join("\n"),
+                escape::markdown(&format!("{}:{}", f.source, f.line)),
+                escape::markdown(f.kind.unwrap_or("-")),
+                escape::markdown(f.task_id.as_deref().unwrap_or_default()),
+                errors.join("<br>"),
             ]
         })
         .collect()

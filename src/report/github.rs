@@ -8,9 +8,13 @@
 //! baseline) are never annotated: they are listed with what suppressed them and why. The
 //! last line counts every level, and the suppressed. Messages and
 //! properties are escaped as the runner expects (`%`, new lines, and in properties `:` and
-//! `,`), so a value cannot end its command or start another.
+//! `,`), so a value cannot end its command or start another; other control characters
+//! (a carriage return too) are shown as escapes ([`super::escape::human`]), and so are the plain lines' values, whose
+//! line cannot begin with `::` (the runner reads a line that does, after white space, as
+//! a command).
 
 use super::annotation::{Annotation, Level};
+use super::escape::{human, human_lines};
 
 /// How many annotations of one level GitHub shows per step.
 pub const PER_LEVEL: usize = 10;
@@ -50,7 +54,7 @@ pub fn commands(command: &str, annotations: &[Annotation]) -> String {
         for annotation in &suppressed {
             if let Some((by, reason)) = &annotation.suppressed {
                 let line = plain_line(annotation);
-                out.push_str(&format!("  {line} ({by}: {reason})\n"));
+                out.push_str(&format!("  {line} ({by}: {})\n", human(reason)));
             }
         }
     }
@@ -75,7 +79,7 @@ fn workflow_command(annotation: &Annotation) -> String {
     };
     let mut properties = Vec::new();
     if let Some(path) = &annotation.path {
-        properties.push(format!("file={}", escape_property(path)));
+        properties.push(format!("file={}", escape_property(&human(path))));
         if let Some(line) = annotation.line {
             properties.push(format!("line={line}"));
             if let Some(column) = annotation.column {
@@ -87,10 +91,10 @@ fn workflow_command(annotation: &Annotation) -> String {
         "title={}",
         escape_property(&format!("handoff {}", annotation.rule))
     ));
-    let mut message = annotation.message.clone();
+    let mut message = human_lines(&annotation.message);
     if let Some(help) = &annotation.help {
         message.push_str("\nfix: ");
-        message.push_str(help);
+        message.push_str(&human_lines(help));
     }
     format!(
         "::{name} {}::{}\n",
@@ -102,15 +106,19 @@ fn workflow_command(annotation: &Annotation) -> String {
 /// `path:line: level[rule]: message`, for the findings past the limit.
 fn plain_line(annotation: &Annotation) -> String {
     let at = match (&annotation.path, annotation.line) {
-        (Some(path), Some(line)) => format!("{path}:{line}: "),
-        (Some(path), None) => format!("{path}: "),
+        (Some(path), Some(line)) => format!("{}:{line}: ", human(path)),
+        (Some(path), None) => format!("{}: ", human(path)),
         _ => String::new(),
     };
-    let message = annotation.message.replace(['\r', '\n'], " ");
+    let at = match at.strip_prefix(':') {
+        Some(rest) => format!("\\x3a{rest}"),
+        None => at,
+    };
     format!(
-        "{at}{}[{}]: {message}",
+        "{at}{}[{}]: {}",
         annotation.level.as_str(),
-        annotation.rule
+        annotation.rule,
+        human(&annotation.message)
     )
 }
 
@@ -152,6 +160,23 @@ mod tests {
             first,
             "::error file=src/a%2Cb%3Ac.py,line=3,title=handoff undeclared-file::50%25%0A::error::forged"
         );
+    }
+
+    #[test]
+    fn a_listed_value_cannot_start_a_line_or_a_command() {
+        let mut forged = annotation(Level::Error, "x\n::notice::pass\x1b[2K");
+        forged.path = Some("::notice::pass\nok".into());
+        let many = vec![forged; 11];
+        let text = commands("check", &many);
+        let listed = text.lines().nth(11).unwrap_or_default();
+        assert_eq!(
+            listed,
+            "  \\x3a:notice::pass\\nok:3: error[undeclared-file]: x\\n::notice::pass\\x1b[2K"
+        );
+        assert!(text
+            .lines()
+            .all(|line| !line.trim_start().starts_with("::notice")));
+        assert!(!text.contains('\x1b'));
     }
 
     #[test]

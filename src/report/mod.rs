@@ -8,6 +8,12 @@
 //! (`templates/reports/page.html`: inline CSS, no scripts, no external assets). Layouts are
 //! templates a user can override (`--templates DIR`, file `reports/NAME.txt` …).
 //!
+//! Every value a layout prints is escaped for its output kind ([`escape`]): a `.txt`
+//! layout's values show control characters as escapes, a `.md` layout's are inert
+//! Markdown, so a file name cannot forge a verdict line or a heading. A layout opts out
+//! only for text it built itself (`| safe`), and places a value in a code span with
+//! `| code` and in a code block with `| human`.
+//!
 //! The CI formats write a report's findings ([`Report::annotations`]): SARIF 2.1.0
 //! ([`sarif`]) and GitHub workflow commands ([`github`]).
 //!
@@ -20,6 +26,7 @@ mod audit_page;
 mod check;
 mod classify;
 mod contract;
+pub(crate) mod escape;
 mod explain;
 mod format;
 mod github;
