@@ -1,13 +1,19 @@
 //! Inputs the fuzz targets (`fuzz/`) found, kept as real files: each asserts what the
 //! target checks, so the case stays fixed.
 
-use handoff::parse_document;
-use std::path::Path;
+use handoff::{
+    hash_member, parse_document, parse_trail_line, trail_line_definition_hash, ParsedTrailLine,
+};
+use std::path::{Path, PathBuf};
+
+fn fixture_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fuzz")
+        .join(name)
+}
 
 fn fixture(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/fuzz")
-        .join(name);
+    let path = fixture_path(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -33,4 +39,21 @@ fn a_decision_after_lone_carriage_returns_is_at_its_headings_line() {
     let decision = record.decision();
     assert_eq!(decision.line, commonmark_line(&text, heading));
     assert_eq!(decision.line, 77);
+}
+
+/// The `trail_line` target: a line shaped as canonical JSON whose string holds bytes
+/// that are not UTF-8. The canonical scan (JSON shape only) finds its hash member, but
+/// the line is no event: `verify` refuses it (it checks UTF-8 before its fast path) and
+/// the definition has no hash for it.
+#[test]
+fn a_canonical_shaped_line_that_is_not_utf8_is_no_event() {
+    let path = fixture_path("trail-line-invalid-utf8.jsonl");
+    let line = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(std::str::from_utf8(&line).is_err());
+    assert!(hash_member(&line).is_some());
+    assert_eq!(trail_line_definition_hash(&line), None);
+    assert!(matches!(
+        parse_trail_line(&line, true),
+        ParsedTrailLine::Broken(..)
+    ));
 }
