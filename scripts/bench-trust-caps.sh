@@ -5,7 +5,8 @@
 #
 #   scripts/bench-trust-caps.sh [HANDOFF] [RUNS]
 #
-# HANDOFF defaults to target/release/handoff. Prints, per input and run, the exit code,
+# HANDOFF defaults to target/release/handoff; SPECS="KIND:COUNT ..." picks the inputs
+# (default: every cap and one past it). Prints, per input and run, the exit code,
 # the wall time and the CPU time (user + system) in seconds, and the peak memory in MB
 # (GNU time). On a shared machine the CPU time is the figure to read: wall time grows
 # with the load. Generated inputs are
@@ -73,8 +74,9 @@ PY
   cd - > /dev/null
 }
 
-for spec in expansion:300000 expansion:300001 scope:200000 scope:200001 \
-            files:200000 files:200001 criteria:20000 criteria:20001; do
+SPECS=${SPECS:-expansion:300000 expansion:300001 scope:200000 scope:200001 \
+files:200000 files:200001 criteria:20000 criteria:20001}
+for spec in $SPECS; do
   kind=${spec%%:*}; count=${spec##*:}
   dir="$WORK/$kind-$count"
   make_repo "$dir" "$kind" "$count"

@@ -24,10 +24,13 @@ pub struct FileCoverage {
 }
 
 /// Checks a `files-changed` item against the changed files. Each changed file is
-/// `(path, old_path)`; either side of a rename covers it. A listed entry covers a file
-/// as an exact path, a directory prefix (`src/auth` or `src/auth/`) or a glob.
-pub fn file_coverage(text: &str, changed: &[(String, Option<String>)]) -> FileCoverage {
-    let mut listed = listed_paths(text);
+/// `(path, old_path)`; either side of a rename covers it. A `listed` entry (from
+/// [`listed_paths`]) covers a file as an exact path, a directory prefix (`src/auth` or
+/// `src/auth/`) or a glob.
+pub fn file_coverage(
+    mut listed: Vec<String>,
+    changed: &[(String, Option<String>)],
+) -> FileCoverage {
     let unbounded = crate::scope::unbounded_patterns(&listed);
     let bounds_nothing: std::collections::HashSet<&String> = unbounded.iter().collect();
     listed.retain(|entry| !bounds_nothing.contains(entry));
@@ -75,29 +78,83 @@ static CODE_SPAN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"`([^`\n]+)`").
 static PATH_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[\w.*?{}\[\]/@+~-]*(/|\.[A-Za-z0-9]+$|\*)[\w.*?{}\[\]/@+~-]*$").unwrap()
 });
+/// A name that can only be a path when it stands alone (`Makefile`, `Dockerfile`): path
+/// characters, at least one letter or digit.
+static NAME_TOKEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[\w.*?{}\[\]/@+~-]*\w[\w.*?{}\[\]/@+~-]*$").unwrap());
 
-/// The path-like entries of a file list: code spans, and bare tokens that hold a `/`,
-/// a `*`, or end in a file extension.
-pub fn listed_paths(text: &str) -> Vec<String> {
-    let mut paths: Vec<String> = Vec::new();
-    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut push = |candidate: &str| {
+/// The path-like entries of a file list, in the order written, at most `cap + 1` (the
+/// reading stops there, so a list past a cap costs no more than the cap): bare tokens
+/// that hold a `/`, a `*`, or end in a file extension; a code span, a list item or a
+/// whole list that is exactly one name (`` `Makefile` ``, `- Dockerfile`). A word of a
+/// sentence is never a path unless it looks like one.
+pub fn listed_paths(text: &str, cap: usize) -> Vec<String> {
+    let mut listed = Listed {
+        paths: Vec::new(),
+        seen: std::collections::HashSet::new(),
+        cap,
+    };
+    let whole_is_one_token = !text.trim().contains(char::is_whitespace);
+    for line in text.lines() {
+        let (is_item, content) = strip_list_marker(line);
+        let alone =
+            whole_is_one_token || (is_item && !content.trim().contains(char::is_whitespace));
+        let mut after_span = 0;
+        for span in CODE_SPAN.captures_iter(content) {
+            let (Some(whole), Some(inner)) = (span.get(0), span.get(1)) else {
+                continue;
+            };
+            listed.bare_tokens(&content[after_span..whole.start()], alone);
+            let inner = inner.as_str();
+            listed.push(inner, !inner.trim().contains(char::is_whitespace));
+            after_span = whole.end();
+            if listed.full() {
+                break;
+            }
+        }
+        listed.bare_tokens(&content[after_span..], alone);
+        if listed.full() {
+            break;
+        }
+    }
+    listed.paths
+}
+
+/// The entries of a file list read so far.
+struct Listed {
+    paths: Vec<String>,
+    seen: std::collections::HashSet<String>,
+    cap: usize,
+}
+
+impl Listed {
+    /// Whether more than `cap` entries were read: reading stops.
+    fn full(&self) -> bool {
+        self.paths.len() > self.cap
+    }
+
+    /// Adds a candidate when it is path-like (or a name standing `alone`) and new.
+    fn push(&mut self, candidate: &str, alone: bool) {
         let token = candidate
             .trim()
             .trim_start_matches(['(', '[', '"', '\''])
             .trim_end_matches([',', ';', ':', ')', ']', '"', '\'', '.']);
-        if PATH_TOKEN.is_match(token) && seen.insert(token.to_string()) {
-            paths.push(token.to_string());
+        let path_like = PATH_TOKEN.is_match(token) || (alone && NAME_TOKEN.is_match(token));
+        if !self.full() && path_like && self.seen.insert(token.to_string()) {
+            self.paths.push(token.to_string());
         }
-    };
-    for span in CODE_SPAN.captures_iter(text) {
-        push(&span[1]);
     }
-    let rest = CODE_SPAN.replace_all(text, " ");
-    for token in rest.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|')) {
-        push(token);
+
+    /// Adds the tokens of text outside code spans, split at white space, `,`, `;`, `|`.
+    fn bare_tokens(&mut self, text: &str, alone: bool) {
+        let tokens = text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|'));
+        for token in tokens.filter(|token| !token.is_empty()) {
+            if self.full() {
+                return;
+            }
+            self.push(token, alone);
+        }
     }
-    paths
 }
 
 static SENTENCE_END: LazyLock<Regex> =
@@ -395,6 +452,11 @@ pub fn has_exact_rollback(text: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The coverage of a file list as written, read whole.
+    fn file_coverage(text: &str, changed: &[(String, Option<String>)]) -> FileCoverage {
+        super::file_coverage(listed_paths(text, usize::MAX), changed)
+    }
+
     fn changed(paths: &[&str]) -> Vec<(String, Option<String>)> {
         paths.iter().map(|p| (p.to_string(), None)).collect()
     }
@@ -411,6 +473,40 @@ mod tests {
         let coverage = file_coverage(text, &files);
         assert_eq!(coverage.omitted, ["src/cors.ts"]);
         assert_eq!(coverage.unchanged, ["README.md"]);
+    }
+
+    #[test]
+    fn a_root_file_counts_alone_in_a_code_span_or_a_list_item_never_in_prose() {
+        let files = changed(&["Makefile", "Dockerfile", "src/a.rs"]);
+        for text in [
+            "`Makefile`, `Dockerfile` and `src/a.rs`",
+            "\n- Makefile\n- Dockerfile,\n1. src/a.rs",
+        ] {
+            let coverage = file_coverage(text, &files);
+            assert!(coverage.omitted.is_empty(), "{text}: {coverage:?}");
+            assert!(coverage.unchanged.is_empty(), "{text}: {coverage:?}");
+        }
+        assert_eq!(listed_paths(" Makefile ", usize::MAX), ["Makefile"]);
+        // A word of a sentence, in a list item or not, names no file.
+        for text in [
+            "Updated the Makefile and the Dockerfile, plus src/a.rs.",
+            "\n- tidied the Makefile\n- Dockerfile too\n- src/a.rs",
+            "`make build` in the Makefile; src/a.rs",
+        ] {
+            let coverage = file_coverage(text, &files);
+            assert_eq!(coverage.omitted, ["Makefile", "Dockerfile"], "{text}");
+        }
+        // A span or an item of markup alone is no name.
+        assert!(listed_paths("`-`\n- -\n- `.`", usize::MAX).is_empty());
+    }
+
+    #[test]
+    fn a_file_list_is_read_no_further_than_one_past_the_cap() {
+        let text = "`a/1`, a/2, `a/3`\n- a/4\n- a/5";
+        assert_eq!(listed_paths(text, 1), ["a/1", "a/2"]);
+        assert_eq!(listed_paths(text, 2), ["a/1", "a/2", "a/3"]);
+        assert_eq!(listed_paths(text, 3).len(), 4);
+        assert_eq!(listed_paths(text, 5).len(), 5);
     }
 
     #[test]

@@ -558,10 +558,15 @@ fn sign_off_problem(problem: &SignOffProblem, author: &str, class: RiskClass) ->
 
 /// The scope-expansion requests of the task that may grant.
 fn expansion_requests(task: &TaskRecords) -> Vec<ExpansionRequest> {
+    // Paths are read up to one past the cap, all requests together: a refusal costs no
+    // more than the cap.
+    let mut read = 0usize;
     task.granting
         .iter()
         .filter_map(|record| {
-            let expansion = record.scope_expansion()?;
+            let expansion =
+                record.scope_expansion_within(MAX_EXPANSION_PATHS.saturating_sub(read))?;
+            read += expansion.paths.len();
             let decision = record.decision();
             let status = decision.status.as_str().to_string();
             let decision = match decision.status {
@@ -619,12 +624,12 @@ pub const MAX_SCOPE_PATTERNS: usize = 200_000;
 pub const MAX_CRITERIA: usize = 20_000;
 
 /// The `limit-exceeded` problem for `count` things of a kind beyond `cap`.
-fn limit_problem(what: &str, count: usize, cap: usize, record: Option<&Record>) -> Diagnostic {
+fn limit_problem(what: &str, cap: usize, record: Option<&Record>) -> Diagnostic {
     let problem = Diagnostic::new(
         GateCode::LimitExceeded,
         format!(
-            "{count} {what} is more than the gate reads ({cap}); name directories or globs \
-             instead of every file"
+            "more {what} than the gate reads ({cap}); name directories or globs instead of \
+             every file"
         ),
     );
     match record {
@@ -647,18 +652,13 @@ fn check_scope(
         .unwrap_or_default();
     if declared.len() > MAX_SCOPE_PATTERNS {
         let what = "file-scope patterns";
-        problems.push(limit_problem(
-            what,
-            declared.len(),
-            MAX_SCOPE_PATTERNS,
-            task.assignment,
-        ));
+        problems.push(limit_problem(what, MAX_SCOPE_PATTERNS, task.assignment));
         declared.clear();
     }
     let paths: usize = requests.iter().map(|request| request.paths.len()).sum();
     if paths > MAX_EXPANSION_PATHS {
         let what = "scope-expansion paths";
-        problems.push(limit_problem(what, paths, MAX_EXPANSION_PATHS, None));
+        problems.push(limit_problem(what, MAX_EXPANSION_PATHS, None));
         requests.clear();
     }
     let authors = task.authors();

@@ -332,17 +332,17 @@ fn check_files(input: &BundleInput, item: &EvidenceItem) -> Vec<(GateCode, Strin
         .iter()
         .map(|file| (file.path.clone(), file.old_path.clone()))
         .collect();
-    let listed = bundle::listed_paths(&item.text).len();
-    if listed > super::MAX_SCOPE_PATTERNS {
+    let listed = bundle::listed_paths(&item.text, super::MAX_SCOPE_PATTERNS);
+    if listed.len() > super::MAX_SCOPE_PATTERNS {
         let message = format!(
-            "`{}` lists {listed} entries, more than the gate reads ({}); name directories or \
-             globs instead of every file",
+            "`{}` lists more entries than the gate reads ({}); name directories or globs \
+             instead of every file",
             item.label,
             super::MAX_SCOPE_PATTERNS
         );
         return vec![(GateCode::LimitExceeded, message)];
     }
-    let coverage = bundle::file_coverage(&item.text, &changed);
+    let coverage = bundle::file_coverage(listed, &changed);
     let mut problems = Vec::new();
     if !coverage.unbounded.is_empty() {
         problems.push((

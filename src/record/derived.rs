@@ -7,7 +7,7 @@
 
 use super::fields::{Capability, Urgency};
 use super::placeholder::is_placeholder;
-use super::statements::{sentences, visible_blocks, words, Block, Piece};
+use super::statements::{each_visible_block, sentences, visible_blocks, words, Block, Piece};
 use super::Record;
 use crate::identity::{same_agent, AgentName};
 use serde::Serialize;
@@ -447,29 +447,36 @@ const NEGATIONS: &[&str] = &[
     "but",
 ];
 
-pub(super) fn scope_expansion(record: &Record) -> Option<ScopeExpansion> {
+/// The scope expansion of a record, its paths read no further than `cap + 1` (the
+/// reading stops there, so a request past the gate's cap costs no more than the cap).
+pub(super) fn scope_expansion(record: &Record, cap: usize) -> Option<ScopeExpansion> {
     let section = record.section("Request")?;
-    let blocks = visible_blocks(&section.body, section.body_line);
-    let first = blocks.first()?;
+    let mut blocks = each_visible_block(&section.body, section.body_line);
+    let first = blocks.next()?;
     let text = first.written();
     let request = strip_prefix_ignore_case(text.trim_start(), SCOPE_PREFIX)?.trim();
     let reason = match request.find("because ") {
         Some(at) => request[at + "because ".len()..].trim(),
         None => request,
     };
+    let (reason, line) = (reason.to_string(), first.line);
     let mut paths: Vec<String> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for block in &blocks {
-        for path in block_paths(block) {
+    for block in std::iter::once(first).chain(blocks) {
+        for path in block_paths(&block) {
             if seen.insert(path.clone()) {
                 paths.push(path);
             }
         }
+        if paths.len() > cap {
+            paths.truncate(cap + 1);
+            break;
+        }
     }
     Some(ScopeExpansion {
         paths,
-        reason: reason.to_string(),
-        line: first.line,
+        reason,
+        line,
     })
 }
 
@@ -636,6 +643,20 @@ mod tests {
         ] {
             assert!(!waives(body), "{body:?}");
         }
+    }
+
+    #[test]
+    fn expansion_paths_are_read_no_further_than_one_past_the_cap() {
+        let mut record = Record::new(RecordKind::InteractionRecord);
+        record.push_section(
+            "Request",
+            "Scope expansion: these files.\n\n- `a/1`\n- `a/2`, `a/1`\n- a/3\n",
+        );
+        let paths = |cap| record.scope_expansion_within(cap).map(|e| e.paths);
+        assert_eq!(paths(0), Some(vec!["a/1".to_string()]));
+        assert_eq!(paths(1), Some(vec!["a/1".to_string(), "a/2".to_string()]));
+        assert_eq!(paths(3).map(|p| p.len()), Some(3));
+        assert_eq!(paths(3), record.scope_expansion().map(|e| e.paths));
     }
 
     #[test]

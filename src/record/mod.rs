@@ -525,7 +525,13 @@ impl Record {
 
     /// The scope expansion a Request starting with `Scope expansion:` asks for.
     pub fn scope_expansion(&self) -> Option<ScopeExpansion> {
-        derived::scope_expansion(self)
+        derived::scope_expansion(self, usize::MAX)
+    }
+
+    /// The scope expansion with at most `cap + 1` of its paths: reading stops past a
+    /// cap, so a reader that refuses more than `cap` pays for no more.
+    pub fn scope_expansion_within(&self, cap: usize) -> Option<ScopeExpansion> {
+        derived::scope_expansion(self, cap)
     }
 
     /// The labelled items of the Evidence Bundle section.

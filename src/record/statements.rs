@@ -68,71 +68,96 @@ impl Block {
 
 /// The visible blocks of a section body whose first line is `first_line`.
 pub(crate) fn visible_blocks(body: &str, first_line: usize) -> Vec<Block> {
-    let lines = LineIndex::new(body);
-    let mut blocks: Vec<Block> = Vec::new();
-    let mut open: Option<Block> = None;
-    let mut hidden = 0usize;
-    let mut list_depth = 0usize;
-    for (event, range) in events(body) {
-        match event {
-            Event::Start(tag) if hides(&tag) => hidden += 1,
-            Event::End(tag) if hides_end(tag) => hidden = hidden.saturating_sub(1),
-            _ if hidden > 0 => {}
-            Event::Start(Tag::List(_)) => {
-                blocks.extend(open.take());
-                list_depth += 1;
-            }
-            Event::End(TagEnd::List(_)) => list_depth = list_depth.saturating_sub(1),
-            Event::Start(Tag::Paragraph | Tag::Heading { .. } | Tag::Item) => {
-                blocks.extend(open.take());
-            }
-            Event::End(TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::Item) => {
-                blocks.extend(open.take());
-            }
-            Event::Text(text) => push(
-                &mut open,
-                Piece::Text(text.into_string()),
-                &lines,
-                &range,
-                list_depth,
-                first_line,
-            ),
-            Event::Code(code) => push(
-                &mut open,
-                Piece::Code(code.into_string()),
-                &lines,
-                &range,
-                list_depth,
-                first_line,
-            ),
-            Event::SoftBreak | Event::HardBreak => {
-                if let Some(block) = open.as_mut() {
-                    block.pieces.push(Piece::Text("\n".to_string()));
-                }
-            }
-            _ => {}
-        }
-    }
-    blocks.extend(open);
-    blocks
+    each_visible_block(body, first_line).collect()
 }
 
-fn push(
-    open: &mut Option<Block>,
-    piece: Piece,
-    lines: &LineIndex,
-    range: &std::ops::Range<usize>,
-    list_depth: usize,
+/// The visible blocks of a section body, one at a time: a reader that needs only the
+/// first ones (a scope expansion past its cap) stops reading there.
+pub(crate) fn each_visible_block(
+    body: &str,
     first_line: usize,
-) {
-    let block = open.get_or_insert_with(|| Block {
-        pieces: Vec::new(),
-        in_list: list_depth > 0,
-        line: first_line + lines.line(range.start) - 1,
-    });
-    match (block.pieces.last_mut(), piece) {
-        (Some(Piece::Text(last)), Piece::Text(text)) => last.push_str(&text),
-        (_, piece) => block.pieces.push(piece),
+) -> impl Iterator<Item = Block> + '_ {
+    VisibleBlocks {
+        events: events(body),
+        lines: LineIndex::new(body),
+        first_line,
+        open: None,
+        hidden: 0,
+        list_depth: 0,
+    }
+}
+
+/// The state of reading blocks from a section's events.
+struct VisibleBlocks<I> {
+    events: I,
+    lines: LineIndex,
+    first_line: usize,
+    open: Option<Block>,
+    hidden: usize,
+    list_depth: usize,
+}
+
+impl<'a, I: Iterator<Item = (Event<'a>, std::ops::Range<usize>)>> Iterator for VisibleBlocks<I> {
+    type Item = Block;
+
+    fn next(&mut self) -> Option<Block> {
+        while let Some((event, range)) = self.events.next() {
+            let piece = match event {
+                Event::Start(tag) if hides(&tag) => {
+                    self.hidden += 1;
+                    continue;
+                }
+                Event::End(tag) if hides_end(tag) => {
+                    self.hidden = self.hidden.saturating_sub(1);
+                    continue;
+                }
+                _ if self.hidden > 0 => continue,
+                Event::Start(Tag::List(_)) => {
+                    self.list_depth += 1;
+                    None
+                }
+                Event::End(TagEnd::List(_)) => {
+                    self.list_depth = self.list_depth.saturating_sub(1);
+                    continue;
+                }
+                Event::Start(Tag::Paragraph | Tag::Heading { .. } | Tag::Item)
+                | Event::End(TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::Item) => None,
+                Event::Text(text) => Some(Piece::Text(text.into_string())),
+                Event::Code(code) => Some(Piece::Code(code.into_string())),
+                Event::SoftBreak | Event::HardBreak => {
+                    if let Some(block) = self.open.as_mut() {
+                        block.pieces.push(Piece::Text("\n".to_string()));
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            match piece {
+                Some(piece) => self.push(piece, &range),
+                // A block boundary: the open block, if any, is done.
+                None => {
+                    if let Some(block) = self.open.take() {
+                        return Some(block);
+                    }
+                }
+            }
+        }
+        self.open.take()
+    }
+}
+
+impl<I> VisibleBlocks<I> {
+    fn push(&mut self, piece: Piece, range: &std::ops::Range<usize>) {
+        let (lines, first_line, list_depth) = (&self.lines, self.first_line, self.list_depth);
+        let block = self.open.get_or_insert_with(|| Block {
+            pieces: Vec::new(),
+            in_list: list_depth > 0,
+            line: first_line + lines.line(range.start) - 1,
+        });
+        match (block.pieces.last_mut(), piece) {
+            (Some(Piece::Text(last)), Piece::Text(text)) => last.push_str(&text),
+            (_, piece) => block.pieces.push(piece),
+        }
     }
 }
 

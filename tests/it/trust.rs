@@ -689,6 +689,38 @@ fn a_file_renamed_out_of_the_records_directory_is_read_whole() {
 }
 
 #[test]
+fn a_root_file_is_listed_alone_never_by_a_word_of_a_sentence() {
+    // The scope allows the Makefile; only the evidence's file list is at stake.
+    let scope = assignment("backend-engineer", "src/auth/, Makefile", "high");
+    let listing = |files: &str| {
+        let review = approved_review_saying("Files changed", files);
+        let base: [(&str, &[u8]); 2] = [
+            (".handoff/eng-1-task.md", scope.as_bytes()),
+            ("Makefile", b"all:\n"),
+        ];
+        let repo = repo_with(&base, &[(".handoff/eng-1.md", review.as_bytes())]);
+        repo.write("Makefile", "all:\n\ttrue\n");
+        repo.commit("make");
+        check(&repo, &[])
+    };
+    for files in [
+        "`src/auth/login.py`, `Makefile`",
+        "\n  - src/auth/login.py\n  - Makefile",
+    ] {
+        passes(listing(files));
+    }
+    let verdict = rejects_with(
+        listing("`src/auth/login.py`, and the Makefile too"),
+        "files-not-listed",
+    );
+    let messages = verdict["problems"].to_string();
+    assert!(
+        messages.contains("omits changed files: Makefile"),
+        "{messages}"
+    );
+}
+
+#[test]
 fn expansion_paths_come_from_code_spans_and_lists_only() {
     let approval = review("backend-engineer", APPROVED, None);
     for request in [
