@@ -8,12 +8,26 @@
 //! run about 6.5 M instructions, three times git's whole diff of a one-line commit, and
 //! the same data as JSON costs a few hundred thousand. The YAML file stays the source;
 //! a test holds the policy read from the JSON equal to the one the YAML loader reads.
+//!
+//! Reads there too the literals of every built-in line regex and rule glob (the words
+//! every match holds, `src/pattern/required.rs`, which this script includes) into
+//! `OUT_DIR/literals.rs`, two sorted tables the classifier's prefilters look patterns up
+//! in: reading them from the rules' text cost every run about 4.5 M instructions.
 
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use yaml_serde::Value;
+
+// Only the functions of text are used here.
+#[allow(dead_code)]
+#[path = "src/pattern/required.rs"]
+mod required;
 
 fn main() {
-    write_defaults_json();
+    let defaults = write_defaults_json();
+    write_literals(&defaults);
     let version = env!("CARGO_PKG_VERSION");
     let full = match commit() {
         Some(commit) => format!("{version} ({commit})"),
@@ -60,18 +74,75 @@ fn git(args: &[&str]) -> Option<String> {
 }
 
 /// Converts `src/policy/defaults.yaml` to `OUT_DIR/defaults.json` (same data, no
-/// comments). A file that is not YAML stops the build at its line and column.
-fn write_defaults_json() {
+/// comments) and returns it. A file that is not YAML stops the build at its line and
+/// column.
+fn write_defaults_json() -> Value {
     let source = "src/policy/defaults.yaml";
     println!("cargo:rerun-if-changed={source}");
     let text = std::fs::read_to_string(source)
         .unwrap_or_else(|error| panic!("{source} cannot be read: {error}"));
-    let value: yaml_serde::Value = yaml_serde::from_str(&text)
+    let value: Value = yaml_serde::from_str(&text)
         .unwrap_or_else(|error| panic!("{source} is not valid YAML: {error}"));
     let json = serde_json::to_string(&value)
         .unwrap_or_else(|error| panic!("{source} has no JSON form: {error}"));
+    write_out("defaults.json", &json);
+    value
+}
+
+/// Writes `OUT_DIR/literals.rs`: `BUILT_REGEX_LITERALS` (each built-in line regex) and
+/// `BUILT_GLOB_LITERALS` (each built-in rule glob as the policy holds it, `.‹code›`
+/// expanded), with their literals, sorted by pattern. A pattern missing from them is
+/// read at run time (a test checks every built-in one is there).
+fn write_literals(defaults: &Value) {
+    println!("cargo:rerun-if-changed=src/pattern/required.rs");
+    let extensions: Vec<&str> = words(defaults.get("code_extensions")).collect();
+    let code = format!(".{{{}}}", extensions.join(","));
+    let (mut regexes, mut globs) = (BTreeMap::new(), BTreeMap::new());
+    let rules = sequence(defaults.get("triggers")).flat_map(|t| sequence(t.get("rules")));
+    for rule in rules {
+        if let Some(regex) = rule.get("line").and_then(Value::as_str) {
+            regexes.insert(regex.to_string(), required::regex_literals(regex));
+        }
+        for glob in words(rule.get("paths")).chain(words(rule.get("files"))) {
+            let glob = glob.replace(".‹code›", &code);
+            let literals = required::glob_literals(&required::rule_glob(&glob));
+            globs.insert(glob, literals);
+        }
+    }
+    let mut text = String::new();
+    table(&mut text, "BUILT_REGEX_LITERALS", &regexes);
+    table(&mut text, "BUILT_GLOB_LITERALS", &globs);
+    write_out("literals.rs", &text);
+}
+
+/// The items of a YAML list (none when `value` is missing or no list).
+fn sequence(value: Option<&Value>) -> impl Iterator<Item = &Value> {
+    value.and_then(Value::as_sequence).into_iter().flatten()
+}
+
+/// The strings of a YAML list.
+fn words(value: Option<&Value>) -> impl Iterator<Item = &str> {
+    sequence(value).filter_map(Value::as_str)
+}
+
+/// One table of patterns and their literals as a Rust `static` (`{:?}` writes a string
+/// as a Rust literal).
+fn table(text: &mut String, name: &str, entries: &BTreeMap<String, Option<Vec<String>>>) {
+    let _ = writeln!(text, "static {name}: &[(&str, Option<&[&str]>)] = &[");
+    for (pattern, literals) in entries {
+        let literals = match literals {
+            Some(literals) => format!("Some(&{literals:?})"),
+            None => "None".to_string(),
+        };
+        let _ = writeln!(text, "    ({pattern:?}, {literals}),");
+    }
+    let _ = writeln!(text, "];");
+}
+
+/// Writes `name` in `OUT_DIR`.
+fn write_out(name: &str, text: &str) {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
-    let path = Path::new(&out).join("defaults.json");
-    std::fs::write(&path, json)
+    let path = PathBuf::from(out).join(name);
+    std::fs::write(&path, text)
         .unwrap_or_else(|error| panic!("{} cannot be written: {error}", path.display()));
 }

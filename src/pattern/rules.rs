@@ -1,9 +1,9 @@
 //! Rule globs: the policy's path and file globs, matched case-insensitively, each compiled
 //! only when a path could match it (see [`super::literals`]).
 
-use super::literals::{glob_literals, Prefilter};
-use super::{compile, Dialect};
-use globset::GlobMatcher;
+use super::literals::{rule_glob_literals, Prefilter};
+use super::{compile, glob_matcher, Dialect};
+use regex_automata::meta::Regex;
 use std::sync::OnceLock;
 
 /// A path or file glob of a rule, matched case-insensitively against a path that
@@ -56,7 +56,7 @@ struct RuleGlob {
 /// needs no matcher.
 #[derive(Debug)]
 struct CompiledGlob {
-    stem: Option<GlobMatcher>,
+    stem: Option<Regex>,
     extensions: Option<Vec<String>>,
 }
 
@@ -74,19 +74,18 @@ impl RuleGlob {
                     extensions,
                 });
             }
-            rule_glob(stem)
-                .map(|glob| CompiledGlob {
-                    stem: Some(glob.compile_matcher()),
-                    extensions,
-                })
-                .map_err(|e| e.to_string())
+            let glob = rule_glob(stem).map_err(|e| e.to_string())?;
+            Ok(CompiledGlob {
+                stem: Some(glob_matcher(&glob)?),
+                extensions,
+            })
         });
         let Ok(compiled) = compiled else {
             return false;
         };
         let stem_matches = |text: &str| {
             let matcher = compiled.stem.as_ref();
-            matcher.is_none_or(|matcher| matcher.is_match(text))
+            matcher.is_none_or(|matcher| matcher.is_match(text.as_bytes()))
         };
         match (&compiled.extensions, split) {
             (None, _) => stem_matches(path),
@@ -115,7 +114,7 @@ impl RuleGlobs {
             Prefilter::new(
                 self.globs
                     .iter()
-                    .map(|glob| glob_literals(&super::rule_glob(&glob.source))),
+                    .map(|glob| rule_glob_literals(&glob.source)),
             )
         });
         let path = lowercase(path);

@@ -145,11 +145,18 @@ impl Validated for LineRegex {
 /// Compiles a line regex the way the classifier runs it: on bytes, ASCII classes (the
 /// settings of `regex::bytes` with `unicode(false)`), and without the regex's own literal
 /// prefilter, which halves the cost of compiling the large credential rules: the
-/// classifier runs a rule only on lines that already hold one of its literals.
+/// classifier runs a rule only on lines that already hold one of its literals. Nor is a
+/// full DFA built: the lazy DFA matches lines about as fast, and the full DFAs cost a
+/// one-line commit about 2 M instructions.
 pub(crate) fn compile_line_regex(regex: &str) -> Result<meta::Regex, String> {
     meta::Builder::new()
         .syntax(syntax::Config::new().unicode(false).utf8(false))
-        .configure(meta::Config::new().utf8_empty(false).auto_prefilter(false))
+        .configure(
+            meta::Config::new()
+                .utf8_empty(false)
+                .auto_prefilter(false)
+                .dfa(false),
+        )
         .build(regex)
         .map_err(|error| match error.syntax_error() {
             Some(syntax) => syntax.to_string(),
