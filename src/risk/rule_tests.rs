@@ -218,6 +218,9 @@ const YES: &[Case] = &[
     ("env-var.line.js", "app.js", "nconf.argv().env({"),
     ("env-var.line.elixir", "config/prod.exs", "require_db_ssl = System.get_env(\"REQUIRE_DB_SSL\") || true"),
     ("env-var.scope.option-table", "internal/config/options.go", "\t\t\t\"SCHEDULER_ENTRY_FREQUENCY_FACTOR\": {"),
+    ("env-var.line.elixir", "config/prod.secret.exs", "    scheme: {:system, \"PUBLIC_PROTOCOL\", \"https\"},"),
+    ("env-var.line.go", "config/config.go", "\terr := configor.New(&configor.Config{ENVPrefix: \"GOTIFY\"}).Load(conf, configFiles()...)"),
+    ("auth.line.permission-type", "lib/web/channels/project_ping_channel.ex", "      Permission.get_permission(socket.assigns.user, %Project{id: project_id}))"),
     ("credential.line.npm-token", "scripts/publish.sh", "NPM_TOKEN=npm_7hQk3LmZ9pXw2RtY8vBn4CdE6fGh1JkLs0Qa"),
     ("credential.line.registry-token", ".npmrc", "//registry.npmjs.org/:_authToken=npm_7hQk3LmZ9pXw2RtY8vBn4CdE6fGh1JkLs0Qa"),
 ];
