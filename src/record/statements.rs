@@ -257,4 +257,23 @@ mod tests {
             ["don't", "ship", "it", "please"]
         );
     }
+
+    #[test]
+    fn a_block_reads_as_written_as_text_and_as_prose() {
+        let blocks = visible_blocks("Approve `src/a.rs` now\n", 1);
+        let [block] = &blocks[..] else {
+            panic!("one block: {blocks:?}")
+        };
+        assert_eq!(block.written(), "Approve `src/a.rs` now");
+        assert_eq!(block.text(), "Approve src/a.rs now");
+        assert_eq!(block.prose(), "Approve  now");
+    }
+
+    #[test]
+    fn a_list_ends_and_each_block_starts_its_own() {
+        let blocks = visible_blocks("- a\n  # h\n\nAfter\n", 1);
+        let texts: Vec<String> = blocks.iter().map(Block::text).collect();
+        assert_eq!(texts, ["a", "h", "After"]);
+        assert!(blocks[0].in_list && blocks[1].in_list && !blocks[2].in_list);
+    }
 }
