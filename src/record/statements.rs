@@ -275,5 +275,8 @@ mod tests {
         let texts: Vec<String> = blocks.iter().map(Block::text).collect();
         assert_eq!(texts, ["a", "h", "After"]);
         assert!(blocks[0].in_list && blocks[1].in_list && !blocks[2].in_list);
+        // A table starts no paragraph: the paragraph before it ends at its own end.
+        let blocks = visible_blocks("Approved\n\n| a |\n|---|\n| b |\n", 1);
+        assert_eq!(blocks[0].text(), "Approved");
     }
 }
