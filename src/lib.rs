@@ -141,11 +141,12 @@ pub use diagnostic::{
     TrailCode,
 };
 pub use report::{
-    appended_line, deferred_line, event_line, write as write_report, Annotation, AuditHeader,
-    AuditReport, CheckReport, ClassifyReport, ContractCheckReport, ContractNextReport,
-    ExplainReport, Format, HandoffHistory, HistoryReport, Level as AnnotationLevel, LintReport,
-    ListReport, MessageCheckReport, ParseReport, PolicyReport, PruneReport, RepairReport, Report,
-    ReportError, RouteContract, RouteReport, ShowReport, VerifyReport,
+    appended_line, apply_audit_baseline, deferred_line, event_line, write as write_report,
+    Annotation, AuditHeader, AuditReport, CheckReport, ClassifyReport, ContractCheckReport,
+    ContractNextReport, ExplainReport, Format, HandoffHistory, HistoryReport,
+    Level as AnnotationLevel, LintReport, ListReport, MessageCheckReport, ParseReport,
+    PolicyReport, PruneReport, RepairReport, Report, ReportError, RouteContract, RouteReport,
+    ShowReport, VerifyReport,
 };
 pub use template::{TemplateError, Templates};
 

@@ -9,9 +9,9 @@ use super::inputs::expand;
 use super::output::{formats, print_report, TemplatesArg};
 use super::route::load;
 use super::{Failure, Outcome};
-use handoff::audit_documents;
 use handoff::parse_document;
 use handoff::Reference;
+use handoff::{apply_audit_baseline, audit_documents, Baseline};
 use handoff::{
     default_trail_dir, summarise_trail, AuditHeader, AuditReport, Format, Registry, Repo, Report,
     Trail, TrailSummary,
@@ -34,6 +34,11 @@ pub struct Args {
     /// policy's `trail_dir`, `.handoff/trail/`, when there is one).
     #[arg(long, value_name = "DIR")]
     trail: Option<PathBuf>,
+    /// A SARIF log of an earlier run (`audit --format sarif`): the findings and lint
+    /// errors it lists are not counted again (each entry covers one), only reported as
+    /// baselined.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
     /// Output format (`md` is accepted for `markdown`).
     #[arg(long, value_parser = formats(AuditReport::FORMATS), default_value_t = Format::Human)]
     format: Format,
@@ -53,12 +58,15 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         let text = input.read()?;
         documents.push(parse_document(&input.name(), &text));
     }
-    let report = audit_documents(
+    let mut report = audit_documents(
         &documents,
         reference
             .as_ref()
             .map(|(registry, aliases)| Reference { registry, aliases }),
     );
+    if let Some(path) = &args.baseline {
+        apply_audit_baseline(&mut report, Baseline::read(path)?);
+    }
     let now = jiff::Timestamp::now();
     let trail_dir = match &args.trail {
         Some(dir) => Some(dir.clone()),

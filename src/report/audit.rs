@@ -3,9 +3,11 @@
 
 use super::audit_page::{self, AuditHeader};
 use super::{escape, Annotation, Format, Report};
-use crate::diagnostic::{RoutingCode, Severity};
+use crate::diagnostic::{Diagnostic, RoutingCode, Severity};
 use crate::routing::summary::AuditReport as Audit;
+use crate::routing::summary::Baselined;
 use crate::routing::Registry;
+use crate::suppress::{Baseline, SuppressedBy};
 use crate::trail::TrailSummary;
 use serde::Serialize;
 
@@ -96,14 +98,51 @@ impl Report for AuditReport<'_> {
     }
 
     /// The routing findings, then the lint errors of the records that fail lint.
+    /// The findings and lint errors, then those the baseline covers (suppressed).
     fn annotations(&self) -> Vec<Annotation> {
         let findings = self.audit.findings.iter().map(|f| &f.finding);
         let lint = self.audit.lint_failures.iter().flat_map(|f| &f.errors);
-        findings
-            .chain(lint)
-            .map(Annotation::from_diagnostic)
-            .collect()
+        let counted = findings.chain(lint).map(Annotation::from_diagnostic);
+        let baselined = self.audit.baselined.iter().flat_map(|baselined| {
+            let reason = format!("in the baseline {}", baselined.baseline);
+            let findings = baselined.findings.iter().map(|f| &f.finding);
+            findings
+                .chain(&baselined.lint_errors)
+                .map(move |diagnostic| Annotation {
+                    suppressed: Some((SuppressedBy::Baseline, reason.clone())),
+                    ..Annotation::from_diagnostic(diagnostic)
+                })
+        });
+        counted.chain(baselined).collect()
     }
+}
+
+/// Moves the routing findings and lint errors `baseline` covers out of `audit`'s counts
+/// into its `baselined` part; each entry of the baseline covers one.
+pub fn apply_baseline(audit: &mut Audit, mut baseline: Baseline) {
+    let mut covers = |diagnostic: &Diagnostic| {
+        baseline.take(&Annotation::from_diagnostic(diagnostic).fingerprint())
+    };
+    let (findings, kept) = std::mem::take(&mut audit.findings)
+        .into_iter()
+        .partition(|f| covers(&f.finding));
+    audit.findings = kept;
+    let mut lint_errors = Vec::new();
+    for failure in &mut audit.lint_failures {
+        let (covered, kept) = std::mem::take(&mut failure.errors)
+            .into_iter()
+            .partition(|d| covers(d));
+        failure.errors = kept;
+        lint_errors.extend::<Vec<Diagnostic>>(covered);
+    }
+    audit
+        .lint_failures
+        .retain(|failure| !failure.errors.is_empty());
+    audit.baselined = Some(Baselined {
+        baseline: baseline.source,
+        findings,
+        lint_errors,
+    });
 }
 
 fn table(title: &'static str, header: &'static [&'static str], rows: Vec<Vec<String>>) -> Table {

@@ -39,7 +39,7 @@ mod trail;
 mod views;
 
 pub use annotation::{Annotation, Level};
-pub use audit::AuditReport;
+pub use audit::{apply_baseline as apply_audit_baseline, AuditReport};
 pub use audit_page::AuditHeader;
 pub use check::CheckReport;
 pub use classify::ClassifyReport;

@@ -48,6 +48,20 @@ pub struct AuditReport {
     pub findings: Vec<RoutingFinding>,
     /// Every record (or stretch of a document) that fails lint, in document order.
     pub lint_failures: Vec<LintFailure>,
+    /// With `--baseline` only: what it covers (not counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baselined: Option<Baselined>,
+}
+
+/// The findings and lint errors a baseline covers: reported, not counted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Baselined {
+    /// Where the baseline was read from.
+    pub baseline: String,
+    /// The routing findings it covers.
+    pub findings: Vec<RoutingFinding>,
+    /// The lint errors it covers.
+    pub lint_errors: Vec<Diagnostic>,
 }
 
 impl AuditReport {

@@ -31,6 +31,13 @@ fn triggers(classification: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The real binary run in `dir` with `args`: its exit code and standard output.
+fn output_in(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let output = handoff_in(dir).args(args).output().expect("run handoff");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    (output.status.code(), stdout)
+}
+
 /// A new branch `name` from `main` with `files` written (and `removed` deleted), committed.
 fn branch(repo: &TestRepo, name: &str, files: &[(&str, &str)], removed: &[&str]) {
     repo.git(&["switch", "-q", "-c", name, "main"]);
@@ -152,14 +159,7 @@ fn lint_does_not_report_again_what_its_baseline_lists() {
     let record = "# Task\n\n## Task Assignment\n\n| Field | Value |\n|---|---|\n\
                   | Task ID | T-1 |\n| Risk Class | extreme |\n";
     std::fs::write(dir.path().join("old.md"), record).expect("write");
-    let lint = |extra: &[&str]| {
-        let output = handoff_in(dir.path())
-            .args([&["lint", "."], extra].concat())
-            .output()
-            .expect("run handoff");
-        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-        (output.status.code(), stdout)
-    };
+    let lint = |extra: &[&str]| output_in(dir.path(), &[&["lint", "."], extra].concat());
     let (code, sarif) = lint(&["--format", "sarif"]);
     assert_eq!(code, Some(1), "the old record has errors: {sarif}");
     let baseline = dir.path().join("lint-baseline.sarif");
@@ -184,6 +184,46 @@ fn lint_does_not_report_again_what_its_baseline_lists() {
     assert!(
         baselined.iter().all(|d| d["source"] == "./old.md"),
         "{json:#}"
+    );
+}
+
+#[test]
+fn audit_does_not_report_again_what_its_baseline_lists() {
+    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let args = [
+        "audit",
+        "examples/registry/records",
+        "--registry",
+        "examples/registry",
+    ];
+    let run = |extra: &[&str]| output_in(project, &[&args[..], extra].concat());
+    let (code, sarif) = run(&["--format", "sarif"]);
+    assert_eq!(code, Some(1), "the examples have routing errors: {sarif}");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let baseline = dir.path().join("audit.sarif");
+    std::fs::write(&baseline, &sarif).expect("write");
+    let baseline = baseline.to_string_lossy().into_owned();
+    let (code, human) = run(&["--baseline", &baseline]);
+    assert_eq!(code, Some(0), "{human}");
+    assert!(human.contains("0 error(s), 0 warning(s), "), "{human}");
+    assert!(human.contains(" baselined ("), "{human}");
+    let (_, json) = run(&["--baseline", &baseline, "--format", "json"]);
+    let json: Value = serde_json::from_str(&json).unwrap_or_default();
+    assert_eq!(json["findings"], Value::Array(Vec::new()), "{json:#}");
+    let baselined = json["baselined"]["findings"].as_array().cloned();
+    assert!(!baselined.unwrap_or_default().is_empty(), "{json:#}");
+    // SARIF lists them as suppressed, and the log is a baseline again.
+    let (code, again) = run(&["--baseline", &baseline, "--format", "sarif"]);
+    assert_eq!(code, Some(0));
+    let log: Value = serde_json::from_str(&again).unwrap_or_default();
+    let results = log["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(!results.is_empty());
+    assert!(
+        results.iter().all(|r| r.get("suppressions").is_some()),
+        "{log:#}"
     );
 }
 
