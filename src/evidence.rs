@@ -304,5 +304,49 @@ mod tests {
         assert_eq!(items[2].item, Some(EvidenceItemId::RollbackPlan));
         assert_eq!(items[2].line, 15);
         assert!(items[2].text.contains("git revert HEAD"));
+        assert_eq!(
+            (items[1].label.as_str(), items[1].text.as_str()),
+            ("Summary", "one line")
+        );
+        assert_eq!(items[2].label, "Rollback plan");
+        assert_eq!(
+            EvidenceItemId::RollbackPlan.seed_wording(),
+            "Rollback plan (exact commands or steps)"
+        );
+    }
+
+    fn labels_and_texts(body: &str) -> Vec<(String, String)> {
+        let items = extract_items(body, 1);
+        items
+            .into_iter()
+            .map(|item| (item.label, item.text))
+            .collect()
+    }
+
+    #[test]
+    fn a_sub_heading_item_holds_its_deeper_headings_and_ends_at_its_level() {
+        let body =
+            "#### Rollback plan\n\ngit revert HEAD\n\n##### Checked\n\nyes\n\n#### Tests\n\nok\n";
+        let items = labels_and_texts(body);
+        assert_eq!(items[0].1, "git revert HEAD\n\n##### Checked\n\nyes");
+        assert_eq!((items.len(), items[2].1.as_str()), (3, "ok"));
+        // A heading inside a list item is that item's content, not an item of its own.
+        let items = labels_and_texts("- Summary: x\n\n  #### Tests\n- Rollback plan: y\n");
+        let labels: Vec<&str> = items.iter().map(|(label, _)| label.as_str()).collect();
+        assert_eq!(labels, ["Summary", "Rollback plan"]);
+    }
+
+    #[test]
+    fn a_list_item_label_is_read_without_markup_and_its_text_keeps_relative_indent() {
+        let body = "1. *Rollback plan*: a\n2. `Summary`: b\n3. _Tests_: c\n";
+        let labels: Vec<String> = labels_and_texts(body)
+            .into_iter()
+            .map(|(label, _)| label)
+            .collect();
+        assert_eq!(labels, ["Rollback plan", "Summary", "Tests"]);
+        let items = labels_and_texts("- Files changed: src/a.rs\n  - src/b.rs\n    - src/c.rs\n");
+        assert_eq!(items[0].1, "src/a.rs\n- src/b.rs\n  - src/c.rs");
+        // A URL's colon and an empty label make no item.
+        assert!(labels_and_texts("- https://ci.example.com/run/1\n- : no label\n").is_empty());
     }
 }

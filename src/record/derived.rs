@@ -613,6 +613,67 @@ mod tests {
         assert!(prose.ambiguity.is_some());
     }
 
+    #[test]
+    fn a_decision_keeps_its_text_unless_blank_and_spells_its_status() {
+        let blank = with_decision("[Filled by the receiver]");
+        assert_eq!(
+            (blank.status, blank.text, blank.unrecognized),
+            (DecisionStatus::Pending, None, false)
+        );
+        let approved = with_decision("Approved — looks good.");
+        assert_eq!(approved.text.as_deref(), Some("Approved — looks good."));
+        let json = serde_json::to_value(&approved).unwrap_or_default();
+        assert_eq!(json["status"], "approved");
+        assert_eq!(
+            DecisionStatus::ChangesRequested.to_string(),
+            "changes-requested"
+        );
+    }
+
+    #[test]
+    fn a_decision_word_is_a_whole_word_and_a_refusal_beside_an_approval_holds() {
+        // A word that only starts with an approval word approves nothing.
+        for body in ["Acceptance criteria reviewed.", "Approved-pending-QA"] {
+            assert_eq!(
+                with_decision(body).status,
+                DecisionStatus::Pending,
+                "{body}"
+            );
+        }
+        let ambiguity = |body: &str| with_decision(body).ambiguity;
+        assert!(ambiguity("Approved.\n\nRejected after all.").is_some());
+        // A refusal word inside a longer word, or a deferral, is no refusal.
+        assert_eq!(ambiguity("Approved. The rejection path is tested."), None);
+        assert_eq!(ambiguity("Approved. Deferred items are in ENG-9."), None);
+    }
+
+    #[test]
+    fn a_capability_request_reads_its_reason_and_urgency() {
+        let request = |body: &str| {
+            let mut record = Record::new(RecordKind::InteractionRecord);
+            record.push_section("Request", body);
+            record.capability_request()
+        };
+        let full =
+            request("Capability needed: backend + [node]\nReason: a queue\nUrgency: blocking");
+        let full = full.as_ref();
+        assert_eq!(full.map(|r| r.domain.as_str()), Some("backend"));
+        assert_eq!(full.and_then(|r| r.reason.as_deref()), Some("a queue"));
+        assert_eq!(full.and_then(|r| r.urgency), Some(Urgency::Blocking));
+        for reason in ["Reason:", "Reason: [why]"] {
+            let bare = request(&format!("Capability needed: backend\n{reason}"));
+            assert_eq!(bare.map(|r| r.reason), Some(None), "{reason}");
+        }
+    }
+
+    #[test]
+    fn a_bare_word_names_a_path_only_as_a_list_item() {
+        let mut record = Record::new(RecordKind::InteractionRecord);
+        record.push_section("Request", "Scope expansion: the file below.\n\nsrc/z.rs\n");
+        let paths = record.scope_expansion().map(|e| e.paths);
+        assert_eq!(paths, Some(Vec::new()));
+    }
+
     fn waives(body: &str) -> bool {
         let mut record = Record::new(RecordKind::InteractionRecord);
         record.push_section("Request", body);

@@ -147,5 +147,22 @@ mod tests {
         ));
         assert!(is_placeholder_value(FieldKey::ExpectedFileScope, "TBD"));
         assert!(!is_placeholder_value(FieldKey::Reason, "[a] beats [b]"));
+        // Each tell alone marks a list value as the template's.
+        for tell in ["[src/...]", "[src/…]", "[e.g. src/a.ts]"] {
+            assert!(
+                is_placeholder_value(FieldKey::ExpectedFileScope, tell),
+                "{tell}"
+            );
+        }
+    }
+
+    #[test]
+    fn brackets_count_only_when_they_hold_the_whole_text() {
+        // Starting with `<` or ending with `>` is not being wholly in angle brackets.
+        assert!(!is_placeholder("<br> breaks the line"));
+        assert!(!is_placeholder("returns Option<Vec<u8>>"));
+        // The first `[` closes before the end, twice over: text, not a placeholder.
+        assert!(!is_placeholder("[[1]] cites [2]"));
+        assert!(is_placeholder("[[1] and [2]]"));
     }
 }
