@@ -547,6 +547,21 @@ mod tests {
     }
 
     #[test]
+    fn a_pattern_that_does_not_compile_fails_even_when_every_file_is_covered() {
+        let report = check(&["src/[", "src/"], &[], &["src/a.rs"]);
+        assert_eq!(report.declared, ["src/a.rs"]);
+        assert_eq!(report.pattern_errors.len(), 1);
+        assert_eq!(report.pattern_errors[0].pattern, "src/[");
+        assert!(!report.passes());
+
+        let requests = [request("docs/[", approved("orchestrator"))];
+        let report = check(&["src/"], &requests, &["src/a.rs"]);
+        assert_eq!(report.pattern_errors.len(), 1);
+        assert_eq!(report.pattern_errors[0].pattern, "docs/[");
+        assert!(!report.passes());
+    }
+
+    #[test]
     fn fix_commands_quote_awkward_paths() {
         assert_eq!(shell_quote("src/a b.rs"), "'src/a b.rs'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
