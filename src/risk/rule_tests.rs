@@ -223,6 +223,16 @@ const YES: &[Case] = &[
     ("auth.line.permission-type", "lib/web/channels/project_ping_channel.ex", "      Permission.get_permission(socket.assigns.user, %Project{id: project_id}))"),
     ("credential.line.npm-token", "scripts/publish.sh", "NPM_TOKEN=npm_7hQk3LmZ9pXw2RtY8vBn4CdE6fGh1JkLs0Qa"),
     ("credential.line.registry-token", ".npmrc", "//registry.npmjs.org/:_authToken=npm_7hQk3LmZ9pXw2RtY8vBn4CdE6fGh1JkLs0Qa"),
+    ("auth.line.security-setting", "saleor/settings.py", "    SECURE_SSL_REDIRECT = not DEBUG"),
+    ("auth.line.security-setting", "CTFd/config.py", "    SESSION_COOKIE_HTTPONLY: bool = config_ini[\"security\"].getboolean(\"SESSION_COOKIE_HTTPONLY\", fallback=True)"),
+    ("auth.line.security-setting", "saleor/settings.py", "    MIDDLEWARE = [\"saleor.core.db.connection.log_writer_usage_middleware\"] + MIDDLEWARE"),
+    ("auth.scope.security-setting", "saleor/settings.py", "AUTHENTICATION_BACKENDS = ["),
+    ("auth.scope.security-setting", "app/Http/Kernel.php", "    protected $middlewareGroups = ["),
+    ("auth.line.security-middleware", "server/main.ts", "  app.use(helmet());"),
+    ("auth.line.security-middleware", "app/main.py", "app.add_middleware(CORSMiddleware, allow_origins=[\"*\"], allow_credentials=True)"),
+    ("auth.line.rails-security", "config/environments/production.rb", "  config.force_ssl = ActiveModel::Type::Boolean.new.cast(ENV.fetch(\"RAILS_FORCE_SSL\", true))"),
+    ("auth.line.security-properties", "src/main/resources/application.properties", "server.servlet.session.cookie.secure=true"),
+    ("auth.line.security-header", "config/initializers/content_security_policy.rb", "Rails.application.config.content_security_policy do |policy|"),
 ];
 
 const NO: &[Case] = &[
@@ -761,6 +771,36 @@ const NO: &[Case] = &[
         "credential.line.registry-token",
         ".npmrc",
         "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
+    ),
+    (
+        "auth.line.security-setting",
+        "saleor/settings.py",
+        "GRAPHQL_MIDDLEWARE: list[str] = []",
+    ),
+    (
+        "auth.line.security-setting",
+        "shop/views.py",
+        "    if SESSION_COOKIE_AGE == 0:",
+    ),
+    (
+        "auth.scope.security-setting",
+        "saleor/settings.py",
+        "ANONYMOUS_CHECKOUTS_TIMEDELTA = datetime.timedelta(",
+    ),
+    (
+        "auth.line.security-middleware",
+        "src/dispatch/main.py",
+        "app.add_middleware(GZipMiddleware, minimum_size=1000)",
+    ),
+    (
+        "auth.line.rails-security",
+        "config/environments/production.rb",
+        "  config.cache_store = :solid_cache_store",
+    ),
+    (
+        "auth.line.security-properties",
+        "src/main/resources/application.properties",
+        "server.servlet.context-path=/api",
     ),
 ];
 

@@ -882,3 +882,41 @@ fn code_moved_under_a_privilege_check_is_an_auth_change() {
     assert!(rules(&result).contains(&"auth.scope.check"), "{result:?}");
     assert_eq!(result.risk, RiskClass::High);
 }
+
+#[test]
+fn security_settings_whose_values_are_strings_are_auth_settings() {
+    // Removing Django's CSRF and authentication middleware changes no line of code, only
+    // strings in the MIDDLEWARE list: the list is what the change is in.
+    let settings = |middleware: &str| {
+        format!(
+            "MIDDLEWARE = [\n    \"django.middleware.security.SecurityMiddleware\",\n{middleware}]\n\nSTATICFILES_DIRS = [\n    \"static\",\n]\n"
+        )
+    };
+    let full = settings(
+        "    \"django.middleware.csrf.CsrfViewMiddleware\",\n    \"django.contrib.auth.middleware.AuthenticationMiddleware\",\n",
+    );
+    let result = change_over(
+        &[("config/settings.py", &full)],
+        &[("config/settings.py", &settings(""))],
+    );
+    assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
+    let finding = &result.findings[0];
+    assert_eq!(
+        (finding.rule.as_str(), finding.line, finding.side),
+        (
+            "auth.scope.security-setting",
+            Some(1),
+            Some(LineSide::Removed)
+        )
+    );
+    // A one-line security setting fires on its own line.
+    let cookie = change(&[("config/settings.py", "SESSION_COOKIE_SECURE = False\n")]);
+    assert_eq!(rules(&cookie), ["auth.line.security-setting"]);
+    // The same kind of edit in a list that is no security setting stays low.
+    let statics = full.replace("    \"static\",\n", "    \"static\",\n    \"assets\",\n");
+    let result = change_over(
+        &[("config/settings.py", &full)],
+        &[("config/settings.py", &statics)],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}
