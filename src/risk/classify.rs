@@ -6,7 +6,14 @@
 //! matched it; a line rule fires at most once per file, and the finding names the first
 //! line that fired it. A trigger that already fired on a file by its path does not also
 //! report that file's lines. Comment lines only count for credential rules. So memory
-//! grows with files and rules, never with lines.
+//! grows with files and rules, never with lines. (Scope rules, read last, report every
+//! definition they fire on: see `enclosing`.)
+//!
+//! A `handoff:allow` marker the change writes (on an added line, comment or not) raises
+//! the trigger it names where the marker could later cover something of the file: a path
+//! finding of that trigger still waiting for a line of code counts at once, and a scope
+//! rule of the trigger that reads the file fires on the marker's line. So the change that
+//! writes a marker is judged at the class of what it would suppress (see `suppress`).
 
 use super::comments::CommentStyle;
 use super::enclosing::{scope_findings, ScopeCandidate};
@@ -21,7 +28,7 @@ use crate::git::{
 };
 use crate::policy::{Policy, GATE_FILE_RULE};
 use crate::policy::{RiskClass, Trigger};
-use crate::suppress::SuppressedBy;
+use crate::suppress::{marker_rules, SuppressedBy, MARKER};
 
 /// The stack of rules that apply everywhere.
 const ANY: &str = "any";
@@ -47,7 +54,8 @@ pub struct Classification {
     pub reclassified: bool,
     /// The changed files, records directory left out.
     pub files: Vec<ChangedFile>,
-    /// Why: one finding per rule and file that fired, in trigger order.
+    /// Why: one finding per rule and file that fired (a scope rule: per definition), in
+    /// trigger order.
     pub findings: Vec<Finding>,
     /// The findings the policy's `allow` entries cover: they raise nothing, and are
     /// listed with the entry's reason (absent when there are none).
@@ -494,6 +502,43 @@ impl<'a> Classifier<'a> {
         }
     }
 
+    /// Raises what a marker the change writes names (a trigger, or a line rule's id for
+    /// its trigger), where it could cover something of this file: the trigger's path
+    /// finding waiting for a line of code counts now; else a scope rule of the trigger
+    /// that reads the file fires on the marker's line.
+    fn note_marker(&mut self, file: &ChangedFile, line: &DiffLine<'_>) {
+        for name in marker_rules(line.content) {
+            let matcher = self.matcher;
+            let trigger = matcher.triggers.iter().position(|t| t.name == name);
+            let Some(trigger) = trigger.or_else(|| {
+                let rule = matcher.line_rules.iter().find(|rule| rule.id == name);
+                rule.map(|rule| rule.trigger)
+            }) else {
+                continue;
+            };
+            let name = &matcher.triggers[trigger].name;
+            if let Some(at) = self.pending.iter().position(|f| &f.trigger == name) {
+                let finding = self.pending.remove(at);
+                self.findings.push(finding);
+                continue;
+            }
+            let mut scoped = self.scoped.iter().map(|&index| &matcher.line_rules[index]);
+            let Some(rule) = scoped.find(|rule| rule.trigger == trigger) else {
+                continue;
+            };
+            self.findings.push(Finding {
+                trigger: name.clone(),
+                class: matcher.triggers[trigger].class,
+                path: Some(file.path.clone()),
+                line: Some(line.number),
+                side: Some(line.side),
+                rule: rule.id.clone(),
+                stack: rule.stack.clone(),
+                excerpt: Some(matcher.excerpt(line.content)),
+            });
+        }
+    }
+
     /// Opens the line rules that read `file`: every one its path selects, or only those
     /// of the trigger `only` names.
     fn open_line_rules(&mut self, file: &ChangedFile, only: Option<&str>) {
@@ -578,6 +623,11 @@ impl ChangeVisitor for Classifier<'_> {
             && !*comment.get_or_insert_with(|| self.comments.is_comment(line.content))
         {
             self.note_code_line(file, &line);
+        }
+        if line.side == LineSide::Added
+            && memchr::memmem::find(line.content, MARKER.as_bytes()).is_some()
+        {
+            self.note_marker(file, &line);
         }
         if self.open_count == 0 {
             return;

@@ -82,6 +82,27 @@ impl<'a> Blocks<'a> {
         std::iter::successors(start, |&index| self.opener[index])
             .map(|index| (index + 1, self.lines[index]))
     }
+
+    /// For each of the lines `numbers` (1-based), the innermost line around it that
+    /// `is_definition` accepts: each such line once, by number, ascending. Each opener is
+    /// tested once, however many changed lines it holds.
+    pub fn definitions(
+        &self,
+        numbers: &[usize],
+        is_definition: impl Fn(&[u8]) -> bool,
+    ) -> Vec<(usize, &'a [u8])> {
+        let mut tested: Vec<Option<bool>> = vec![None; self.lines.len()];
+        let mut found: Vec<(usize, &'a [u8])> = Vec::new();
+        for &number in numbers {
+            let definition = self.openers(number).find(|&(opener, line)| {
+                *tested[opener - 1].get_or_insert_with(|| is_definition(line))
+            });
+            found.extend(definition);
+        }
+        found.sort_unstable_by_key(|&(number, _)| number);
+        found.dedup_by_key(|&mut (number, _)| number);
+        found
+    }
 }
 
 /// The indentation of `line` in columns, `None` for a blank line.
@@ -107,10 +128,13 @@ fn closes_only(line: &[u8]) -> bool {
             .all(|b| matches!(b, b'}' | b')' | b']' | b';' | b',' | b' '))
 }
 
-/// The findings of the scope rules in `candidates`: for each file and rule, the first
-/// definition around a changed line of code that the rule's regex matches. A rule is read
-/// only where it could change the answer: its trigger's class is above `risk` and its
-/// trigger has not fired on the file.
+/// The findings of the scope rules in `candidates`: for each file and rule, every
+/// definition around a changed line of code that the rule's regex matches (the innermost
+/// one for each line), on each side, one finding per definition line, so that a
+/// `handoff:allow` marker on one definition covers that one and no other (see
+/// `suppress`). A definition the change leaves at the same line on both sides is reported
+/// once. A rule is read only where it could change the answer: its trigger's class is
+/// above `risk` and its trigger has not fired on the file.
 pub(crate) fn scope_findings(
     repo: &Repo,
     (base, head): (&Head, &Head),
@@ -142,33 +166,28 @@ pub(crate) fn scope_findings(
             (LineSide::Added, head, &candidate.path, &candidate.added),
             (LineSide::Removed, base, old_path, &candidate.removed),
         ];
-        let mut fired = vec![false; rules.len()];
+        // The definitions found on the added side, by rule: (line, text).
+        let mut added: Vec<Vec<(usize, Vec<u8>)>> = vec![Vec::new(); rules.len()];
         for (side, at, path, numbers) in sides {
-            if numbers.is_empty() || fired.iter().all(|done| *done) {
+            if numbers.is_empty() {
                 continue;
             }
             let path_text = path.to_string_lossy();
             let Some(text) = repo.read_file_at(at, &path_text)? else {
                 continue;
             };
-            let mut blocks = None;
+            let blocks = Blocks::new(&text, CommentStyle::for_path(&path_text));
             for (slot, &index) in rules.iter().enumerate() {
                 let rule = &matcher.line_rules[index];
                 let Some(regex) = rule.regex() else {
                     continue;
                 };
-                if fired[slot] {
-                    continue;
-                }
-                let blocks = blocks
-                    .get_or_insert_with(|| Blocks::new(&text, CommentStyle::for_path(&path_text)));
-                let definition = numbers.iter().find_map(|&number| {
-                    blocks
-                        .openers(number)
-                        .find(|(_, line)| regex.is_match(line))
-                });
-                if let Some((number, line)) = definition {
-                    fired[slot] = true;
+                for (number, line) in blocks.definitions(numbers, |line| regex.is_match(line)) {
+                    if side == LineSide::Added {
+                        added[slot].push((number, line.to_vec()));
+                    } else if added[slot].iter().any(|(n, l)| *n == number && l == line) {
+                        continue;
+                    }
                     let trigger = &matcher.triggers[rule.trigger];
                     found.push(Finding {
                         trigger: trigger.name.clone(),

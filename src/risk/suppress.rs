@@ -7,16 +7,22 @@
 //!
 //! A marker counts only where the change leaves it alone: in the base revision of a file
 //! the change modifies in place (not one it adds, deletes, renames or copies), on a line
-//! the change neither touches nor moves (kept by the diff, at the same line number in the
-//! head: a marker the change adds, edits, removes or moves never counts, and neither
-//! does one below a line the change adds or removes — write it at the top). Such a marker covers the path finding of the trigger it names (by the
-//! trigger's name: a path finding stands for the whole trigger on the file): a finding
-//! every change to that file raises, so the change that wrote the marker was itself
-//! judged at that trigger's class. It covers no line finding: a line rule fires on a
-//! changed line, whose text is the change's own, and a rule's finding names only its
-//! first line in a file, so a marker on one line would hide the others; nor does a
-//! marker for a trigger whose path rules do not match the file count (nothing else made
-//! the change that wrote it pay for it).
+//! the diff keeps (a marker the change adds, edits, removes or moves never counts). What
+//! it covers depends on the finding:
+//!
+//! - A **path finding** of the trigger it names (by the trigger's name: a path finding
+//!   stands for the whole trigger on the file), when the marker's line is also at the
+//!   same line number in the head (write it at the top).
+//! - A **line finding** on the marker's own line, of the trigger or the rule id it names.
+//!   A line rule fires on a line the change writes, where no base marker stands, so in
+//!   practice this is a scope rule's finding: the definition around a changed line
+//!   (`def login_page():  # handoff:allow auth`). The classifier reports each definition
+//!   a scope rule fires on, so a marker on one covers that one and no other: a finding
+//!   with one unmarked line stays.
+//!
+//! Either way the change that wrote the marker was itself judged at the trigger's class:
+//! the classifier raises the trigger a marker names on the line the change writes it on,
+//! where it could cover something (see `classify`).
 
 use super::classify::{Finding, Suppressed};
 use crate::git::{diff_lines, ChangeStatus, ChangedFile, GitError, Head, LineSide, Repo, RepoPath};
@@ -42,8 +48,9 @@ impl Finding {
 
 /// A marker of the base that the change leaves alone.
 struct Marker {
-    /// Its line in the base.
+    /// Its line in the base, and in the head.
     base_line: usize,
+    head_line: usize,
     /// The rule ids and trigger names it names.
     rules: Vec<String>,
 }
@@ -153,7 +160,7 @@ impl<'a> Suppressor<'a> {
             return Ok(None);
         };
         let path_finding = finding.line.is_none() && self.policy.is_path_rule(&finding.rule);
-        if !path_finding
+        if !(path_finding || finding.line.is_some())
             || !Policy::can_suppress(&finding.trigger, &finding.rule)
             || !self.modified.contains(&path)
         {
@@ -168,9 +175,18 @@ impl<'a> Suppressor<'a> {
             .get(path)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        let covering = markers
-            .iter()
-            .find(|marker| marker.rules.contains(&finding.trigger));
+        let covering = markers.iter().find(|marker| match finding.line {
+            None => marker.base_line == marker.head_line && marker.rules.contains(&finding.trigger),
+            Some(line) => {
+                let marker_line = match finding.side {
+                    Some(LineSide::Removed) => marker.base_line,
+                    _ => marker.head_line,
+                };
+                marker_line == line
+                    && (marker.rules.contains(&finding.trigger)
+                        || marker.rules.contains(&finding.rule))
+            }
+        });
         Ok(covering.map(|marker| {
             format!(
                 "`{MARKER}` at {}:{} in the base",
@@ -180,7 +196,7 @@ impl<'a> Suppressor<'a> {
         }))
     }
 
-    /// The markers of `path` at the base on lines the change leaves alone.
+    /// The markers of `path` at the base on lines the diff keeps, with their head lines.
     fn standing_markers(&self, path: &RepoPath) -> Result<Vec<Marker>, GitError> {
         let text = path.to_string_lossy();
         let Some(base) = self.repo.read_file_at(self.base, &text)? else {
@@ -213,9 +229,10 @@ impl<'a> Suppressor<'a> {
                 head_index += 1;
             }
             let rules = marker_rules(line);
-            if head_index == index && !rules.is_empty() {
+            if !rules.is_empty() {
                 markers.push(Marker {
                     base_line: index + 1,
+                    head_line: head_index + 1,
                     rules,
                 });
             }

@@ -368,3 +368,133 @@ fn a_marker_the_change_adds_moves_or_does_not_own_lets_nothing_through() {
     assert_eq!(verdict["risk"]["class"], "high", "{verdict:#}");
     assert!(verdict["risk"].get("suppressed").is_none(), "{verdict:#}");
 }
+
+/// A view module whose `main` marks one definition that auth's scope rules read.
+const VIEWS: &str = "import os\n\n\ndef login_page(request):  # handoff:allow auth -- renders the form, no check\n    return render(\"form-a\")\n\n\ndef logout_view(request):\n    return redirect(\"/a\")\n";
+
+/// `(line, side, by)` of each suppressed finding of `trigger`, and the lines of the
+/// findings of `trigger` that count.
+fn auth_lines(classification: &Value, trigger: &str) -> (Vec<(u64, String)>, Vec<u64>) {
+    let of = |key: &str| {
+        let list = classification[key].as_array().cloned().unwrap_or_default();
+        list.into_iter()
+            .filter(move |f| f["trigger"] == trigger)
+            .collect::<Vec<_>>()
+    };
+    let suppressed = of("suppressed")
+        .iter()
+        .map(|f| {
+            let line = f["line"].as_u64().unwrap_or_default();
+            (line, f["by"].as_str().unwrap_or_default().to_string())
+        })
+        .collect();
+    let counted = of("findings")
+        .iter()
+        .map(|f| f["line"].as_u64().unwrap_or_default())
+        .collect();
+    (suppressed, counted)
+}
+
+#[test]
+fn a_marker_on_a_definition_covers_the_scope_finding_on_that_line_only() {
+    let (repo, _) = TestRepo::with_files(&[("README.md", "# app\n"), ("app/pages.py", VIEWS)]);
+    let login_body = VIEWS.replace("form-a", "form-b");
+    let both = login_body.replace("\"/a\"", "\"/b\"");
+    let shifted = format!("import sys\n{login_body}");
+    let cases: [(&str, &str, Vec<(u64, String)>, Vec<u64>); 3] = [
+        // The marked definition's body: covered, on the marker's own line.
+        ("body", &login_body, vec![(4, "marker".to_string())], vec![]),
+        // Both definitions: the unmarked one counts.
+        ("both", &both, vec![(4, "marker".to_string())], vec![8]),
+        // A line added above: the marker's line is kept by the diff, one line lower
+        // (the definition is read on each side: line 4 of the base, 5 of the head).
+        (
+            "shifted",
+            &shifted,
+            vec![(4, "marker".to_string()), (5, "marker".to_string())],
+            vec![],
+        ),
+    ];
+    for (name, views, suppressed, counted) in cases {
+        branch(&repo, name, &[("app/pages.py", views)], &[]);
+        let classification = classify(&repo, &[]);
+        assert_eq!(
+            auth_lines(&classification, "auth"),
+            (suppressed, counted),
+            "{name}: {classification:#}"
+        );
+        let expected = if name == "both" { "high" } else { "low" };
+        assert_eq!(
+            classification["risk"], expected,
+            "{name}: {classification:#}"
+        );
+    }
+    let reason = classify(&repo, &[])["suppressed"][0]["reason"].clone();
+    assert_eq!(reason, "`handoff:allow` at app/pages.py:4 in the base");
+}
+
+#[test]
+fn a_line_marker_the_change_writes_moves_or_puts_elsewhere_covers_nothing() {
+    let unmarked = VIEWS.replace("  # handoff:allow auth -- renders the form, no check", "");
+    let above = unmarked.replace("def login_page", "# handoff:allow auth\ndef login_page");
+    let (repo, _) = TestRepo::with_files(&[
+        ("README.md", "# app\n"),
+        ("app/pages.py", VIEWS),
+        ("app/forms.py", &above),
+        ("app/plain.py", &unmarked),
+    ]);
+    let renamed = VIEWS
+        .replace("login_page", "login_form")
+        .replace("form-a", "form-b");
+    let marks_logout = unmarked.replace(
+        "def logout_view(request):",
+        "def logout_view(request):  # handoff:allow auth",
+    );
+    let marked_and_edited = marks_logout.replace("\"/a\"", "\"/b\"");
+    let cases: [(&str, &str, &str, Vec<u64>); 4] = [
+        // The marker's own line edited by the change (the definition renamed).
+        ("edited", "app/pages.py", &renamed, vec![4]),
+        // A marker on the line above the definition.
+        (
+            "above",
+            "app/forms.py",
+            &above.replace("form-a", "form-b"),
+            vec![5],
+        ),
+        // A marker the change adds, with a change to the body: raised where it is written.
+        ("added", "app/plain.py", &marked_and_edited, vec![8]),
+        // A marker alone, in a change that touches no other line: raised all the same.
+        ("alone", "app/plain.py", &marks_logout, vec![8]),
+    ];
+    for (name, path, text, counted) in cases {
+        branch(&repo, name, &[(path, text)], &[]);
+        let classification = classify(&repo, &[]);
+        assert_eq!(
+            auth_lines(&classification, "auth"),
+            (vec![], counted),
+            "{name}: {classification:#}"
+        );
+        assert_eq!(classification["risk"], "high", "{name}: {classification:#}");
+    }
+}
+
+#[test]
+fn a_path_marker_written_in_a_comment_only_change_raises_its_trigger() {
+    let (repo, _) = TestRepo::with_files(&[
+        ("README.md", "# app\n"),
+        ("migrations/0002.sql", "CREATE TABLE b (id int);\n"),
+    ]);
+    let marked = "-- handoff:allow migration\nCREATE TABLE b (id int);\n";
+    branch(&repo, "mark", &[("migrations/0002.sql", marked)], &[]);
+    let classification = classify(&repo, &[]);
+    assert_eq!(
+        triggers(&classification),
+        ["migration"],
+        "{classification:#}"
+    );
+    assert_eq!(classification["risk"], "high");
+    // Without the marker, a comment is not a change to the migration.
+    let comment = "-- reviewed\nCREATE TABLE b (id int);\n";
+    branch(&repo, "comment", &[("migrations/0002.sql", comment)], &[]);
+    assert_eq!(classify(&repo, &[])["risk"], "low");
+}
