@@ -372,9 +372,12 @@ fn a_marker_the_change_adds_moves_or_does_not_own_lets_nothing_through() {
 /// A view module whose `main` marks one definition that auth's scope rules read.
 const VIEWS: &str = "import os\n\n\ndef login_page(request):  # handoff:allow auth -- renders the form, no check\n    return render(\"form-a\")\n\n\ndef logout_view(request):\n    return redirect(\"/a\")\n";
 
-/// `(line, side, by)` of each suppressed finding of `trigger`, and the lines of the
-/// findings of `trigger` that count.
-fn auth_lines(classification: &Value, trigger: &str) -> (Vec<(u64, String)>, Vec<u64>) {
+/// The lines of a trigger's findings: `(line, by)` of each suppressed one, and the
+/// line of each that counts.
+type Lines = (Vec<(u64, String)>, Vec<u64>);
+
+/// [`Lines`] of `trigger` in `classification`.
+fn auth_lines(classification: &Value, trigger: &str) -> Lines {
     let of = |key: &str| {
         let list = classification[key].as_array().cloned().unwrap_or_default();
         list.into_iter()
@@ -401,26 +404,32 @@ fn a_marker_on_a_definition_covers_the_scope_finding_on_that_line_only() {
     let login_body = VIEWS.replace("form-a", "form-b");
     let both = login_body.replace("\"/a\"", "\"/b\"");
     let shifted = format!("import sys\n{login_body}");
-    let cases: [(&str, &str, Vec<(u64, String)>, Vec<u64>); 3] = [
+    let cases: [(&str, &str, Lines); 3] = [
         // The marked definition's body: covered, on the marker's own line.
-        ("body", &login_body, vec![(4, "marker".to_string())], vec![]),
+        (
+            "body",
+            &login_body,
+            (vec![(4, "marker".to_string())], vec![]),
+        ),
         // Both definitions: the unmarked one counts.
-        ("both", &both, vec![(4, "marker".to_string())], vec![8]),
+        ("both", &both, (vec![(4, "marker".to_string())], vec![8])),
         // A line added above: the marker's line is kept by the diff, one line lower
         // (the definition is read on each side: line 4 of the base, 5 of the head).
         (
             "shifted",
             &shifted,
-            vec![(4, "marker".to_string()), (5, "marker".to_string())],
-            vec![],
+            (
+                vec![(4, "marker".to_string()), (5, "marker".to_string())],
+                vec![],
+            ),
         ),
     ];
-    for (name, views, suppressed, counted) in cases {
+    for (name, views, lines) in cases {
         branch(&repo, name, &[("app/pages.py", views)], &[]);
         let classification = classify(&repo, &[]);
         assert_eq!(
             auth_lines(&classification, "auth"),
-            (suppressed, counted),
+            lines,
             "{name}: {classification:#}"
         );
         let expected = if name == "both" { "high" } else { "low" };
