@@ -25,6 +25,7 @@ mod git_renames;
 mod init;
 mod leaks;
 mod policy_schema;
+mod quickstart;
 mod rollout;
 mod roundtrip;
 mod route;
