@@ -10,6 +10,7 @@
 mod classify;
 mod comments;
 mod enclosing;
+mod keys;
 mod matcher;
 mod project;
 mod redact;

@@ -87,6 +87,8 @@ struct RuleDefinition {
     scope: bool,
     #[serde(default)]
     in_code: bool,
+    #[serde(default)]
+    data: bool,
 }
 
 /// One evidence item: the seed's wording and the labels that name it.
@@ -190,8 +192,17 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
                 },
                 _ => return Err(format!("rule `{}` needs either paths or a line", rule.id)),
             };
-            if rule.scope && matches!(matches, RuleMatch::Paths { .. }) {
-                return Err(format!("rule `{}`: only a line rule reads scopes", rule.id));
+            if (rule.scope || rule.data) && matches!(matches, RuleMatch::Paths { .. }) {
+                return Err(format!(
+                    "rule `{}`: only a line rule reads scopes or data",
+                    rule.id
+                ));
+            }
+            if u8::from(rule.scope) + u8::from(rule.data) + u8::from(rule.in_code) > 1 {
+                return Err(format!(
+                    "rule `{}`: scope, data and in_code exclude each other",
+                    rule.id
+                ));
             }
             Ok(Rule {
                 id: rule.id,
@@ -202,6 +213,7 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
                 stack: rule.stack.unwrap_or_else(|| "any".to_string()),
                 scope: rule.scope,
                 in_code: rule.in_code,
+                data: rule.data,
             })
         })
         .collect::<Result<Vec<Rule>, String>>()?;
@@ -249,6 +261,7 @@ mod tests {
                 let kind = match rule.matches {
                     RuleMatch::Paths { .. } => "path",
                     RuleMatch::Line { .. } if rule.scope => "scope",
+                    RuleMatch::Line { .. } if rule.data => "data",
                     RuleMatch::Line { .. } => "line",
                 };
                 assert!(

@@ -187,6 +187,10 @@ pub struct Rule {
     /// comment, where the file's language has a grammar (see docs/gate.md, "Code, strings
     /// and comments").
     pub in_code: bool,
+    /// For a line rule: whether its regex reads the key path of each changed line of a
+    /// configuration file (`Deployment/spec.template.spec.containers.-.env.-.name`)
+    /// rather than the line (see docs/gate.md, "Configuration read as data").
+    pub data: bool,
 }
 
 impl Rule {
@@ -201,6 +205,7 @@ impl Rule {
             stack: "any".to_string(),
             scope: false,
             in_code: false,
+            data: false,
         }
     }
 }

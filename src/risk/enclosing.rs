@@ -19,6 +19,7 @@
 
 use super::classify::Finding;
 use super::comments::CommentStyle;
+use super::keys::{self, Format};
 use super::matcher::Matcher;
 use crate::git::{GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::RiskClass;
@@ -133,7 +134,8 @@ fn closes_only(line: &[u8]) -> bool {
 /// one for each line), on each side, one finding per definition line, so that a
 /// `handoff:allow` marker on one definition covers that one and no other (see
 /// `suppress`). A definition the change leaves at the same line on both sides is reported
-/// once. A rule is read only where it could change the answer: its trigger's class is
+/// once. A data rule (see `keys`) reads each changed line's own key path instead and
+/// reports each changed line whose path it matches. A rule is read only where it could change the answer: its trigger's class is
 /// above `risk` and its trigger has not fired on the file.
 pub(crate) fn scope_findings(
     repo: &Repo,
@@ -176,13 +178,37 @@ pub(crate) fn scope_findings(
             let Some(text) = repo.read_file_at(at, &path_text)? else {
                 continue;
             };
-            let blocks = Blocks::new(&text, CommentStyle::for_path(&path_text));
+            let mut blocks = None;
+            let mut key_paths = None;
             for (slot, &index) in rules.iter().enumerate() {
                 let rule = &matcher.line_rules[index];
                 let Some(regex) = rule.regex() else {
                     continue;
                 };
-                for (number, line) in blocks.definitions(numbers, |line| regex.is_match(line)) {
+                let definitions: Vec<(usize, &[u8])> = if rule.data {
+                    // A data rule reads each changed line's own key path.
+                    let Some(format) = Format::for_path(&path_text) else {
+                        continue;
+                    };
+                    let paths =
+                        key_paths.get_or_insert_with(|| keys::key_paths(&text, format, numbers));
+                    numbers
+                        .iter()
+                        .filter_map(|&number| {
+                            let path = paths.get(number.checked_sub(1)?)?.as_deref()?;
+                            regex
+                                .is_match(path.as_bytes())
+                                .then_some((number, path.as_bytes()))
+                        })
+                        .collect()
+                } else {
+                    blocks
+                        .get_or_insert_with(|| {
+                            Blocks::new(&text, CommentStyle::for_path(&path_text))
+                        })
+                        .definitions(numbers, |line| regex.is_match(line))
+                };
+                for (number, line) in definitions {
                     if side == LineSide::Added {
                         added[slot].push((number, line.to_vec()));
                     } else if added[slot].iter().any(|(n, l)| *n == number && l == line) {

@@ -82,6 +82,9 @@ pub(crate) struct LineRule {
     pub scope: bool,
     /// Whether its match must start in code (see `syntax`).
     pub in_code: bool,
+    /// Whether it reads the key paths of changed lines of configuration files, not the
+    /// lines (see `keys`).
+    pub data: bool,
     /// Whether a secret rule skips comment lines.
     code_only: bool,
     /// Whether the rule reads removed lines too (every trigger but `credential`).
@@ -319,6 +322,7 @@ impl Builder {
                     stack: rule.stack.clone(),
                     scope: rule.scope,
                     in_code: rule.in_code,
+                    data: rule.data,
                     code_only: rule.code_only,
                     reads_removed: trigger.reads_removed_lines,
                     secret,

@@ -44,6 +44,7 @@ pub(crate) const FILE_STACKS: &[&str] = &[
     "compose",
     "kubernetes",
     "terraform",
+    "config",
 ];
 
 /// A manifest: its file name and the stacks it shows.

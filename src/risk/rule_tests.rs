@@ -233,6 +233,16 @@ const YES: &[Case] = &[
     ("auth.line.rails-security", "config/environments/production.rb", "  config.force_ssl = ActiveModel::Type::Boolean.new.cast(ENV.fetch(\"RAILS_FORCE_SSL\", true))"),
     ("auth.line.security-properties", "src/main/resources/application.properties", "server.servlet.session.cookie.secure=true"),
     ("auth.line.security-header", "config/initializers/content_security_policy.rb", "Rails.application.config.content_security_policy do |policy|"),
+    ("env-var.data.env-block", "deployments/kubernetes/chart/reloader/templates/deployment.yaml", "Deployment/spec.template.spec.containers.-.env.-.name"),
+    ("env-var.data.env-block", "netlify.toml", "/build.environment.NODE_VERSION"),
+    ("env-var.data.env-block", ".gitlab-ci.yml", "/test:linux.variables.CUSTOM_PATH"),
+    ("env-var.data.env-block", "docker-compose.yml", "/services.tracing-server.environment.-"),
+    ("auth.data.rbac", "deployments/kubernetes/manifests/clusterrole.yaml", "ClusterRole/rules.-.verbs.-"),
+    ("auth.data.rbac", "deployments/kubernetes/chart/reloader/templates/clusterrolebinding.yaml", "ClusterRoleBinding/subjects.-.name"),
+    ("auth.data.security-config", "src/main/resources/application.yml", "/server.servlet.session.cookie.same-site"),
+    ("auth.data.security-config", "src/main/resources/application.yml", "/zeroverse.cors.allowed-origins.-"),
+    ("auth.scope.class", "src/paperless_mail/views.py", "class OauthCallbackView(GenericAPIView):"),
+    ("auth.scope.class", "src/api/authorization.rs", "pub struct Authorization<A, S>(pub ApiToken, PhantomData<(A, S)>);"),
 ];
 
 const NO: &[Case] = &[
@@ -801,6 +811,41 @@ const NO: &[Case] = &[
         "auth.line.security-properties",
         "src/main/resources/application.properties",
         "server.servlet.context-path=/api",
+    ),
+    (
+        "env-var.data.env-block",
+        "deployments/kubernetes/chart/reloader/values.yaml",
+        "/reloader.deployment.env.open",
+    ),
+    (
+        "env-var.data.env-block",
+        "database/Seeders/eggs/source-engine/egg-ark--survival-evolved.json",
+        "/variables.-.description",
+    ),
+    (
+        "env-var.data.env-block",
+        "app.json",
+        "/env.GITHUB_WEBHOOK_SECRET.description",
+    ),
+    (
+        "env-var.data.env-block",
+        ".gitlab-ci.yml",
+        "/deploy:production.environment.name",
+    ),
+    (
+        "auth.data.rbac",
+        "deployments/kubernetes/manifests/clusterrole.yaml",
+        "ClusterRole/metadata.labels.chart",
+    ),
+    (
+        "auth.data.security-config",
+        "src/main/resources/application.yml",
+        "/server.error.include-message",
+    ),
+    (
+        "auth.scope.class",
+        "plume-models/src/blog_authors.rs",
+        "pub struct BlogAuthor {",
     ),
 ];
 

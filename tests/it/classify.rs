@@ -920,3 +920,107 @@ fn security_settings_whose_values_are_strings_are_auth_settings() {
     );
     assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
 }
+
+#[test]
+fn configuration_files_are_read_as_data_by_their_key_paths() {
+    // A value changed under a container's `env:` entry, in a manifest outside any
+    // Kubernetes folder: the changed line names no variable, its key path does.
+    let deployment = |port: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  template:\n    spec:\n      containers:\n      - name: api\n        image: api:1.0\n        env:\n        - name: PORT\n          value: \"{port}\"\n"
+        )
+    };
+    let result = change_over(
+        &[("manifests/api.yaml", &deployment("8080"))],
+        &[("manifests/api.yaml", &deployment("9090"))],
+    );
+    assert_eq!(rules(&result), ["env-var.data.env-block"]);
+    let finding = &result.findings[0];
+    assert_eq!(finding.line, Some(13));
+    assert_eq!(
+        finding.excerpt.as_deref(),
+        Some("Deployment/spec.template.spec.containers.-.env.-.value"),
+        "the excerpt is the key path, never the value"
+    );
+    // The image of the same container is no environment.
+    let image = deployment("8080").replace("api:1.0", "api:1.1");
+    let result = change_over(
+        &[("manifests/api.yaml", &deployment("8080"))],
+        &[("manifests/api.yaml", &image)],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+
+    // A verb granted by a ClusterRole's rules is auth; its labels are not.
+    let role = |verbs: &str, chart: &str| {
+        format!(
+            "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reloader\n  labels:\n    chart: \"{chart}\"\nrules:\n  - apiGroups:\n      - \"\"\n    resources:\n      - secrets\n    verbs:\n{verbs}"
+        )
+    };
+    let base = role("      - list\n      - get\n", "1.0.69");
+    let wider = role("      - list\n      - get\n      - delete\n", "1.0.69");
+    let result = change_over(
+        &[("manifests/clusterrole.yaml", &base)],
+        &[("manifests/clusterrole.yaml", &wider)],
+    );
+    assert_eq!(rules(&result), ["auth.data.rbac"]);
+    assert_eq!(
+        result.findings[0].excerpt.as_deref(),
+        Some("ClusterRole/rules.-.verbs.-")
+    );
+    let relabelled = role("      - list\n      - get\n", "1.0.70");
+    let result = change_over(
+        &[("manifests/clusterrole.yaml", &base)],
+        &[("manifests/clusterrole.yaml", &relabelled)],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+
+    // A TOML `[env]` table, and the value of a security header on a line of its own.
+    let fly = change_over(
+        &[("fly.toml", "app = \"api\"\n\n[env]\n  PORT = \"8080\"\n")],
+        &[("fly.toml", "app = \"api\"\n\n[env]\n  PORT = \"9090\"\n")],
+    );
+    assert_eq!(rules(&fly), ["env-var.data.env-block"]);
+    let headers = |sources: &str| {
+        format!("headers:\n  Content-Security-Policy: >-\n    default-src 'self'{sources}\n  Cache-Control: no-store\n")
+    };
+    let csp = change_over(
+        &[("config/headers.yaml", &headers(""))],
+        &[("config/headers.yaml", &headers(" https://cdn.example.com"))],
+    );
+    assert_eq!(rules(&csp), ["auth.data.security-config"]);
+    let cache = change_over(
+        &[("config/headers.yaml", &headers(""))],
+        &[(
+            "config/headers.yaml",
+            &headers("").replace("no-store", "no-cache"),
+        )],
+    );
+    assert_eq!(cache.risk, RiskClass::Low, "{:?}", cache.findings);
+}
+
+#[test]
+fn a_change_inside_a_class_named_for_auth_is_auth_by_the_class_around_it() {
+    // The changed line sets an owner; the class it is in is an OAuth callback.
+    let view = |class: &str, extra: &str| {
+        format!(
+            "class {class}(GenericAPIView):\n    def get(self, request):\n        account = Account.objects.create(\n            name=name,\n{extra}        )\n        return redirect(account)\n"
+        )
+    };
+    let result = change_over(
+        &[("mail/handlers.py", &view("OauthCallbackView", ""))],
+        &[(
+            "mail/handlers.py",
+            &view("OauthCallbackView", "            owner=request.user,\n"),
+        )],
+    );
+    assert_eq!(rules(&result), ["auth.scope.class"]);
+    assert_eq!(result.findings[0].line, Some(1));
+    let result = change_over(
+        &[("mail/handlers.py", &view("DocumentDownloadView", ""))],
+        &[(
+            "mail/handlers.py",
+            &view("DocumentDownloadView", "            owner=request.user,\n"),
+        )],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}

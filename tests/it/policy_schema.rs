@@ -124,10 +124,11 @@ fn rules_tables() -> String {
                     } else {
                         files.iter().map(|g| cell(g)).collect::<Vec<_>>().join(", ")
                     };
-                    let kind = match (rule.scope, rule.in_code) {
-                        (true, _) => "scope",
-                        (false, true) => "line in code",
-                        (false, false) => "line",
+                    let kind = match (rule.scope, rule.data, rule.in_code) {
+                        (true, _, _) => "scope",
+                        (_, true, _) => "data",
+                        (_, _, true) => "line in code",
+                        _ => "line",
                     };
                     (format!("{kind} ({files})"), cell(regex))
                 }
