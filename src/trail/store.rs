@@ -112,12 +112,43 @@ impl Trail {
         }
     }
 
-    fn create(&self) -> Result<(), TrailError> {
+    /// Creates the directory when it is missing; the directories created, outermost
+    /// first, so that a failed first append can take them away again.
+    fn create(&self) -> Result<Vec<PathBuf>, TrailError> {
         if self.dir.exists() {
-            return self.require();
+            return self.require().map(|()| Vec::new());
         }
+        let mut created: Vec<PathBuf> = self
+            .dir
+            .ancestors()
+            .take_while(|dir| !dir.as_os_str().is_empty() && !dir.exists())
+            .map(Path::to_path_buf)
+            .collect();
+        created.reverse();
         fs::create_dir_all(&self.dir)
-            .map_err(|e| TrailError::io(&self.dir, "create the trail directory", &e))
+            .map_err(|e| TrailError::io(&self.dir, "create the trail directory", &e))?;
+        Ok(created)
+    }
+
+    /// After a failed append that created the trail directory, under its lock: takes
+    /// the directories away again when nothing but `LOCK` is in them (a writer that
+    /// came in between has written something, or holds a `LOCK` that [`Trail::lock`]
+    /// sees unlinked and opens again).
+    fn remove_created(&self, created: &[PathBuf]) {
+        let only_lock = fs::read_dir(&self.dir).is_ok_and(|entries| {
+            entries
+                .map(|entry| entry.map(|entry| entry.file_name() == LOCK))
+                .all(|is_lock| is_lock.unwrap_or(false))
+        });
+        if !only_lock || !cfg!(unix) || fs::remove_file(self.dir.join(LOCK)).is_err() {
+            return;
+        }
+        // Deepest first; a directory something else went into stays.
+        for dir in created.iter().rev() {
+            if fs::remove_dir(dir).is_err() {
+                break;
+            }
+        }
     }
 
     /// The segments, oldest first. Files that are not `YYYY-MM-DD.jsonl` are not
@@ -249,8 +280,20 @@ impl Trail {
         now: Timestamp,
         build: impl FnOnce(&mut Batch) -> Result<T, TrailError>,
     ) -> Result<(T, Vec<Event>), TrailError> {
-        self.create()?;
-        let _lock = self.lock()?;
+        let (_lock, created) = self.lock(true)?;
+        let appended = self.append_locked(scope, now, build);
+        if appended.is_err() && !created.is_empty() {
+            self.remove_created(&created);
+        }
+        appended
+    }
+
+    fn append_locked<T>(
+        &self,
+        scope: &Scope,
+        now: Timestamp,
+        build: impl FnOnce(&mut Batch) -> Result<T, TrailError>,
+    ) -> Result<(T, Vec<Event>), TrailError> {
         let (ledger, tail, last_recorded) = self.read_state(scope)?;
         // Appends go to the segment of the append day, never to one before the last:
         // a clock that steps back must not put the chain out of file order.
@@ -280,21 +323,35 @@ impl Trail {
         work: impl FnOnce() -> Result<T, TrailError>,
     ) -> Result<T, TrailError> {
         self.require()?;
-        let _lock = self.lock()?;
+        let _lock = self.lock(false)?;
         work()
     }
 
-    fn lock(&self) -> Result<File, TrailError> {
+    /// Takes the trail's lock (creating the directory first when `create` says so),
+    /// with the directories created. A `LOCK` that a failed first append unlinked
+    /// while this one waited for it locks nothing: it is opened again.
+    fn lock(&self, create: bool) -> Result<(File, Vec<PathBuf>), TrailError> {
         let path = self.dir.join(LOCK);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(|e| TrailError::io(&path, "open the lock file", &e))?;
-        fs4::FileExt::lock(&file).map_err(|e| TrailError::io(&path, "lock the trail", &e))?;
-        Ok(file)
+        let mut created = Vec::new();
+        loop {
+            if create {
+                created.extend(self.create()?);
+            }
+            let opened = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .read(true)
+                .write(true)
+                .open(&path);
+            let file = match opened {
+                Err(e) if create && e.kind() == std::io::ErrorKind::NotFound => continue,
+                opened => opened.map_err(|e| TrailError::io(&path, "open the lock file", &e))?,
+            };
+            fs4::FileExt::lock(&file).map_err(|e| TrailError::io(&path, "lock the trail", &e))?;
+            if still_linked(&file, &path) {
+                return Ok((file, created));
+            }
+        }
     }
 
     /// Reads the ledger and the chain's tail, checked against `HEAD` and `ANCHOR`.
@@ -370,9 +427,19 @@ impl Trail {
             .append(true)
             .open(&path)
             .map_err(|e| TrailError::io(&path, "open the segment", &e))?;
-        file.write_all(&batch.text)
-            .and_then(|()| file.sync_data())
-            .map_err(|e| TrailError::io(&path, "write the segment", &e))?;
+        let before = file
+            .metadata()
+            .map_err(|e| TrailError::io(&path, "open the segment", &e))?
+            .len();
+        if let Err(error) = file.write_all(&batch.text).and_then(|()| file.sync_data()) {
+            // A part written (a full disk) would be a torn line the next append trips
+            // on: the segment is cut back to what it held, which is never less.
+            let _ = file.set_len(before).and_then(|()| file.sync_data());
+            if is_new && before == 0 {
+                let _ = fs::remove_file(&path);
+            }
+            return Err(TrailError::io(&path, "write the segment", &error));
+        }
         if is_new {
             sync_dir(&self.dir)?;
         }
@@ -640,6 +707,22 @@ pub(crate) fn replace_durably(path: &Path, bytes: &[u8]) -> Result<(), TrailErro
     sync_dir(path.parent().unwrap_or(Path::new(".")))
 }
 
+/// Whether `path` is still the file `file` opened (not unlinked or replaced since).
+#[cfg(unix)]
+fn still_linked(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::metadata(path)) {
+        (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+        _ => false,
+    }
+}
+
+/// Elsewhere `LOCK` is never unlinked ([`Trail::remove_created`]).
+#[cfg(not(unix))]
+fn still_linked(_file: &File, _path: &Path) -> bool {
+    true
+}
+
 fn sync_dir(dir: &Path) -> Result<(), TrailError> {
     File::open(dir)
         .and_then(|d| d.sync_all())
@@ -754,6 +837,48 @@ mod tests {
     use super::*;
     use crate::policy::RiskClass;
     use crate::trail::event::{ContextSnapshot, EventType, HandoffType, OnTimeout, Outcome};
+
+    /// Writers racing into a trail directory that does not exist yet, half of them
+    /// failing after creating it (and taking it away again): the ones that succeed all
+    /// land, once each, in an intact chain.
+    #[test]
+    fn a_failed_first_append_racing_others_loses_nothing() {
+        for round in 0..3 {
+            let root = tempfile::tempdir().expect("a temporary directory");
+            let dir = root.path().join("new").join("trail");
+            let writers: Vec<_> = (0..8)
+                .map(|n| {
+                    let trail = Trail::at(&dir);
+                    std::thread::spawn(move || {
+                        trail.transact(Timestamp::now(), |batch| {
+                            let draft = format!(
+                                r#"{{"attempt":1,"event_type":"initiated","from_agent":"a","handoff_id":"h{n}","handoff_type":"sequential","prev":"","recorded_at":"","seq":0,"timestamp":"2026-01-11T20:30:00.000Z","to_agent":"b"}}"#
+                            );
+                            batch.push(serde_json::from_str(&draft).expect("an event"))?;
+                            if n % 2 == 0 {
+                                std::thread::sleep(std::time::Duration::from_millis(5));
+                                return Err(TrailError::plain("refused"));
+                            }
+                            Ok(())
+                        })
+                    })
+                })
+                .collect();
+            for (n, writer) in writers.into_iter().enumerate() {
+                let outcome = writer.join().expect("no panic");
+                assert_eq!(outcome.is_ok(), n % 2 == 1, "round {round}, writer {n}");
+            }
+            let trail = Trail::at(&dir);
+            let report = crate::trail::verify::verify(&trail).expect("verified");
+            assert!(report.is_intact(), "round {round}: {:?}", report.breaks);
+            let mut ids = Vec::new();
+            trail
+                .for_each_event(|event, _| Ok(ids.push(event.handoff_id)))
+                .expect("read");
+            ids.sort();
+            assert_eq!(ids, ["h1", "h3", "h5", "h7"], "round {round}");
+        }
+    }
 
     /// Every field set, strings that need escaping, a message with floats and Unicode:
     /// the sealed line is byte for byte the RFC 8785 form of itself.

@@ -231,6 +231,52 @@ fn a_batch_over_a_mebibyte_streams_all_or_nothing() {
     );
 }
 
+/// A failed append into a trail directory that did not exist leaves nothing behind
+/// (not the directory, not its `LOCK`, not a parent it created), streamed or not; one
+/// into a trail that exists leaves every byte as it was.
+#[test]
+fn a_failed_first_append_leaves_no_directory_behind() {
+    let trail = TestTrail::new();
+    let new_dir = trail.dir.path().join("audit");
+    let target = new_dir.join("trail");
+    let target_arg = target.to_str().expect("UTF-8");
+    let append = |input: &str| {
+        let args = ["trail", "append", "-", "--trail", target_arg];
+        run_in(trail.dir.path(), &args, Some(input))
+    };
+    let padding = "x".repeat(100_000);
+    let handoff = |n: usize| {
+        format!(
+            r#"{{"handoff":{{"id":"ho_{n}","timestamp":"2026-01-11T20:30:00Z","from_agent":"a","to_agent":"b","type":"sequential","reason":"r","context":{{"task_id":"T-1","context_variables":{{"pad":"{padding}"}}}}}}}}"#
+        )
+    };
+    let streamed: String = (0..12).map(|n| handoff(n) + "\n").collect();
+    assert!(streamed.len() > 1 << 20);
+    let illegal = r#"{"return":{"handoff_id":"ho_none","status":"success"}}"#;
+    for input in [format!("{streamed}{illegal}\n"), format!("{illegal}\n")] {
+        let refused = append(&input);
+        assert_eq!(refused.code, 1, "{}", refused.stderr);
+        assert!(refused.stderr.contains("refused"), "{}", refused.stderr);
+        assert!(!new_dir.exists(), "left behind: {:?}", std::fs::read_dir(&new_dir).map(|d| d.count()));
+    }
+    let run = append(&streamed);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let before: Vec<(std::path::PathBuf, Vec<u8>)> = std::fs::read_dir(&target)
+        .expect("the trail")
+        .map(|entry| {
+            let path = entry.expect("an entry").path();
+            let bytes = std::fs::read(&path).expect("a trail file");
+            (path, bytes)
+        })
+        .collect();
+    assert!(before.iter().any(|(path, _)| path.ends_with("HEAD")));
+    let refused = append(&format!("{illegal}\n"));
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    for (path, bytes) in &before {
+        assert_eq!(&std::fs::read(path).expect("still there"), bytes, "{}", path.display());
+    }
+}
+
 #[test]
 fn problems_are_reported_at_their_pointer_and_line_and_column() {
     let dir = tempfile::tempdir().expect("tempdir");
