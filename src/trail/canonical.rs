@@ -15,7 +15,8 @@ use std::ops::Range;
 /// The byte range of the top-level `"hash":"<64 hex>"` member, with the comma that
 /// joins it to its neighbour, when `line` is confirmed canonical.
 pub fn hash_member(line: &[u8]) -> Option<(Range<usize>, &str)> {
-    members(line).map(|found| (found.hash, found.stored))
+    let found = members(line)?;
+    Some((found.hash, std::str::from_utf8(&line[found.stored]).ok()?))
 }
 
 /// The SHA-256 input of a canonical line: the line without its hash member.
@@ -30,23 +31,26 @@ const MAX_DEPTH: usize = 100;
 /// The top-level members of a canonical line that the fast paths cut out, each with
 /// the comma that joins it to its neighbour.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Members<'a> {
+pub struct Members {
     /// The `"hash":"…"` member.
     pub hash: Range<usize>,
-    /// The hash it stores.
-    pub stored: &'a str,
+    /// Where the hash it stores lies (inside its quotes).
+    pub stored: Range<usize>,
     /// The `"message":…` member, when there is one, and the range of its value.
     pub message: Option<(Range<usize>, Range<usize>)>,
+    /// Every top-level member: where its key's text and its value lie, in key order.
+    pub top: Vec<(Range<usize>, Range<usize>)>,
 }
 
 /// The hash and message members of `line`, when `line` is confirmed canonical.
-pub fn members(line: &[u8]) -> Option<Members<'_>> {
+pub fn members(line: &[u8]) -> Option<Members> {
     let mut scan = Scan {
         bytes: line,
         at: 0,
         depth: 0,
         hash: None,
         message: None,
+        top: Vec::with_capacity(32),
     };
     scan.object(true)?;
     if scan.at != line.len() {
@@ -57,6 +61,7 @@ pub fn members(line: &[u8]) -> Option<Members<'_>> {
         hash,
         stored,
         message: scan.message,
+        top: scan.top,
     })
 }
 
@@ -64,8 +69,9 @@ struct Scan<'a> {
     bytes: &'a [u8],
     at: usize,
     depth: usize,
-    hash: Option<(Range<usize>, &'a str)>,
+    hash: Option<(Range<usize>, Range<usize>)>,
     message: Option<(Range<usize>, Range<usize>)>,
+    top: Vec<(Range<usize>, Range<usize>)>,
 }
 
 impl<'a> Scan<'a> {
@@ -124,6 +130,7 @@ impl<'a> Scan<'a> {
         let mut previous: Option<&[u8]> = None;
         loop {
             let member_start = self.at;
+            let key_start = self.at + 1;
             let key = self.string(true)?;
             // ASCII keys only: their byte order is their UTF-16 order.
             if previous.is_some_and(|p| p >= key) {
@@ -133,10 +140,14 @@ impl<'a> Scan<'a> {
             self.eat(b':')?;
             let value_start = self.at;
             self.value()?;
+            if top {
+                let key_range = key_start..key_start + key.len();
+                self.top.push((key_range, value_start..self.at));
+            }
             if top && key == b"hash" {
                 let value = &self.bytes[value_start..self.at];
-                let hex = value.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
-                let hex = std::str::from_utf8(hex).ok()?;
+                let quoted = value.starts_with(b"\"") && value.len() >= 2;
+                let hex = quoted.then(|| value_start + 1..self.at - 1)?;
                 self.hash = Some((self.joined(member_start)?, hex));
             }
             if top && key == b"message" {

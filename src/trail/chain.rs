@@ -66,11 +66,16 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// Lower-case hex SHA-256 of `parts`, one after the other.
 pub fn sha256_hex_parts(parts: &[&[u8]]) -> String {
+    hex(&sha256_parts(parts))
+}
+
+/// SHA-256 of `parts`, one after the other.
+pub fn sha256_parts(parts: &[&[u8]]) -> [u8; 32] {
     let mut hasher = Sha256::new();
     for part in parts {
         hasher.update(part);
     }
-    hex(&hasher.finalize())
+    hasher.finalize().into()
 }
 
 /// SHA-256 (hex) of the canonical form of `value`: the `context_variables_hash`.
@@ -104,14 +109,19 @@ pub fn split_hash(event: &mut Map<String, Value>) -> (Option<Value>, String) {
     (stored, computed)
 }
 
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+pub(super) fn hex(bytes: &[u8]) -> String {
     let mut text = String::with_capacity(bytes.len() * 2);
+    hex_into(bytes, &mut text);
+    text
+}
+
+/// Lower-case hex of `bytes`, after what `text` holds.
+pub(super) fn hex_into(bytes: &[u8], text: &mut String) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     for byte in bytes {
         text.push(DIGITS[usize::from(byte >> 4)] as char);
         text.push(DIGITS[usize::from(byte & 0x0f)] as char);
     }
-    text
 }
 
 /// Whether `text` is a well-formed hash: 64 lower-case hex digits.

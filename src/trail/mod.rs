@@ -14,6 +14,7 @@
 //! every handoff's current state. `verify`, `query`, `tick`, `prune` and the appends
 //! are built on those two.
 
+mod blocks;
 mod canonical;
 mod chain;
 mod error;

@@ -13,10 +13,11 @@
 //! Every break names the `seq`, the segment file and the line. Memory is the ledger
 //! (one entry per handoff), not the events: the trail is streamed.
 
+use super::blocks;
 use super::canonical;
 use super::chain::{self, GENESIS};
 use super::error::TrailError;
-use super::event::Event;
+use super::event::{Event, EventType, HandoffType};
 use super::lifecycle::Ledger;
 use super::store::{ChainPoint, Trail};
 use crate::diagnostic::{shape, Diagnostic, TrailCode};
@@ -24,6 +25,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// What `verify` found.
@@ -62,6 +64,8 @@ struct Pass {
     ledger: Ledger,
     expected: u64,
     prev_hash: String,
+    /// The `seq` of the last event read.
+    last_seq: Option<u64>,
     /// Seqs skipped over, with where the gap was seen: deleted unless they turn up.
     missing: BTreeMap<u64, (PathBuf, usize)>,
     head_hash_seen: Option<String>,
@@ -70,6 +74,12 @@ struct Pass {
     last_line: usize,
     anchor_seq: Option<u64>,
     noted_leftover: bool,
+}
+
+/// One line as the pass checks it: the stored hash, the computed one, the event.
+enum Checked<'a> {
+    Event(&'a str, &'a str, &'a Event),
+    Broken(TrailCode, String),
 }
 
 /// One line, hashed and parsed.
@@ -158,29 +168,205 @@ fn read(text: &[u8], terminated: bool, message: Message) -> Parsed {
 /// has already checked that the message is JSON that the definition reads (UTF-8
 /// checked here, nesting bounded there), so the answer is the definition's.
 fn read_canonical(text: &[u8], keep: Message) -> Option<Parsed> {
-    let members = canonical::members(text)?;
-    let line = std::str::from_utf8(text).ok()?;
-    let event = match &members.message {
-        Some((cut, value)) => {
-            let rest = [line.get(..cut.start)?, line.get(cut.end..)?].concat();
-            let mut event: Event = serde_json::from_str(&rest).ok()?;
-            let stored = line.get(value.clone())?;
+    Canonical::of(text)?.read(text, keep)
+}
+
+/// What can be learnt of a canonical line by itself (on `verify`'s reading thread):
+/// where its members lie and the hash of its content.
+struct Canonical {
+    members: canonical::Members,
+    computed: [u8; 32],
+}
+
+impl Canonical {
+    /// `None` when the line is not confirmed canonical UTF-8: the definition decides.
+    fn of(text: &[u8]) -> Option<Canonical> {
+        let members = canonical::members(text)?;
+        std::str::from_utf8(text).ok()?;
+        let (before, after) = canonical::without_hash(text, members.hash.clone());
+        let computed = chain::sha256_parts(&[before, after]);
+        Some(Canonical { members, computed })
+    }
+
+    /// The event of `text` (the line [`Canonical::of`] read), without its message
+    /// unless `keep` says so.
+    fn read(&self, text: &[u8], keep: Message) -> Option<Parsed> {
+        let mut event = blank_event();
+        fill(&mut event, text, &self.members.top)?;
+        if let Some((_, value)) = self.members.message.as_ref().filter(|_| keep == Message::Keep) {
+            let stored = text.get(value.clone())?;
             // `null` is an absent message to serde, as on the slow path.
-            if keep == Message::Keep && stored != "null" {
-                let stored = stored.to_string();
+            if stored != b"null" {
+                let stored = String::from_utf8(stored.to_vec()).ok()?;
                 event.message = Some(RawValue::from_string(stored).ok()?);
             }
-            event
         }
-        None => serde_json::from_str(line).ok()?,
-    };
-    let (before, after) = canonical::without_hash(text, members.hash);
-    let computed = chain::sha256_hex_parts(&[before, after]);
-    Some(Parsed::Event(
-        members.stored.to_string(),
-        computed,
-        Box::new(event),
-    ))
+        Some(Parsed::Event(
+            self.stored(text)?.to_string(),
+            chain::hex(&self.computed),
+            Box::new(event),
+        ))
+    }
+
+    /// The hash the line stores.
+    fn stored<'t>(&self, text: &'t [u8]) -> Option<&'t str> {
+        std::str::from_utf8(text.get(self.members.stored.clone())?).ok()
+    }
+}
+
+/// An event with nothing in it, for [`fill`].
+fn blank_event() -> Event {
+    Event {
+        attempt: 0,
+        broadcast_group_id: None,
+        context_snapshot: None,
+        decision_rationale: None,
+        depth: 0,
+        duration_ms: None,
+        escalate_to: None,
+        event_type: EventType::Initiated,
+        from_agent: String::new(),
+        handoff_id: String::new(),
+        handoff_type: HandoffType::Sequential,
+        hash: String::new(),
+        message: None,
+        on_timeout: None,
+        outcome: None,
+        parent_handoff: None,
+        prev: String::new(),
+        reason: None,
+        recorded_at: String::new(),
+        required_capabilities: Vec::new(),
+        risk_level: None,
+        rollback_to: None,
+        seq: 0,
+        timeout: None,
+        timeout_ms: None,
+        timestamp: String::new(),
+        to_agent: String::new(),
+        tokens_consumed: None,
+        warnings: Vec::new(),
+        workflow_id: None,
+    }
+}
+
+/// Reads a canonical line's event, but for its message, from its top-level members
+/// (`top`, as the canonical scan found them) into `event`, reusing its strings: what
+/// the definition's `serde` read would give, without reading the line again. `None`
+/// when a member is not what that read takes in its plainest form (it then decides).
+fn fill(event: &mut Event, line: &[u8], top: &[(Range<usize>, Range<usize>)]) -> Option<()> {
+    const REQUIRED: [&[u8]; 10] = [
+        b"attempt",
+        b"event_type",
+        b"from_agent",
+        b"handoff_id",
+        b"handoff_type",
+        b"prev",
+        b"recorded_at",
+        b"seq",
+        b"timestamp",
+        b"to_agent",
+    ];
+    let mut required = 0;
+    // Every member that may be absent is reset: the event is reused line after line.
+    event.broadcast_group_id = None;
+    event.context_snapshot = None;
+    event.decision_rationale = None;
+    event.depth = 0;
+    event.duration_ms = None;
+    event.escalate_to = None;
+    event.hash.clear();
+    event.message = None;
+    event.on_timeout = None;
+    event.outcome = None;
+    event.parent_handoff = None;
+    event.reason = None;
+    event.required_capabilities.clear();
+    event.risk_level = None;
+    event.rollback_to = None;
+    event.timeout = None;
+    event.timeout_ms = None;
+    event.tokens_consumed = None;
+    event.warnings.clear();
+    event.workflow_id = None;
+    for (key, value) in top {
+        let key = &line[key.clone()];
+        let value = &line[value.clone()];
+        required += usize::from(REQUIRED.contains(&key));
+        match key {
+            b"attempt" => event.attempt = integer(value)?,
+            b"broadcast_group_id" => event.broadcast_group_id = optional_text(value)?,
+            b"context_snapshot" => event.context_snapshot = serde_json::from_slice(value).ok()?,
+            b"decision_rationale" => event.decision_rationale = optional_text(value)?,
+            b"depth" => event.depth = integer(value)?,
+            b"duration_ms" => event.duration_ms = optional_integer(value)?,
+            b"escalate_to" => event.escalate_to = optional_text(value)?,
+            b"event_type" => event.event_type = serde_json::from_slice(value).ok()?,
+            b"from_agent" => set_text(&mut event.from_agent, value)?,
+            b"handoff_id" => set_text(&mut event.handoff_id, value)?,
+            b"handoff_type" => event.handoff_type = serde_json::from_slice(value).ok()?,
+            b"hash" => set_text(&mut event.hash, value)?,
+            b"on_timeout" => event.on_timeout = serde_json::from_slice(value).ok()?,
+            b"outcome" => event.outcome = serde_json::from_slice(value).ok()?,
+            b"parent_handoff" => event.parent_handoff = optional_text(value)?,
+            b"prev" => set_text(&mut event.prev, value)?,
+            b"reason" => event.reason = optional_text(value)?,
+            b"recorded_at" => set_text(&mut event.recorded_at, value)?,
+            b"required_capabilities" => {
+                event.required_capabilities = serde_json::from_slice(value).ok()?;
+            }
+            b"risk_level" => event.risk_level = serde_json::from_slice(value).ok()?,
+            b"rollback_to" => event.rollback_to = optional_text(value)?,
+            b"seq" => event.seq = integer(value)?,
+            b"timeout" => event.timeout = optional_text(value)?,
+            b"timeout_ms" => event.timeout_ms = optional_integer(value)?,
+            b"timestamp" => set_text(&mut event.timestamp, value)?,
+            b"to_agent" => set_text(&mut event.to_agent, value)?,
+            b"tokens_consumed" => event.tokens_consumed = optional_integer(value)?,
+            b"warnings" => event.warnings = serde_json::from_slice(value).ok()?,
+            b"workflow_id" => event.workflow_id = optional_text(value)?,
+            // The message is cut out; serde passes over keys it does not know.
+            _ => {}
+        }
+    }
+    (required == REQUIRED.len()).then_some(())
+}
+
+/// A JSON string's text: as it stands when it has no escape, else decoded.
+fn text(value: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    let inner = value.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    match memchr::memchr(b'\\', inner) {
+        None => std::str::from_utf8(inner).ok().map(Into::into),
+        Some(_) => serde_json::from_slice::<String>(value).ok().map(Into::into),
+    }
+}
+
+fn set_text(field: &mut String, value: &[u8]) -> Option<()> {
+    let text = text(value)?;
+    field.clear();
+    field.push_str(&text);
+    Some(())
+}
+
+/// `null` is `None` to serde.
+fn optional_text(value: &[u8]) -> Option<Option<String>> {
+    match value {
+        b"null" => Some(None),
+        _ => Some(Some(text(value)?.into_owned())),
+    }
+}
+
+/// An integer as the canonical scan let it through (shortest form, no sign for an
+/// unsigned field, which serde would refuse).
+fn integer<N: std::str::FromStr>(value: &[u8]) -> Option<N> {
+    std::str::from_utf8(value).ok()?.parse().ok()
+}
+
+fn optional_integer(value: &[u8]) -> Option<Option<u64>> {
+    match value {
+        b"null" => Some(None),
+        _ => Some(Some(integer(value)?)),
+    }
 }
 
 /// Verifies the trail in `trail`.
@@ -193,6 +379,7 @@ pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
         ledger: Ledger::compact(),
         expected: 0,
         prev_hash: GENESIS.to_string(),
+        last_seq: None,
         missing: BTreeMap::new(),
         head_hash_seen: None,
         head_seq: None,
@@ -209,15 +396,36 @@ pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
         pass.prev_hash.clone_from(&anchor.hash);
     }
     pass.head_seq = head.as_ref().map(|h| h.seq);
-    pass.report.segments = trail.segments()?.len();
-    // One thread: on a shared two-core machine a reader/hasher pipeline measured
-    // slower (cross-thread frees), see docs/trail.md "Performance".
-    let _ = trail.for_each_line(|line| {
-        pass.line(
-            line.segment,
-            line.number,
-            read(line.text, line.terminated, Message::Skip),
-        );
+    let segments = trail.segments()?;
+    pass.report.segments = segments.len();
+    // Two threads: the reading one checks and hashes each line by itself, this one
+    // follows the chain and the lifecycle, which must go in order.
+    let derive = |text: &[u8], terminated: bool| terminated.then(|| Canonical::of(text))?;
+    let mut event = blank_event();
+    let mut computed = String::new();
+    let _ = blocks::each_block(&segments, derive, |block| {
+        let segment = &segments[block.segment].path;
+        for (n, (text, terminated, canonical)) in block.lines().enumerate() {
+            let number = block.first_line + n;
+            let fast = canonical.as_ref().and_then(|fast| {
+                fill(&mut event, text, &fast.members.top)?;
+                Some((fast.stored(text)?, &fast.computed))
+            });
+            if let Some((stored, digest)) = fast {
+                computed.clear();
+                chain::hex_into(digest, &mut computed);
+                pass.line(segment, number, Checked::Event(stored, &computed, &event));
+                continue;
+            }
+            match read(text, terminated, Message::Skip) {
+                Parsed::Event(stored, computed, event) => {
+                    pass.line(segment, number, Checked::Event(&stored, &computed, &event));
+                }
+                Parsed::Broken(kind, message) => {
+                    pass.line(segment, number, Checked::Broken(kind, message));
+                }
+            }
+        }
         Ok::<(), ()>(())
     })?;
     pass.finish(trail, head, anchor);
@@ -263,20 +471,20 @@ impl Pass {
             .push(found(kind, seq, file, line, message));
     }
 
-    fn line(&mut self, segment: &Path, number: usize, parsed: Parsed) {
+    fn line(&mut self, segment: &Path, number: usize, checked: Checked<'_>) {
         if self.last_segment.as_deref() != Some(segment) {
             self.last_segment = Some(segment.to_path_buf());
         }
         self.last_line = number;
         let here = (segment, Some(number));
-        let (stored, computed, event) = match parsed {
-            Parsed::Event(stored, computed, event) => (stored, computed, *event),
-            Parsed::Broken(kind, message) => {
+        let (stored, computed, event) = match checked {
+            Checked::Event(stored, computed, event) => (stored, computed, event),
+            Checked::Broken(kind, message) => {
                 self.push(kind, None, here.0, here.1, message);
                 return;
             }
         };
-        if self.anchor_seq.is_some_and(|last| event.seq <= last) && self.report.last.is_none() {
+        if self.anchor_seq.is_some_and(|last| event.seq <= last) && self.last_seq.is_none() {
             if !self.noted_leftover {
                 self.noted_leftover = true;
                 self.report.notes.push(format!(
@@ -288,12 +496,12 @@ impl Pass {
         }
         self.report.events += 1;
         let seq = Some(event.seq);
-        self.check_order(&event, here.0, here.1);
+        self.check_order(event, here.0, here.1);
         if stored != computed {
             let message = format!(
                 "seq {}: the event does not match its hash (content hashes to {computed}, the line says {}): it was edited after it was written",
                 event.seq,
-                if stored.is_empty() { "nothing" } else { &stored }
+                if stored.is_empty() { "nothing" } else { stored }
             );
             self.push(TrailCode::Edited, seq, here.0, here.1, message);
         }
@@ -309,19 +517,17 @@ impl Pass {
             );
             self.push(TrailCode::WrongSegment, seq, here.0, here.1, message);
         }
-        if let Err(violation) = self.ledger.check(&event) {
+        if let Err(violation) = self.ledger.check(event) {
             let message = format!("seq {}: {violation}", event.seq);
             self.push(violation.kind.code(), seq, here.0, here.1, message);
         }
-        self.ledger.apply(&event);
+        self.ledger.apply(event);
         if self.head_seq == Some(event.seq) {
-            self.head_hash_seen = Some(stored.clone());
+            self.head_hash_seen = Some(stored.to_string());
         }
-        self.prev_hash = stored;
-        self.report.last = Some(ChainPoint {
-            seq: event.seq,
-            hash: self.prev_hash.clone(),
-        });
+        self.prev_hash.clear();
+        self.prev_hash.push_str(stored);
+        self.last_seq = Some(event.seq);
     }
 
     fn check_order(&mut self, event: &Event, segment: &Path, line: Option<usize>) {
@@ -359,6 +565,10 @@ impl Pass {
     }
 
     fn finish(&mut self, trail: &Trail, head: Option<ChainPoint>, anchor: Option<ChainPoint>) {
+        self.report.last = self.last_seq.map(|seq| ChainPoint {
+            seq,
+            hash: self.prev_hash.clone(),
+        });
         let missing = std::mem::take(&mut self.missing);
         let mut runs: Vec<(u64, u64, PathBuf, usize)> = Vec::new();
         for (seq, (file, line)) in missing {
@@ -479,6 +689,46 @@ mod tests {
             assert!(skipped.message.is_none());
             skipped.message = definition.message.clone();
             assert_eq!(as_value(&skipped), as_value(&definition));
+        }
+    }
+
+    /// Members in forms `append` never writes: the fast read takes what serde takes,
+    /// the same way, or declines to the definition, which reads it as serde does.
+    #[test]
+    fn the_fast_read_agrees_with_serde_on_members_append_never_writes() {
+        let text = String::from_utf8(sealed("[]")).expect("UTF-8");
+        let edits: [(&str, &str); 10] = [
+            (r#""attempt":1,"#, r#""attempt":1,"depth":null,"#),
+            (r#""attempt":1,"#, r#""attempt":1,"depth":4294967296,"#),
+            (r#""attempt":1,"#, r#""attempt":-1,"#),
+            (r#""attempt":1,"#, r#""attempt":1,"decision_rationale":null,"#),
+            (r#""recorded_at""#, r#""reason":"a\"b\u001f\n","recorded_at""#),
+            (r#""attempt":1,"#, r#""attempt":1,"context_snapshot":{"task_id":"T"},"#),
+            (r#""to_agent":"b""#, r#""to_agent":"b","unknown":{"x":[1]}"#),
+            (r#""event_type":"initiated","#, r#""event_type":"opened","#),
+            (r#""from_agent":"a","#, r#""from_agent":7,"#),
+            (r#""from_agent":"a","#, ""),
+        ];
+        for (from, to) in edits {
+            assert!(text.contains(from), "{from}");
+            let line = text.replacen(from, to, 1);
+            let by_serde = serde_json::from_str::<Event>(&line).ok();
+            // The definition's path takes `hash` out of the event it hashes.
+            let as_value = |e: &Event| {
+                let mut value = serde_json::to_value(e).expect("JSON");
+                value.as_object_mut().map(|event| event.remove("hash"));
+                value
+            };
+            // Canonical, so the fast read is asked first.
+            assert!(canonical::members(line.as_bytes()).is_some(), "{to}");
+            match parse(line.as_bytes(), true) {
+                Parsed::Event(_, computed, event) => {
+                    let by_serde = by_serde.unwrap_or_else(|| panic!("{to}: serde refuses"));
+                    assert_eq!(as_value(&event), as_value(&by_serde), "{to}");
+                    assert_eq!(Some(computed), definition_hash(line.as_bytes()), "{to}");
+                }
+                Parsed::Broken(..) => assert!(by_serde.is_none(), "{to}: serde reads it"),
+            }
         }
     }
 
