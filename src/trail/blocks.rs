@@ -252,10 +252,15 @@ mod tests {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let segments = [segment(dir.path(), "line\n".repeat(10_000).as_bytes())];
         let mut blocks = 0;
-        let stopped = each_block_of(16, &segments, |_, _| (), |_| {
-            blocks += 1;
-            Err(())
-        });
+        let stopped = each_block_of(
+            16,
+            &segments,
+            |_, _| (),
+            |_| {
+                blocks += 1;
+                Err(())
+            },
+        );
         assert!(matches!(stopped, Ok(Err(()))));
         assert_eq!(blocks, 1);
         let gone = [Segment {

@@ -39,10 +39,46 @@ pub struct Members {
     /// The `"message":…` member, when there is one, and the range of its value.
     pub message: Option<(Range<usize>, Range<usize>)>,
     /// Every top-level member: where its key's text and its value lie, in key order.
-    pub top: Vec<(Range<usize>, Range<usize>)>,
+    pub top: Top,
 }
 
-/// The hash and message members of `line`, when `line` is confirmed canonical.
+/// The most top-level members a line may have for the fast paths (an event has 30
+/// fields at most); a line with more takes the slow path.
+const MAX_TOP: usize = 32;
+
+/// The top-level members of a line, kept in place (no allocation per line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Top {
+    /// Key start and end, value start and end.
+    members: [[u32; 4]; MAX_TOP],
+    len: usize,
+}
+
+impl Top {
+    fn push(&mut self, key: Range<usize>, value: Range<usize>) -> Option<()> {
+        let at = |n: usize| u32::try_from(n).ok();
+        let member = [
+            at(key.start)?,
+            at(key.end)?,
+            at(value.start)?,
+            at(value.end)?,
+        ];
+        *self.members.get_mut(self.len)? = member;
+        self.len += 1;
+        Some(())
+    }
+
+    /// Each member's key text and value, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
+        self.members[..self.len].iter().map(|[ks, ke, vs, ve]| {
+            let range = |start: &u32, end: &u32| *start as usize..*end as usize;
+            (range(ks, ke), range(vs, ve))
+        })
+    }
+}
+
+/// The hash and message members of `line`, when `line` is confirmed canonical (and
+/// so UTF-8).
 pub fn members(line: &[u8]) -> Option<Members> {
     let mut scan = Scan {
         bytes: line,
@@ -50,7 +86,10 @@ pub fn members(line: &[u8]) -> Option<Members> {
         depth: 0,
         hash: None,
         message: None,
-        top: Vec::with_capacity(32),
+        top: Top {
+            members: [[0; 4]; MAX_TOP],
+            len: 0,
+        },
     };
     scan.object(true)?;
     if scan.at != line.len() {
@@ -71,7 +110,7 @@ struct Scan<'a> {
     depth: usize,
     hash: Option<(Range<usize>, Range<usize>)>,
     message: Option<(Range<usize>, Range<usize>)>,
-    top: Vec<(Range<usize>, Range<usize>)>,
+    top: Top,
 }
 
 impl<'a> Scan<'a> {
@@ -142,7 +181,7 @@ impl<'a> Scan<'a> {
             self.value()?;
             if top {
                 let key_range = key_start..key_start + key.len();
-                self.top.push((key_range, value_start..self.at));
+                self.top.push(key_range, value_start..self.at)?;
             }
             if top && key == b"hash" {
                 let value = &self.bytes[value_start..self.at];
@@ -191,8 +230,16 @@ impl<'a> Scan<'a> {
             let stop = memchr::memchr2(b'"', b'\\', rest)?;
             let plain = &rest[..stop];
             // A fold rather than `any`: no early exit, so it runs a vector at a time.
-            let control = plain.iter().fold(false, |seen, b| seen | (*b < 0x20));
-            if control || (ascii && !plain.is_ascii()) {
+            // Bit 0: a control character; bit 7: a byte past ASCII.
+            let seen = plain
+                .iter()
+                .fold(0, |seen, b| seen | u8::from(*b < 0x20) | (b & 0x80));
+            if seen & 1 != 0 {
+                return None;
+            }
+            // Outside strings only ASCII passes the scan, and an escape or a quote
+            // never splits a character: so the line is UTF-8 when each part is.
+            if seen & 0x80 != 0 && (ascii || std::str::from_utf8(plain).is_err()) {
                 return None;
             }
             self.at += stop;

@@ -17,6 +17,7 @@
 mod blocks;
 mod canonical;
 mod chain;
+mod checkpoint;
 mod error;
 mod event;
 mod export;

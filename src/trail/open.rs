@@ -12,14 +12,14 @@
 //!
 //! Like every view, this reads the trail as it stands; `verify` is what checks it.
 
+use super::checkpoint::{self, Checkpoint, OpenHandoff};
 use super::event::EventType;
 use super::lifecycle::Ledger;
-use super::store::{parse_line, Line, Trail};
+use super::store::{parse_line, Line, Segment, Trail};
 use super::TrailError;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::PathBuf;
 
 /// Where a line is, and the line of the same handoff before it.
 struct Place {
@@ -29,6 +29,13 @@ struct Place {
     length: u32,
     /// Index of the handoff's previous line in the places, or `u32::MAX`.
     previous: u32,
+}
+
+impl Place {
+    fn saved(&self) -> checkpoint::Place {
+        let (segment, number) = (u64::from(self.segment), u64::from(self.number));
+        [segment, number, self.offset, u64::from(self.length)]
+    }
 }
 
 /// What the first step keeps of a handoff.
@@ -50,30 +57,82 @@ impl Head {
             self.state = event_type;
         }
     }
+
+    fn is_open(&self) -> bool {
+        self.opened && !is_final(self.state)
+    }
 }
 
 const NONE: u32 = u32::MAX;
 
-/// The ledger of the handoffs open at the end of the trail (and of no other).
+/// The ledger of the handoffs open at the end of the trail (and of no other): from the
+/// trail's checkpoint on when one holds, and leaving one when much was read.
 pub fn open_ledger(trail: &Trail) -> Result<Ledger, TrailError> {
-    let mut segments: Vec<PathBuf> = Vec::new();
+    let segments = trail.segments()?;
+    if let Some(saved) = checkpoint::load(trail, &segments) {
+        if let Some(ledger) = read_open(trail, &segments, Some(&saved))? {
+            return Ok(ledger);
+        }
+    }
+    Ok(read_open(trail, &segments, None)?.unwrap_or_default())
+}
+
+/// Why the first step stopped.
+enum Stop {
+    /// A handoff closed at the checkpoint has events after it: read from the start.
+    MovedOn,
+    Failed(TrailError),
+}
+
+/// The two steps, from `saved` on when given; `None` when a handoff closed at the
+/// checkpoint has events after it.
+fn read_open(
+    trail: &Trail,
+    segments: &[Segment],
+    saved: Option<&Checkpoint>,
+) -> Result<Option<Ledger>, TrailError> {
     let mut places: Vec<Place> = Vec::new();
     let mut heads: HashMap<Box<[u8]>, Head> = HashMap::new();
-    trail.for_each_line(|line| {
-        if line.number == 1 {
-            segments.push(line.segment.to_path_buf());
+    for handoff in saved.map(|saved| saved.open.as_slice()).unwrap_or_default() {
+        let mut head = Head {
+            opened: true,
+            state: handoff.state,
+            last: NONE,
+        };
+        for &[segment, number, offset, length] in &handoff.lines {
+            let place = Place {
+                segment: u32::try_from(segment).unwrap_or(NONE),
+                number: u32::try_from(number).unwrap_or(NONE),
+                offset,
+                length: u32::try_from(length).unwrap_or(NONE),
+                previous: head.last,
+            };
+            head.last = places.len() as u32;
+            places.push(place);
         }
+        heads.insert(handoff.id.as_bytes().into(), head);
+    }
+    let from = saved.map(Checkpoint::resume).unwrap_or_default();
+    let (mut segment, mut read) = (from.segment, 0u64);
+    let scanned = trail.for_each_line_from(segments, from, |line| {
+        while segments
+            .get(segment)
+            .is_some_and(|s| s.path != line.segment)
+        {
+            segment += 1;
+        }
+        read += line.text.len() as u64 + 1;
         let parsed;
         let (id, event_type) = match line.terminated.then(|| id_and_type(line.text)).flatten() {
             Some(found) => found,
             None => {
-                parsed = parse_line(line)?;
+                parsed = parse_line(line).map_err(Stop::Failed)?;
                 (parsed.handoff_id.as_bytes(), parsed.event_type)
             }
         };
         let index = u32::try_from(places.len()).map_err(|_| too_many(line))?;
         let mut place = Place {
-            segment: (segments.len() - 1) as u32,
+            segment: segment as u32,
             number: u32::try_from(line.number).map_err(|_| too_many(line))?,
             offset: line.offset,
             length: u32::try_from(line.text.len()).map_err(|_| too_many(line))?,
@@ -84,6 +143,7 @@ pub fn open_ledger(trail: &Trail) -> Result<Ledger, TrailError> {
                 place.previous = head.last;
                 head.follow(index, event_type);
             }
+            None if saved.is_some_and(|saved| saved.knew(id)) => return Err(Stop::MovedOn),
             None => {
                 let mut head = Head {
                     opened: false,
@@ -96,32 +156,77 @@ pub fn open_ledger(trail: &Trail) -> Result<Ledger, TrailError> {
         }
         places.push(place);
         Ok(())
-    })??;
+    })?;
+    match scanned {
+        Err(Stop::MovedOn) => return Ok(None),
+        Err(Stop::Failed(error)) => return Err(error),
+        Ok(()) => {}
+    }
     let mut wanted: Vec<u32> = Vec::new();
-    for head in heads
-        .values()
-        .filter(|head| head.opened && !is_final(head.state))
-    {
+    for head in heads.values().filter(|head| head.is_open()) {
         let mut at = head.last;
         while at != NONE {
             wanted.push(at);
             at = places[at as usize].previous;
         }
     }
+    if read >= checkpoint::WORTH_KEEPING {
+        keep(trail, segments, saved, &places, &heads);
+    }
     drop(heads);
     wanted.sort_unstable();
-    fold(&segments, &places, &wanted)
+    fold(segments, &places, &wanted).map(Some)
+}
+
+/// Leaves a checkpoint at the last line read (when a newline ended it).
+fn keep(
+    trail: &Trail,
+    segments: &[Segment],
+    saved: Option<&Checkpoint>,
+    places: &[Place],
+    heads: &HashMap<Box<[u8]>, Head>,
+) {
+    let Some(last) = places
+        .iter()
+        .max_by_key(|place| (place.segment, place.offset))
+    else {
+        return;
+    };
+    let mut open = Vec::new();
+    for (id, head) in heads.iter().filter(|(_, head)| head.is_open()) {
+        let mut lines = Vec::new();
+        let mut at = head.last;
+        while at != NONE {
+            lines.push(places[at as usize].saved());
+            at = places[at as usize].previous;
+        }
+        lines.reverse();
+        let id = String::from_utf8_lossy(id).into_owned();
+        open.push(OpenHandoff {
+            id,
+            state: head.state,
+            lines,
+        });
+    }
+    let mut ids: Vec<u64> = saved.map(|saved| saved.ids().to_vec()).unwrap_or_default();
+    ids.extend(heads.keys().map(|id| checkpoint::id_key(id)));
+    ids.sort_unstable();
+    ids.dedup();
+    checkpoint::save(trail, segments, last.saved(), open, &ids);
 }
 
 /// Reads the lines at `wanted` (indices into `places`, in trail order), parses them and
 /// folds them into a ledger.
-fn fold(segments: &[PathBuf], places: &[Place], wanted: &[u32]) -> Result<Ledger, TrailError> {
+fn fold(segments: &[Segment], places: &[Place], wanted: &[u32]) -> Result<Ledger, TrailError> {
     let mut ledger = Ledger::new();
     let mut open: Option<(u32, File)> = None;
     let mut text = Vec::new();
     for &index in wanted {
         let place = &places[index as usize];
-        let path = &segments[place.segment as usize];
+        let Some(segment) = segments.get(place.segment as usize) else {
+            continue;
+        };
+        let path = &segment.path;
         if open
             .as_ref()
             .is_none_or(|(segment, _)| *segment != place.segment)
@@ -157,12 +262,12 @@ fn is_final(state: EventType) -> bool {
     )
 }
 
-fn too_many(line: &Line<'_>) -> TrailError {
-    TrailError::at(
+fn too_many(line: &Line<'_>) -> Stop {
+    Stop::Failed(TrailError::at(
         line.segment,
         Some(line.number),
         "the trail is too large to list (over 4 billion lines or a line over 4 GiB)",
-    )
+    ))
 }
 
 /// The event's `handoff_id` and `event_type`, read from a line's text when that is

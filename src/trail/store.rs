@@ -13,6 +13,7 @@
 //! synced when a segment is new) before [`Trail::transact`] returns.
 
 use super::chain::{self, GENESIS};
+use super::checkpoint;
 use super::error::TrailError;
 use super::event::Event;
 use super::lifecycle::Ledger;
@@ -21,7 +22,7 @@ use crate::policy::{Policy, POLICY_FILE};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The name of the head file.
@@ -64,6 +65,15 @@ pub struct Line<'a> {
     pub terminated: bool,
     /// Whether it is the last line of the trail.
     pub last: bool,
+}
+
+/// Where a read of the trail starts: a segment (index), a byte offset in it and the
+/// number of the lines before that offset.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Resume {
+    pub segment: usize,
+    pub offset: u64,
+    pub number: usize,
 }
 
 /// A trail directory.
@@ -214,16 +224,31 @@ impl Trail {
     /// stops early when `visit` returns an error.
     pub fn for_each_line<E>(
         &self,
-        mut visit: impl FnMut(&Line<'_>) -> Result<(), E>,
+        visit: impl FnMut(&Line<'_>) -> Result<(), E>,
     ) -> Result<Result<(), E>, TrailError> {
         let segments = self.segments()?;
+        self.for_each_line_from(&segments, Resume::default(), visit)
+    }
+
+    /// [`Trail::for_each_line`] over `segments` from `from` on.
+    pub(crate) fn for_each_line_from<E>(
+        &self,
+        segments: &[Segment],
+        from: Resume,
+        mut visit: impl FnMut(&Line<'_>) -> Result<(), E>,
+    ) -> Result<Result<(), E>, TrailError> {
         let mut lines = Lines::with_block(BLOCK);
-        for (index, segment) in segments.iter().enumerate() {
-            let file = File::open(&segment.path)
+        for (index, segment) in segments.iter().enumerate().skip(from.segment) {
+            let mut file = File::open(&segment.path)
                 .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?;
+            let (mut number, mut offset) = (0, 0);
+            if index == from.segment && from.offset > 0 {
+                (number, offset) = (from.number, from.offset);
+                file.seek(SeekFrom::Start(offset))
+                    .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?;
+            }
             lines.start(file);
             let last_segment = index + 1 == segments.len();
-            let (mut number, mut offset) = (0, 0);
             while let Some((text, terminated, at_end)) = lines
                 .next()
                 .map_err(|e| TrailError::io(&segment.path, "read the segment", &e))?
@@ -325,6 +350,21 @@ impl Trail {
         self.require()?;
         let _lock = self.lock(false)?;
         work()
+    }
+
+    /// Runs `work` holding the trail's lock when it is free at once; `None` when it is
+    /// not (for derived data a reader may write, [`super::checkpoint`]).
+    pub(crate) fn try_with_lock<T>(&self, work: impl FnOnce() -> Option<T>) -> Option<T> {
+        let path = self.dir.join(LOCK);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .ok()?;
+        fs4::FileExt::try_lock(&file).ok()?;
+        still_linked(&file, &path).then(work)?
     }
 
     /// Takes the trail's lock (creating the directory first when `create` says so),
@@ -429,16 +469,19 @@ impl Trail {
             .map_err(|e| TrailError::io(&path, "open the segment", &e))?;
         let before = file
             .metadata()
-            .map_err(|e| TrailError::io(&path, "open the segment", &e))?
-            .len();
+            .map_err(|e| TrailError::io(&path, "open the segment", &e))?;
         if let Err(error) = file.write_all(&batch.text).and_then(|()| file.sync_data()) {
             // A part written (a full disk) would be a torn line the next append trips
             // on: the segment is cut back to what it held, which is never less.
-            let _ = file.set_len(before).and_then(|()| file.sync_data());
-            if is_new && before == 0 {
+            let _ = file.set_len(before.len()).and_then(|()| file.sync_data());
+            if is_new && before.len() == 0 {
                 let _ = fs::remove_file(&path);
             }
             return Err(TrailError::io(&path, "write the segment", &error));
+        }
+        if let Ok(after) = file.metadata() {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            checkpoint::after_append(&self.dir, &name.unwrap_or_default(), &before, &after);
         }
         if is_new {
             sync_dir(&self.dir)?;

@@ -25,7 +25,6 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// What `verify` found.
@@ -164,9 +163,9 @@ fn read(text: &[u8], terminated: bool, message: Message) -> Parsed {
 }
 
 /// The fast path: a canonical line in UTF-8 is hashed as it stands, without its hash
-/// member. The event is read without its message, which is most of the line: the scan
-/// has already checked that the message is JSON that the definition reads (UTF-8
-/// checked here, nesting bounded there), so the answer is the definition's.
+/// member. The event is read from the scan's top-level members, without its message:
+/// the scan has already checked that the message is JSON that the definition reads
+/// (UTF-8, nesting bounded), so the answer is the definition's.
 fn read_canonical(text: &[u8], keep: Message) -> Option<Parsed> {
     Canonical::of(text)?.read(text, keep)
 }
@@ -179,10 +178,10 @@ struct Canonical {
 }
 
 impl Canonical {
-    /// `None` when the line is not confirmed canonical UTF-8: the definition decides.
+    /// `None` when the line is not confirmed canonical (and so UTF-8): the definition
+    /// decides.
     fn of(text: &[u8]) -> Option<Canonical> {
         let members = canonical::members(text)?;
-        std::str::from_utf8(text).ok()?;
         let (before, after) = canonical::without_hash(text, members.hash.clone());
         let computed = chain::sha256_parts(&[before, after]);
         Some(Canonical { members, computed })
@@ -193,7 +192,12 @@ impl Canonical {
     fn read(&self, text: &[u8], keep: Message) -> Option<Parsed> {
         let mut event = blank_event();
         fill(&mut event, text, &self.members.top)?;
-        if let Some((_, value)) = self.members.message.as_ref().filter(|_| keep == Message::Keep) {
+        if let Some((_, value)) = self
+            .members
+            .message
+            .as_ref()
+            .filter(|_| keep == Message::Keep)
+        {
             let stored = text.get(value.clone())?;
             // `null` is an absent message to serde, as on the slow path.
             if stored != b"null" {
@@ -254,7 +258,7 @@ fn blank_event() -> Event {
 /// (`top`, as the canonical scan found them) into `event`, reusing its strings: what
 /// the definition's `serde` read would give, without reading the line again. `None`
 /// when a member is not what that read takes in its plainest form (it then decides).
-fn fill(event: &mut Event, line: &[u8], top: &[(Range<usize>, Range<usize>)]) -> Option<()> {
+fn fill(event: &mut Event, line: &[u8], top: &canonical::Top) -> Option<()> {
     const REQUIRED: [&[u8]; 10] = [
         b"attempt",
         b"event_type",
@@ -289,9 +293,9 @@ fn fill(event: &mut Event, line: &[u8], top: &[(Range<usize>, Range<usize>)]) ->
     event.tokens_consumed = None;
     event.warnings.clear();
     event.workflow_id = None;
-    for (key, value) in top {
-        let key = &line[key.clone()];
-        let value = &line[value.clone()];
+    for (key, value) in top.iter() {
+        let key = &line[key];
+        let value = &line[value];
         required += usize::from(REQUIRED.contains(&key));
         match key {
             b"attempt" => event.attempt = integer(value)?,
@@ -701,9 +705,18 @@ mod tests {
             (r#""attempt":1,"#, r#""attempt":1,"depth":null,"#),
             (r#""attempt":1,"#, r#""attempt":1,"depth":4294967296,"#),
             (r#""attempt":1,"#, r#""attempt":-1,"#),
-            (r#""attempt":1,"#, r#""attempt":1,"decision_rationale":null,"#),
-            (r#""recorded_at""#, r#""reason":"a\"b\u001f\n","recorded_at""#),
-            (r#""attempt":1,"#, r#""attempt":1,"context_snapshot":{"task_id":"T"},"#),
+            (
+                r#""attempt":1,"#,
+                r#""attempt":1,"decision_rationale":null,"#,
+            ),
+            (
+                r#""recorded_at""#,
+                r#""reason":"a\"b\u001f\n","recorded_at""#,
+            ),
+            (
+                r#""attempt":1,"#,
+                r#""attempt":1,"context_snapshot":{"task_id":"T"},"#,
+            ),
             (r#""to_agent":"b""#, r#""to_agent":"b","unknown":{"x":[1]}"#),
             (r#""event_type":"initiated","#, r#""event_type":"opened","#),
             (r#""from_agent":"a","#, r#""from_agent":7,"#),

@@ -257,7 +257,11 @@ fn a_failed_first_append_leaves_no_directory_behind() {
         let refused = append(&input);
         assert_eq!(refused.code, 1, "{}", refused.stderr);
         assert!(refused.stderr.contains("refused"), "{}", refused.stderr);
-        assert!(!new_dir.exists(), "left behind: {:?}", std::fs::read_dir(&new_dir).map(|d| d.count()));
+        assert!(
+            !new_dir.exists(),
+            "left behind: {:?}",
+            std::fs::read_dir(&new_dir).map(|d| d.count())
+        );
     }
     let run = append(&streamed);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -273,7 +277,12 @@ fn a_failed_first_append_leaves_no_directory_behind() {
     let refused = append(&format!("{illegal}\n"));
     assert_eq!(refused.code, 1, "{}", refused.stderr);
     for (path, bytes) in &before {
-        assert_eq!(&std::fs::read(path).expect("still there"), bytes, "{}", path.display());
+        assert_eq!(
+            &std::fs::read(path).expect("still there"),
+            bytes,
+            "{}",
+            path.display()
+        );
     }
 }
 

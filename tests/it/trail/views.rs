@@ -329,3 +329,130 @@ fn the_views_read_a_trail_imported_from_records() {
     let mermaid = trail.ok(&["history", "--task", "ENG-042", "--format", "mermaid"]);
     assert!(mermaid.contains("as reality-checker"), "{mermaid}");
 }
+
+/// `list` on a trail over 1 MiB leaves a `CHECKPOINT` and reads on from it next time;
+/// after appends it lists what a read from the start lists; a trail edited or truncated
+/// under it is read from the start again (and `verify`, which never reads it, catches
+/// the change).
+#[test]
+fn list_reads_on_from_a_checkpoint_only_while_the_trail_stands() {
+    let trail = TestTrail::new();
+    let padding = "x".repeat(100_000);
+    let mut messages = String::new();
+    for n in 0..12 {
+        messages.push_str(&format!(
+            r#"{{"handoff":{{"id":"ho_{n}","timestamp":"2026-01-11T20:30:00Z","from_agent":"a","to_agent":"b","type":"sequential","reason":"r","context":{{"task_id":"T-{n}","context_variables":{{"pad":"{padding}"}}}}}}}}"#
+        ));
+        messages.push('\n');
+        if n % 3 != 0 {
+            messages.push_str(&format!(
+                "{{\"handoff_id\":\"ho_{n}\",\"status\":\"accepted\",\"acknowledged_at\":\"2026-01-11T20:31:00Z\"}}\n"
+            ));
+        }
+    }
+    assert_eq!(trail.append(&messages).code, 0);
+    let checkpoint = trail.path().join("CHECKPOINT");
+    let list = |args: &[&str]| {
+        let mut full = vec!["list", "--now", "2026-01-12T00:00:00Z"];
+        full.extend_from_slice(args);
+        trail.ok(&full)
+    };
+    // What a read from the start lists (it leaves a new checkpoint behind).
+    let from_the_start = || {
+        let _ = std::fs::remove_file(&checkpoint);
+        list(&["--format", "json"])
+    };
+    for n in [1, 2, 4] {
+        trail.ok(&["complete", &format!("ho_{n}")]);
+    }
+    let first = list(&["--format", "json"]);
+    assert!(
+        checkpoint.exists(),
+        "no checkpoint after a read of over 1 MiB"
+    );
+    // Read on from it: the file is not written again (an atomic replace is a new file).
+    #[cfg(unix)]
+    let inode = || {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(&checkpoint)
+            .expect("the checkpoint")
+            .ino()
+    };
+    #[cfg(unix)]
+    let saved = inode();
+    assert_eq!(list(&["--format", "json"]), first);
+    #[cfg(unix)]
+    assert_eq!(inode(), saved);
+    let rows: Value = serde_json::from_str(&first).expect("JSON");
+    assert_eq!(rows.as_array().map(Vec::len), Some(9), "{first}");
+    // Appends after it: the checkpoint moves on with them and still holds.
+    trail.ok(&["complete", "ho_5"]);
+    trail.ok(&["fail", "ho_7", "--reason", "broken"]);
+    trail.ok(&[
+        "open",
+        "--from",
+        "c",
+        "--to",
+        "d",
+        "--type",
+        "sequential",
+        "--task",
+        "T-99",
+        "--reason",
+        "r",
+        "--id",
+        "ho_new",
+    ]);
+    let after = list(&["--format", "json"]);
+    assert!(checkpoint.exists());
+    assert!(
+        after.contains("ho_new") && !after.contains("\"ho_5\""),
+        "{after}"
+    );
+    assert_eq!(after, from_the_start());
+    // A completed handoff edited in place into an `initiated` one (same length): the
+    // checkpoint no longer holds, the edit shows as a read from the start shows it.
+    let segment = trail.segments()[0].clone();
+    let text = std::fs::read_to_string(&segment).expect("the segment");
+    let completed = text
+        .lines()
+        .position(|line| line.contains("\"event_type\":\"completed\"") && line.contains("\"ho_1\""))
+        .expect("ho_1 completed");
+    let edited: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(n, line)| match n == completed {
+            true => line.replace(
+                "\"event_type\":\"completed\"",
+                "\"event_type\":\"initiated\"",
+            ),
+            false => line.to_string(),
+        })
+        .collect();
+    let _ = list(&[]);
+    std::fs::write(&segment, edited.join("\n") + "\n").expect("edited");
+    let listed = list(&["--format", "json"]);
+    assert!(
+        listed.contains("\"ho_1\""),
+        "the edit is not shown: {listed}"
+    );
+    assert_eq!(listed, from_the_start());
+    let verified = trail.run(&["verify"]);
+    assert_eq!(verified.code, 1, "{}", verified.stdout);
+    assert!(verified.stdout.contains("edited"), "{}", verified.stdout);
+    // Truncated below the checkpoint's event: read from the start; `verify` says so.
+    std::fs::write(
+        &segment,
+        text.lines().take(10).collect::<Vec<_>>().join("\n") + "\n",
+    )
+    .expect("truncated");
+    let _ = list(&[]);
+    let listed = list(&["--format", "json"]);
+    assert!(!listed.contains("ho_new"), "{listed}");
+    assert_eq!(listed, from_the_start());
+    let verified = trail.run(&["verify"]);
+    assert!(verified.stdout.contains("truncated"), "{}", verified.stdout);
+    // A damaged checkpoint is ignored.
+    std::fs::write(&checkpoint, b"not a checkpoint").expect("damaged");
+    assert_eq!(list(&["--format", "json"]), listed);
+}
