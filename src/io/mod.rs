@@ -20,4 +20,4 @@ pub use read::{
     MAX_INPUT_BYTES, STDIN_NAME,
 };
 pub use walk::{is_markdown_file, markdown_files, Depth, WalkError};
-pub use write::{create_new, replace_atomically};
+pub use write::{create_new, replace_atomically, replace_atomically_unsynced};

@@ -12,6 +12,17 @@ use std::path::{Path, PathBuf};
 /// link is followed, so the file it points at is the one replaced. A file that does not
 /// exist yet is created.
 pub fn replace_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, bytes, true)
+}
+
+/// [`replace_atomically`] without flushing to disk first, for derived data that is
+/// checked before use (the trail's checkpoint): after a crash it may be empty or old,
+/// never half of two versions.
+pub fn replace_atomically_unsynced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    replace(path, bytes, false)
+}
+
+fn replace(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
     let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let directory = match target.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
@@ -27,7 +38,7 @@ pub fn replace_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let (temporary, mut file) = create_temporary(&directory, &name)?;
     let written = file
         .write_all(bytes)
-        .and_then(|()| file.sync_all())
+        .and_then(|()| if sync { file.sync_all() } else { Ok(()) })
         .and_then(|()| match permissions {
             Some(permissions) => std::fs::set_permissions(&temporary, permissions),
             None => Ok(()),

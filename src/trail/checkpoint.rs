@@ -240,7 +240,7 @@ fn write(dir: &Path, header: &Header, ids: &[u64]) -> Option<()> {
     let mut file = chain::sha256_hex(&body).into_bytes();
     file.push(b'\n');
     file.extend_from_slice(&body);
-    crate::io::replace_atomically(&dir.join(CHECKPOINT), &file).ok()
+    crate::io::replace_atomically_unsynced(&dir.join(CHECKPOINT), &file).ok()
 }
 
 fn decode(bytes: &[u8]) -> Option<(Header, Vec<u64>)> {

@@ -916,7 +916,10 @@ mod tests {
             assert!(report.is_intact(), "round {round}: {:?}", report.breaks);
             let mut ids = Vec::new();
             trail
-                .for_each_event(|event, _| Ok(ids.push(event.handoff_id)))
+                .for_each_event(|event, _| {
+                    ids.push(event.handoff_id);
+                    Ok(())
+                })
                 .expect("read");
             ids.sort();
             assert_eq!(ids, ["h1", "h3", "h5", "h7"], "round {round}");

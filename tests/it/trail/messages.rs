@@ -476,19 +476,12 @@ fn eight_processes_appending_at_once_lose_and_duplicate_nothing() {
     let trail = TestTrail::new();
     let bin = assert_cmd::cargo::cargo_bin("handoff");
     let per_process = 20;
+    // Each shell runs its appends one after another (`open`, no input to pipe in).
     let children: Vec<std::process::Child> = (0..8)
         .map(|p| {
-            let lines: Vec<String> = (0..per_process)
-                .map(|i| format!(
-                    r#"{{"handoff":{{"id":"ho_{p}_{i}","timestamp":"2026-01-11T20:30:00Z","from_agent":"agent-{p}","to_agent":"b","type":"sequential","reason":"r","context":{{"task_id":"T-{p}"}}}}}}"#
-                ))
-                .collect();
-            let file = trail.dir.path().join(format!("batch-{p}.jsonl"));
-            std::fs::write(&file, lines.join("\n")).expect("write");
             let script = format!(
-                "for i in $(seq 0 {}); do sed -n \"$((i+1))p\" '{}' | '{}' trail append - --trail '{}' >/dev/null || exit 1; done",
+                "for i in $(seq 0 {}); do '{}' trail open --id ho_{p}_$i --from agent-{p} --to b --type sequential --task T-{p} --reason r --trail '{}' >/dev/null || exit 1; done",
                 per_process - 1,
-                file.display(),
                 bin.display(),
                 trail.path().display()
             );
