@@ -42,15 +42,14 @@ fn a_decision_after_lone_carriage_returns_is_at_its_headings_line() {
 }
 
 /// The `trail_line` target: a line shaped as canonical JSON whose string holds bytes
-/// that are not UTF-8. The canonical scan (JSON shape only) finds its hash member, but
-/// the line is no event: `verify` refuses it (it checks UTF-8 before its fast path) and
-/// the definition has no hash for it.
+/// that are not UTF-8. The canonical scan checks each string's UTF-8, so it declines
+/// the line; it is no event: `verify` refuses it and the definition has no hash for it.
 #[test]
 fn a_canonical_shaped_line_that_is_not_utf8_is_no_event() {
     let path = fixture_path("trail-line-invalid-utf8.jsonl");
     let line = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert!(std::str::from_utf8(&line).is_err());
-    assert!(hash_member(&line).is_some());
+    assert!(hash_member(&line).is_none());
     assert_eq!(trail_line_definition_hash(&line), None);
     assert!(matches!(
         parse_trail_line(&line, true),
