@@ -124,6 +124,9 @@ pub(crate) fn key_paths(text: &[u8], format: Format, wanted: &[usize]) -> Vec<Op
                 }
             }
         }
+        if own.last().is_some_and(|last| last != "-") && holds_collection(trimmed, format) {
+            own.push("-".to_string());
+        }
         paths.push(is_wanted[index].then(|| render(&kinds[kind_of[index]], &section, &open, &own)));
         if format == Format::Properties {
             continue;
@@ -180,6 +183,23 @@ fn skipped(trimmed: &str, format: Format) -> bool {
         || trimmed
             .bytes()
             .all(|b| matches!(b, b'}' | b')' | b']' | b';' | b',' | b' '))
+}
+
+/// Whether the line's value is a whole flow collection (`env: [{name: A, value: "1"}]`,
+/// `env = { A = "1" }`, `verbs: []`): its elements are on the line, so the line's path
+/// ends in `-` as theirs would. A template action (`{{ .Values.x }}`) is no collection.
+fn holds_collection(trimmed: &str, format: Format) -> bool {
+    let separator = match format {
+        Format::Sections | Format::Properties => '=',
+        Format::Yaml | Format::Json => ':',
+    };
+    let Some(at) = trimmed.find(separator) else {
+        return false;
+    };
+    let value = trimmed[at + 1..].trim().trim_end_matches(',').trim_end();
+    !value.starts_with("{{")
+        && ((value.starts_with('[') && value.ends_with(']'))
+            || (value.starts_with('{') && value.ends_with('}')))
 }
 
 /// Whether a trimmed line only opens brackets.
@@ -374,6 +394,19 @@ mod tests {
             found[11],
             "Deployment/spec.template.spec.containers.-.ports.-.containerPort"
         );
+        // A flow collection on one line stands for its elements.
+        let flow = text.replace(
+            "        env:\n        - name: PORT\n          value: \"8080\"\n",
+            "        env: [{name: PORT, value: \"8080\"}]\n",
+        );
+        assert_eq!(
+            paths(&flow, Format::Yaml)[7],
+            "Deployment/spec.template.spec.containers.-.env.-"
+        );
+        assert_eq!(
+            paths("environment: production\n", Format::Yaml)[0],
+            "/environment"
+        );
         // Indented list style, the same paths.
         let indented = text.replace(
             "\n        - name: PORT\n          value",
@@ -389,7 +422,7 @@ mod tests {
         assert_eq!(found[2], "ServiceAccount/metadata.name");
         assert_eq!(found[3], "");
         assert_eq!(found[7], "", "a template line has no path");
-        assert_eq!(found[8], "ClusterRole|Role/rules.-.apiGroups");
+        assert_eq!(found[8], "ClusterRole|Role/rules.-.apiGroups.-");
         assert_eq!(found[10], "ClusterRole|Role/rules.-.verbs.-");
     }
 

@@ -942,6 +942,18 @@ fn configuration_files_are_read_as_data_by_their_key_paths() {
         Some("Deployment/spec.template.spec.containers.-.env.-.value"),
         "the excerpt is the key path, never the value"
     );
+    // The same entry in flow style: the line holds the entries.
+    let flow = |port: &str| {
+        deployment(port).replace(
+            &format!("        env:\n        - name: PORT\n          value: \"{port}\"\n"),
+            &format!("        env: [{{name: PORT, value: \"{port}\"}}]\n"),
+        )
+    };
+    let result = change_over(
+        &[("manifests/api.yaml", &flow("8080"))],
+        &[("manifests/api.yaml", &flow("9090"))],
+    );
+    assert_eq!(rules(&result), ["env-var.data.env-block"]);
     // The image of the same container is no environment.
     let image = deployment("8080").replace("api:1.0", "api:1.1");
     let result = change_over(
