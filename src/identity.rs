@@ -201,6 +201,25 @@ mod tests {
     }
 
     #[test]
+    fn a_name_reads_and_prints_as_its_normalised_form() {
+        let name = AgentName::parse("**Reality-Checker**").expect("a name");
+        assert_eq!(name.as_str(), "reality-checker");
+        assert_eq!(name.to_string(), "reality-checker");
+    }
+
+    #[test]
+    fn two_words_on_two_lines_are_not_run_together() {
+        // A line break inside markup is a space to a reader, so no name.
+        for written in [
+            "**reality**\nchecker",
+            "`reality`\nchecker",
+            "_reality_  \nchecker",
+        ] {
+            assert!(AgentName::parse(written).is_err(), "{written:?}");
+        }
+    }
+
+    #[test]
     fn task_ids_and_headings_compare_by_what_is_visible() {
         assert_eq!(task_key("eng-1 "), task_key("ENG-1"));
         assert_eq!(task_key("ENG\u{200B}-1"), "ENG-1");
