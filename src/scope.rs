@@ -258,43 +258,37 @@ struct JudgedRequest<'r> {
     standing: Standing,
 }
 
-/// Every request's paths compiled once into one set, each pattern with the requests
-/// that name it: a path is matched once, whatever the number of requests.
+/// Every request's paths compiled into one set, each with the request that names it: a
+/// path is matched once, whatever the number of requests.
 struct RequestPatterns {
     set: PatternSet,
-    owners: HashMap<String, Vec<usize>>,
+    /// The request of each path of the set.
+    owners: Vec<usize>,
 }
 
 impl RequestPatterns {
     fn new(requests: &[ExpansionRequest]) -> (RequestPatterns, Vec<crate::pattern::PatternError>) {
-        let mut owners: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut order: Vec<String> = Vec::new();
+        let mut paths: Vec<&str> = Vec::new();
+        let mut owners = Vec::new();
         for (index, request) in requests.iter().enumerate() {
             for path in &request.paths {
-                let pattern = path.trim().to_string();
-                let named = owners.entry(pattern.clone()).or_default();
-                if named.is_empty() {
-                    order.push(pattern);
-                }
-                if named.last() != Some(&index) {
-                    named.push(index);
-                }
+                paths.push(path);
+                owners.push(index);
             }
         }
-        let (set, errors) = PatternSet::new(&order);
+        let (set, errors) = PatternSet::new(&paths);
         (RequestPatterns { set, owners }, errors)
     }
 
     /// The indices of the requests that name `path`, in request order.
     fn naming(&self, path: &str) -> Vec<usize> {
+        // The set's indices are in order, and so are the requests that own them.
         let mut indices: Vec<usize> = self
             .set
-            .matching(path)
-            .filter_map(|pattern| self.owners.get(pattern))
-            .flatten()
-            .copied()
+            .matching_indices(path)
+            .into_iter()
+            .map(|index| self.owners[index])
             .collect();
-        indices.sort_unstable();
         indices.dedup();
         indices
     }

@@ -9,7 +9,6 @@
 
 use crate::pattern::PatternSet;
 use regex::Regex;
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// How a `files-changed` item covers the files of the change.
@@ -36,26 +35,16 @@ pub fn file_coverage(
     listed.retain(|entry| !bounds_nothing.contains(entry));
     // One set for every entry (as written, and as a directory prefix), so a large diff
     // against a long list is one pass over the files.
-    let mut owner: HashMap<String, usize> = HashMap::new();
-    for (index, entry) in listed.iter().enumerate() {
-        owner.entry(entry.clone()).or_insert(index);
-        owner
-            .entry(format!("{}/", entry.trim_end_matches('/')))
-            .or_insert(index);
-    }
-    let patterns: Vec<&String> = owner.keys().collect();
-    let (set, _) = PatternSet::new(&patterns);
+    let (set, _) = PatternSet::with_directories(&listed);
     let mut used = vec![false; listed.len()];
     let mut omitted = Vec::new();
     for (path, old) in changed {
         let sides = std::iter::once(path.as_str()).chain(old.as_deref());
         let mut covered = false;
         for side in sides {
-            for pattern in set.matching(side) {
+            for index in set.matching_indices(side) {
                 covered = true;
-                if let Some(index) = owner.get(pattern) {
-                    used[*index] = true;
-                }
+                used[index] = true;
             }
         }
         if !covered {
@@ -121,32 +110,32 @@ pub fn listed_paths(text: &str, cap: usize) -> Vec<String> {
 }
 
 /// The entries of a file list read so far.
-struct Listed {
+struct Listed<'t> {
     paths: Vec<String>,
-    seen: std::collections::HashSet<String>,
+    seen: std::collections::HashSet<&'t str>,
     cap: usize,
 }
 
-impl Listed {
+impl<'t> Listed<'t> {
     /// Whether more than `cap` entries were read: reading stops.
     fn full(&self) -> bool {
         self.paths.len() > self.cap
     }
 
     /// Adds a candidate when it is path-like (or a name standing `alone`) and new.
-    fn push(&mut self, candidate: &str, alone: bool) {
+    fn push(&mut self, candidate: &'t str, alone: bool) {
         let token = candidate
             .trim()
             .trim_start_matches(['(', '[', '"', '\''])
             .trim_end_matches([',', ';', ':', ')', ']', '"', '\'', '.']);
         let path_like = PATH_TOKEN.is_match(token) || (alone && NAME_TOKEN.is_match(token));
-        if !self.full() && path_like && self.seen.insert(token.to_string()) {
+        if !self.full() && path_like && self.seen.insert(token) {
             self.paths.push(token.to_string());
         }
     }
 
     /// Adds the tokens of text outside code spans, split at white space, `,`, `;`, `|`.
-    fn bare_tokens(&mut self, text: &str, alone: bool) {
+    fn bare_tokens(&mut self, text: &'t str, alone: bool) {
         let tokens = text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '|'));
         for token in tokens.filter(|token| !token.is_empty()) {
             if self.full() {

@@ -106,6 +106,17 @@ pub fn literal_rule_glob(path: &str) -> String {
 /// A scope pattern as a full-path glob: a leading `/` or `./` stripped, `dir/` meaning
 /// everything below `dir`.
 fn scope_glob(pattern: &str) -> String {
+    let text = from_root(pattern);
+    if text.ends_with('/') {
+        format!("{text}**")
+    } else {
+        text.to_string()
+    }
+}
+
+/// A scope pattern relative to the repository root: trimmed, every leading `./` and `/`
+/// removed.
+fn from_root(pattern: &str) -> &str {
     let mut text = pattern.trim();
     loop {
         if let Some(rest) = text.strip_prefix("./") {
@@ -113,13 +124,8 @@ fn scope_glob(pattern: &str) -> String {
         } else if let Some(rest) = text.strip_prefix('/') {
             text = rest;
         } else {
-            break;
+            return text;
         }
-    }
-    if text.ends_with('/') {
-        format!("{text}**")
-    } else {
-        text.to_string()
     }
 }
 

@@ -1,8 +1,9 @@
 //! Scope patterns compiled into one set.
 
-use super::{compile, scope_glob, Dialect};
+use super::{compile, from_root, Dialect};
 use globset::{GlobSet, GlobSetBuilder};
-use std::collections::HashMap;
+use hashbrown::{DefaultHashBuilder, HashTable};
+use std::hash::BuildHasher;
 
 /// A pattern that could not be compiled, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,17 +17,88 @@ pub struct PatternError {
 /// A list of scope patterns compiled for matching. A pattern without a glob
 /// metacharacter (a file path, or a directory `dir/`) is looked up in a hash table
 /// rather than compiled: most scopes and file lists are such paths, and a glob set of
-/// hundreds of thousands of them costs seconds and hundreds of megabytes.
+/// hundreds of thousands of them costs seconds and hundreds of megabytes. The tables
+/// hold pattern indices, not copies of the paths, and are keyed with a seeded fast hash
+/// (foldhash), so a list of 300,000 paths is one copy of each and no allocation per path.
 #[derive(Debug, Clone)]
 pub struct PatternSet {
+    /// Every pattern given, trimmed, in order: an index is a position in the list.
     patterns: Vec<String>,
+    /// Whether each pattern also covers what lies below it as a directory.
+    directories: bool,
     set: GlobSet,
-    /// The index in `patterns` of each glob of `set`.
-    globbed: Vec<usize>,
-    /// Literal file paths: the path, and the patterns that name it.
-    exact: HashMap<String, Vec<usize>>,
-    /// Literal directories (`dir/`): the directory without its `/`, and its patterns.
-    below: HashMap<String, Vec<usize>>,
+    /// The indices of the patterns of each glob of `set` (equal globs compiled once).
+    globbed: Vec<Vec<usize>>,
+    /// Literal file paths, keyed by the path ([`from_root`]).
+    exact: Groups,
+    /// Literal directories, keyed by the directory without its `/`.
+    below: Groups,
+    hasher: DefaultHashBuilder,
+}
+
+/// Pattern indices grouped by a key: each group's first and last index in a hash table,
+/// the others chained through `next`, so a group costs no allocation of its own.
+#[derive(Debug, Clone)]
+struct Groups {
+    table: HashTable<(usize, usize)>,
+    next: Vec<usize>,
+}
+
+/// The end of a chain in [`Groups::next`].
+const NONE: usize = usize::MAX;
+
+impl Groups {
+    fn with_capacity(patterns: usize) -> Groups {
+        Groups {
+            table: HashTable::with_capacity(patterns),
+            next: vec![NONE; patterns],
+        }
+    }
+
+    /// Adds `index` to the group of `key`, `key_of` giving the key of any index.
+    fn add<'k>(
+        &mut self,
+        hasher: &DefaultHashBuilder,
+        key: &str,
+        index: usize,
+        key_of: impl Fn(usize) -> &'k str,
+    ) {
+        if self.next.len() <= index {
+            self.next.resize(index + 1, NONE);
+        }
+        let hash = hasher.hash_one(key);
+        match self
+            .table
+            .find_mut(hash, |(first, _)| key_of(*first) == key)
+        {
+            Some((_, last)) => {
+                self.next[*last] = index;
+                *last = index;
+            }
+            None => {
+                let rehash = |(first, _): &(usize, usize)| hasher.hash_one(key_of(*first));
+                self.table.insert_unique(hash, (index, index), rehash);
+            }
+        }
+    }
+
+    /// The indices of the group of `key`, in order.
+    fn get<'s, 'k>(
+        &'s self,
+        hasher: &DefaultHashBuilder,
+        key: &str,
+        key_of: impl Fn(usize) -> &'k str,
+    ) -> impl Iterator<Item = usize> + 's {
+        let found = self
+            .table
+            .find(hasher.hash_one(key), |(first, _)| key_of(*first) == key);
+        let mut at = found.map_or(NONE, |(first, _)| *first);
+        std::iter::from_fn(move || {
+            let index = (at != NONE).then_some(at)?;
+            at = self.next.get(index).copied().unwrap_or(NONE);
+            Some(index)
+        })
+    }
 }
 
 /// A glob without metacharacters, as [`compile`] reads it: its text is the path.
@@ -34,82 +106,133 @@ fn is_literal(glob: &str) -> bool {
     !glob.contains(['*', '?', '[', ']', '{', '}', '\\'])
 }
 
+/// The key of a literal file pattern: its path from the root.
+fn file_key(pattern: &str) -> &str {
+    from_root(pattern)
+}
+
+/// The key of a literal directory pattern: the directory from the root without its
+/// last `/` (a pattern read as a directory: without all of its trailing `/`).
+fn directory_key(pattern: &str, directories: bool) -> &str {
+    if directories {
+        from_root(pattern.trim_end_matches('/'))
+    } else {
+        let path = from_root(pattern);
+        path.strip_suffix('/').unwrap_or(path)
+    }
+}
+
 impl PatternSet {
     /// Compiles `patterns`; the ones that do not compile are returned beside the set,
     /// which holds all the others.
     pub fn new<S: AsRef<str>>(patterns: &[S]) -> (PatternSet, Vec<PatternError>) {
-        let mut builder = GlobSetBuilder::new();
-        let mut kept = Vec::new();
-        let mut globbed = Vec::new();
-        let mut exact: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut below: HashMap<String, Vec<usize>> = HashMap::new();
+        PatternSet::build(patterns, false)
+    }
+
+    /// Like [`PatternSet::new`], but every pattern also covers the paths below it as a
+    /// directory: `src/auth` matches `src/auth` and `src/auth/x.ts` (a list of files
+    /// changed names a directory either way).
+    pub fn with_directories<S: AsRef<str>>(patterns: &[S]) -> (PatternSet, Vec<PatternError>) {
+        PatternSet::build(patterns, true)
+    }
+
+    fn build<S: AsRef<str>>(patterns: &[S], directories: bool) -> (PatternSet, Vec<PatternError>) {
+        let patterns: Vec<String> = patterns
+            .iter()
+            .map(|p| p.as_ref().trim().to_string())
+            .collect();
+        let hasher = DefaultHashBuilder::default();
+        // Sized once: growing a table rehashes every key it holds.
+        let (mut exact, mut below) = (
+            Groups::with_capacity(patterns.len()),
+            Groups::with_capacity(patterns.len()),
+        );
+        let mut globs = Globs {
+            builder: GlobSetBuilder::new(),
+            seen: std::collections::HashMap::new(),
+            owners: Vec::new(),
+        };
         let mut errors = Vec::new();
-        for pattern in patterns {
-            let pattern = pattern.as_ref().trim();
+        for (index, pattern) in patterns.iter().enumerate() {
             if pattern.is_empty() {
                 continue;
             }
-            let index = kept.len();
-            let full = scope_glob(pattern);
-            if let Some(directory) = full.strip_suffix("/**").filter(|d| is_literal(d)) {
-                below.entry(directory.to_string()).or_default().push(index);
-            } else if is_literal(&full) {
-                exact.entry(full).or_default().push(index);
+            let directory = directory_key(pattern, directories);
+            let as_directory = directories || from_root(pattern).ends_with('/');
+            let as_file = !from_root(pattern).ends_with('/');
+            if as_directory && is_literal(directory) {
+                below.add(&hasher, directory, index, |i| {
+                    directory_key(&patterns[i], directories)
+                });
+                if directories && as_file {
+                    exact.add(&hasher, file_key(pattern), index, |i| {
+                        file_key(&patterns[i])
+                    });
+                }
+            } else if as_file && is_literal(file_key(pattern)) {
+                exact.add(&hasher, file_key(pattern), index, |i| {
+                    file_key(&patterns[i])
+                });
             } else {
-                match compile(pattern, Dialect::Scope, false).map_err(|e| e.kind().to_string()) {
-                    Ok(glob) => {
-                        builder.add(glob);
-                        globbed.push(index);
-                    }
-                    Err(message) => {
+                let mut forms = vec![pattern.clone()];
+                if directories {
+                    forms.push(format!("{}/", pattern.trim_end_matches('/')));
+                }
+                for form in forms {
+                    if let Err(message) = globs.add(&form, index) {
                         errors.push(PatternError {
-                            pattern: pattern.to_string(),
+                            pattern: pattern.clone(),
                             message,
                         });
-                        continue;
+                        break;
                     }
                 }
             }
-            kept.push(pattern.to_string());
         }
-        let set = builder.build().unwrap_or_else(|_| GlobSet::empty());
-        (
-            PatternSet {
-                patterns: kept,
-                set,
-                globbed,
-                exact,
-                below,
-            },
-            errors,
-        )
+        let (set, globbed) = globs.build();
+        let set = PatternSet {
+            patterns,
+            directories,
+            set,
+            globbed,
+            exact,
+            below,
+            hasher,
+        };
+        (set, errors)
     }
 
-    /// The indices of the literal patterns that match `path`.
-    fn literal_matches<'s>(&'s self, path: &'s str) -> impl Iterator<Item = usize> + 's {
-        let directories = path
-            .match_indices('/')
-            .filter(move |(at, _)| at + 1 < path.len())
-            .filter_map(move |(at, _)| self.below.get(&path[..at]));
-        self.exact
-            .get(path)
-            .into_iter()
-            .chain(directories)
-            .flatten()
-            .copied()
-    }
-
-    /// Every pattern that matches `path`, in the order given.
-    pub fn matching(&self, path: &str) -> impl Iterator<Item = &str> {
+    /// The indices (in the list given) of the patterns that match `path`, in order.
+    pub fn matching_indices(&self, path: &str) -> Vec<usize> {
         let mut indices: Vec<usize> = self.literal_matches(path).collect();
         if !self.globbed.is_empty() {
-            indices.extend(self.set.matches(path).into_iter().map(|i| self.globbed[i]));
+            for glob in self.set.matches(path) {
+                indices.extend(&self.globbed[glob]);
+            }
         }
         indices.sort_unstable();
         indices.dedup();
         indices
+    }
+
+    /// The indices of the literal patterns that match `path`.
+    fn literal_matches<'s>(&'s self, path: &'s str) -> impl Iterator<Item = usize> + 's {
+        let file_of = |i: usize| file_key(&self.patterns[i]);
+        let directory_of = |i: usize| directory_key(&self.patterns[i], self.directories);
+        let directories = path
+            .match_indices('/')
+            .filter(move |(at, _)| at + 1 < path.len())
+            .flat_map(move |(at, _)| self.below.get(&self.hasher, &path[..at], directory_of));
+        self.exact
+            .get(&self.hasher, path, file_of)
+            .chain(directories)
+    }
+
+    /// Every pattern that matches `path`, in the order given.
+    pub fn matching(&self, path: &str) -> impl Iterator<Item = &str> {
+        self.matching_indices(path)
             .into_iter()
-            .filter_map(|index| self.patterns.get(index).map(String::as_str))
+            .map(|index| self.patterns[index].as_str())
     }
 
     /// Whether any pattern matches `path`.
@@ -117,10 +240,44 @@ impl PatternSet {
         self.literal_matches(path).next().is_some()
             || (!self.globbed.is_empty() && self.set.is_match(path))
     }
+}
 
-    /// The patterns that compiled, in the order given.
-    pub fn patterns(&self) -> &[String] {
-        &self.patterns
+/// The globs of a set being built: each distinct text compiled once, with the indices
+/// of the patterns that wrote it.
+struct Globs {
+    builder: GlobSetBuilder,
+    /// Each distinct glob text and its place in `owners` (`None`: it did not compile).
+    seen: std::collections::HashMap<String, Option<usize>>,
+    owners: Vec<Vec<usize>>,
+}
+
+impl Globs {
+    /// Adds the glob `text` of pattern `index`; the error says why it does not compile.
+    fn add(&mut self, text: &str, index: usize) -> Result<(), String> {
+        let glob = match self.seen.get(text) {
+            Some(Some(glob)) => *glob,
+            Some(None) => return Ok(()),
+            None => match compile(text, Dialect::Scope, false) {
+                Ok(compiled) => {
+                    self.builder.add(compiled);
+                    self.owners.push(Vec::new());
+                    self.seen
+                        .insert(text.to_string(), Some(self.owners.len() - 1));
+                    self.owners.len() - 1
+                }
+                Err(error) => {
+                    self.seen.insert(text.to_string(), None);
+                    return Err(error.kind().to_string());
+                }
+            },
+        };
+        self.owners[glob].push(index);
+        Ok(())
+    }
+
+    fn build(self) -> (GlobSet, Vec<Vec<usize>>) {
+        let set = self.builder.build().unwrap_or_else(|_| GlobSet::empty());
+        (set, self.owners)
     }
 }
 
@@ -188,6 +345,31 @@ mod tests {
         assert_eq!(set.matching("src/a").collect::<Vec<_>>(), ["src/"]);
         assert!(!set.is_match("src"));
         assert!(!set.is_match("lib/src/a/b.rs"));
+    }
+
+    #[test]
+    fn with_directories_every_pattern_also_covers_what_is_below_it() {
+        let patterns = [
+            "src/auth",
+            "./src/auth",
+            "docs/",
+            "src/*.rs",
+            "src/*.rs",
+            "",
+            "src/[",
+        ];
+        let (set, errors) = PatternSet::with_directories(&patterns);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(set.matching_indices("src/auth"), [0, 1]);
+        assert_eq!(set.matching_indices("src/auth/deep/x.ts"), [0, 1]);
+        assert_eq!(set.matching_indices("docs/a.md"), [2]);
+        assert!(set.matching_indices("docs").is_empty());
+        assert_eq!(set.matching_indices("src/a.rs"), [3, 4]);
+        assert_eq!(set.matching_indices("src/a.rs/b"), [3, 4]);
+        assert!(!set.is_match("src/authz/x.ts"));
+        let (plain, _) = PatternSet::new(&patterns);
+        assert!(!plain.is_match("src/auth/deep/x.ts"));
+        assert!(!plain.is_match("src/a.rs/b"));
     }
 
     #[test]

@@ -12,6 +12,7 @@ use super::Record;
 use crate::identity::{same_agent, AgentName};
 use serde::Serialize;
 use std::fmt;
+use std::hash::BuildHasher;
 
 /// What the receiver decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -461,10 +462,15 @@ pub(super) fn scope_expansion(record: &Record, cap: usize) -> Option<ScopeExpans
     };
     let (reason, line) = (reason.to_string(), first.line);
     let mut paths: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    // Each path once, in the order written; the table holds indices into `paths`, not
+    // second copies of them.
+    let hasher = hashbrown::DefaultHashBuilder::default();
+    let mut seen: hashbrown::HashTable<usize> = hashbrown::HashTable::new();
     for block in std::iter::once(first).chain(blocks) {
         for path in block_paths(&block) {
-            if seen.insert(path.clone()) {
+            let hash = hasher.hash_one(path.as_str());
+            if seen.find(hash, |&at| paths[at] == path).is_none() {
+                seen.insert_unique(hash, paths.len(), |&at| hasher.hash_one(paths[at].as_str()));
                 paths.push(path);
             }
         }
