@@ -30,6 +30,27 @@ pub(crate) fn regex_literals(regex: &str) -> Option<Vec<String>> {
     built(BUILT_REGEX_LITERALS, regex).unwrap_or_else(|| required::regex_literals(regex))
 }
 
+/// What every match of a line regex requires, whole ([`required::regex_requirement`]):
+/// every literal run of a branch (`private` and `key`), where its prefilter holds one.
+/// Checked on a line before the regex is compiled for it, it spares compiling a rule for
+/// a line that holds only one of its words.
+#[derive(Debug)]
+pub(crate) struct RegexRequirement(required::Requirement);
+
+impl RegexRequirement {
+    /// Reads the requirement of `regex` from its text.
+    pub(crate) fn new(regex: &str) -> RegexRequirement {
+        RegexRequirement(required::regex_requirement(regex))
+    }
+
+    /// Whether `text` meets it (compared in ASCII lower case).
+    pub(crate) fn holds(&self, text: &[u8]) -> bool {
+        let lower = text.to_ascii_lowercase();
+        self.0
+            .holds(&mut |literal| memchr::memmem::find(&lower, literal.as_bytes()).is_some())
+    }
+}
+
 /// Literals of which every path the rule glob `glob` (as written in a policy) matches
 /// holds one, or `None` ([`required::glob_literals`] of [`required::rule_glob`]).
 pub(crate) fn rule_glob_literals(glob: &str) -> Option<Vec<String>> {

@@ -43,7 +43,7 @@ mod required;
 mod rules;
 mod scope;
 
-pub(crate) use literals::{regex_literals, Prefilter};
+pub(crate) use literals::{regex_literals, Prefilter, RegexRequirement};
 pub use rules::RuleGlobs;
 pub use scope::{PatternError, PatternSet};
 

@@ -12,9 +12,12 @@
 //!
 //! The reading is conservative: what it does not understand gives no prefilter (the rule
 //! is then tested on every line), never a wrong one. A concatenation requires each of its
-//! literal runs and each of its groups that is not optional; the most selective of those
-//! (the longest shortest literal) is its prefilter; an alternation requires one of its
-//! branches' prefilters, so it has one only when every branch has.
+//! literal runs and each of its groups that is not optional; an alternation requires one
+//! of its branches ([`Requirement`]). The prefilter is one set of literals: the most
+//! selective requirement of a concatenation (the longest shortest literal), the union of
+//! an alternation's branches' prefilters (so it has one only when every branch has). The
+//! whole [`Requirement`] is checked on a line before its rule is compiled: a line that
+//! holds `private` but not `key` does not compile the rule of `private[_-]?key`.
 //!
 //! These are functions of text alone, written with `std` only: `build.rs` reads this file
 //! too, and reads the built-in rules' literals at build time.
@@ -41,15 +44,89 @@ pub(crate) fn rule_glob(glob: &str) -> String {
 /// Literals of which every match of `regex` holds one (ASCII lower case), or `None` when
 /// the regex's text does not say.
 pub(crate) fn regex_literals(regex: &str) -> Option<Vec<String>> {
+    regex_requirement(regex)
+        .literals()
+        .filter(|literals| literals.iter().all(|literal| !literal.is_empty()))
+}
+
+/// What every match of `regex` requires, whole (nothing when its text does not say).
+pub(crate) fn regex_requirement(regex: &str) -> Requirement {
     let mut parser = Parser {
         bytes: regex.as_bytes(),
         at: 0,
     };
-    let need = parser.alternation().ok()?;
-    if parser.at != parser.bytes.len() {
-        return None;
+    match parser.alternation() {
+        Ok(requirement) if parser.at == parser.bytes.len() => requirement,
+        _ => Requirement::NOTHING,
     }
-    need.filter(|literals| literals.iter().all(|literal| !literal.is_empty()))
+}
+
+/// What every match of a piece of regex requires, as literals (ASCII lower case) it
+/// holds: a literal run, each of a concatenation's requirements, one of an alternation's.
+/// Nothing known is `All` of nothing, which every text meets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Requirement {
+    /// The literal occurs in the text.
+    Literal(String),
+    /// Every one of these holds.
+    All(Vec<Requirement>),
+    /// One of these holds (two or more, none of them nothing).
+    Any(Vec<Requirement>),
+}
+
+impl Requirement {
+    /// Nothing is known: every text meets it.
+    const NOTHING: Requirement = Requirement::All(Vec::new());
+
+    /// Each of `items` (requirements of nothing left out), as one requirement.
+    fn all(mut items: Vec<Requirement>) -> Requirement {
+        items.retain(|item| *item != Requirement::NOTHING);
+        match items.len() {
+            1 => items.remove(0),
+            _ => Requirement::All(items),
+        }
+    }
+
+    /// One of `branches`: nothing when a branch requires nothing.
+    fn any(mut branches: Vec<Requirement>) -> Requirement {
+        if branches.contains(&Requirement::NOTHING) {
+            return Requirement::NOTHING;
+        }
+        match branches.len() {
+            1 => branches.remove(0),
+            _ => Requirement::Any(branches),
+        }
+    }
+
+    /// Whether a text meets the requirement, `contains` telling whether the text (in
+    /// ASCII lower case) holds a literal.
+    pub(crate) fn holds(&self, contains: &mut impl FnMut(&str) -> bool) -> bool {
+        match self {
+            Requirement::Literal(literal) => contains(literal),
+            Requirement::All(items) => items.iter().all(|item| item.holds(contains)),
+            Requirement::Any(branches) => branches.iter().any(|branch| branch.holds(contains)),
+        }
+    }
+
+    /// Literals of which every match holds one: a concatenation's most selective
+    /// requirement, the union of an alternation's branches'.
+    fn literals(&self) -> Need {
+        match self {
+            Requirement::Literal(literal) => Some(vec![literal.clone()]),
+            Requirement::All(items) => items
+                .iter()
+                .fold(None, |best, item| better(best, item.literals())),
+            Requirement::Any(branches) => {
+                let mut union = Vec::new();
+                for branch in branches {
+                    union.extend(branch.literals()?);
+                }
+                union.sort();
+                union.dedup();
+                Some(union)
+            }
+        }
+    }
 }
 
 /// Literals of which every path `glob` (a rule glob made a full-path glob, as
@@ -221,7 +298,7 @@ enum Atom<'a> {
     /// A literal character (its UTF-8 bytes).
     Char(&'a [u8]),
     /// A group and what it requires.
-    Group(Need),
+    Group(Requirement),
     /// Anything else: a class, `.`, an assertion.
     Other,
 }
@@ -238,28 +315,23 @@ impl<'a> Parser<'a> {
     }
 
     /// `branch | branch | …`, up to a `)` or the end.
-    fn alternation(&mut self) -> Result<Need, Unsupported> {
-        let mut union: Vec<String> = Vec::new();
-        let mut known = true;
+    fn alternation(&mut self) -> Result<Requirement, Unsupported> {
+        let mut branches = Vec::new();
         loop {
-            match self.concatenation()? {
-                Some(literals) => union.extend(literals),
-                None => known = false,
-            }
+            branches.push(self.concatenation()?);
             if self.peek() == Some(b'|') {
                 self.at += 1;
             } else {
                 break;
             }
         }
-        union.sort();
-        union.dedup();
-        Ok(known.then_some(union))
+        Ok(Requirement::any(branches))
     }
 
-    /// Items up to a `|`, a `)` or the end: the most selective requirement among them.
-    fn concatenation(&mut self) -> Result<Need, Unsupported> {
-        let mut best: Need = None;
+    /// Items up to a `|`, a `)` or the end: every literal run and every group that is not
+    /// optional.
+    fn concatenation(&mut self) -> Result<Requirement, Unsupported> {
+        let mut items = Vec::new();
         let mut run = Vec::new();
         while let Some(c) = self.peek() {
             if c == b'|' || c == b')' {
@@ -273,18 +345,19 @@ impl<'a> Parser<'a> {
                     if least > 0 {
                         run.extend(c.iter().map(u8::to_ascii_lowercase));
                     }
-                    best = better(best, take(&mut run));
+                    items.extend(take(&mut run));
                 }
-                (Atom::Group(need), least) => {
-                    best = better(best, take(&mut run));
+                (Atom::Group(requirement), least) => {
+                    items.extend(take(&mut run));
                     if least != Some(0) {
-                        best = better(best, need);
+                        items.push(requirement);
                     }
                 }
-                (Atom::Other, _) => best = better(best, take(&mut run)),
+                (Atom::Other, _) => items.extend(take(&mut run)),
             }
         }
-        Ok(better(best, take(&mut run)))
+        items.extend(take(&mut run));
+        Ok(Requirement::all(items))
     }
 
     fn atom(&mut self) -> Result<Atom<'a>, Unsupported> {
@@ -422,8 +495,9 @@ impl<'a> Parser<'a> {
 }
 
 /// A literal run as a requirement, leaving the run empty.
-fn take(run: &mut Vec<u8>) -> Need {
-    (!run.is_empty()).then(|| vec![String::from_utf8_lossy(&std::mem::take(run)).into_owned()])
+fn take(run: &mut Vec<u8>) -> Option<Requirement> {
+    (!run.is_empty())
+        .then(|| Requirement::Literal(String::from_utf8_lossy(&std::mem::take(run)).into_owned()))
 }
 
 /// Literals this long are selective enough: among requirements whose literals all are,
@@ -492,6 +566,33 @@ mod tests {
         assert_eq!(
             literals(r"\b(?P<value>(AKIA|ASIA)[0-9A-Z]{16})\b"),
             ["akia", "asia"]
+        );
+    }
+
+    #[test]
+    fn a_branch_requires_every_literal_run_and_group_of_it() {
+        let holds = |regex: &str, line: &str| {
+            regex_requirement(regex).holds(&mut |literal| line.contains(literal))
+        };
+        let key = r"(?i)\b\w*(api[_-]?key|private[_-]?key|auth[_-]?token)\w*\b";
+        assert_eq!(literals(key), ["api", "private", "token"]);
+        assert!(!holds(key, "--document-private-items"));
+        assert!(holds(key, "private_key = x"));
+        assert!(holds(key, "let api-key"));
+        assert!(!holds(key, "api tokens"));
+        assert!(holds(r"a(b|c)?d", "ad"));
+        assert!(!holds(r"a(b|c)d", "ad"));
+        assert!(holds(r"[a-z]+|xy", "q"), "a branch of nothing known holds");
+        assert!(holds(r"(unclosed", ""), "nothing understood holds");
+        assert_eq!(
+            regex_requirement(r"x(yz){2}|w"),
+            Requirement::Any(vec![
+                Requirement::All(vec![
+                    Requirement::Literal("x".to_string()),
+                    Requirement::Literal("yz".to_string()),
+                ]),
+                Requirement::Literal("w".to_string()),
+            ])
         );
     }
 
@@ -597,8 +698,13 @@ mod tests {
             let compiled = regex::RegexBuilder::new(&format!("(?i){regex}")).build();
             prop_assume!(compiled.is_ok());
             prop_assume!(compiled.unwrap().is_match(&line));
+            let lower = line.to_ascii_lowercase();
+            prop_assert!(
+                regex_requirement(&regex).holds(&mut |literal| lower.contains(literal)),
+                "{regex:?} matches {line:?} but its requirement {:?} says no",
+                regex_requirement(&regex)
+            );
             if let Some(literals) = regex_literals(&regex) {
-                let lower = line.to_ascii_lowercase();
                 prop_assert!(
                     literals.iter().any(|literal| lower.contains(literal.as_str())),
                     "{regex:?} matches {line:?} but the prefilter {literals:?} says no"

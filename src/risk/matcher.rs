@@ -24,7 +24,7 @@
 
 use super::redact::redact;
 use crate::git::LineSide;
-use crate::pattern::{compile, regex_literals, Dialect, Prefilter, RuleGlobs};
+use crate::pattern::{compile, regex_literals, Dialect, Prefilter, RegexRequirement, RuleGlobs};
 use crate::policy::RiskClass;
 use crate::policy::{compile_line_regex, Policy, Rule, RuleMatch, TriggerPolicy};
 use globset::{GlobSet, GlobSetBuilder};
@@ -95,6 +95,8 @@ pub(crate) struct LineRule {
     source: String,
     /// The regex, compiled on first use.
     regex: OnceLock<Result<Regex, String>>,
+    /// What every match requires, read when a line first passes the prefilter.
+    requirement: OnceLock<RegexRequirement>,
 }
 
 impl LineRule {
@@ -104,6 +106,17 @@ impl LineRule {
             .get_or_init(|| compile_line_regex(&self.source))
             .as_ref()
             .ok()
+    }
+
+    /// Whether `content` could match: until the regex is compiled, `content` must hold
+    /// every literal run it requires (compiling costs a thousand times more than that
+    /// check); then the regex alone decides.
+    fn could_match(&self, content: &[u8]) -> bool {
+        self.regex.get().is_some()
+            || self
+                .requirement
+                .get_or_init(|| RegexRequirement::new(&self.source))
+                .holds(content)
     }
 }
 
@@ -210,7 +223,11 @@ impl Matcher {
         for index in prefilter.candidates(content) {
             let rule = &self.line_rules[index];
             let reads = side == LineSide::Added || rule.reads_removed;
-            if reads && open[index] && rule.regex().is_some_and(|regex| regex.is_match(content)) {
+            if reads
+                && open[index]
+                && rule.could_match(content)
+                && rule.regex().is_some_and(|regex| regex.is_match(content))
+            {
                 fire(index);
             }
         }
@@ -328,6 +345,7 @@ impl Builder {
                     secret,
                     source: regex.clone(),
                     regex: OnceLock::new(),
+                    requirement: OnceLock::new(),
                 });
             }
         }
@@ -670,6 +688,15 @@ mod tests {
             after_env >= 1 && after_env < matcher.line_rules.len() / 3,
             "{after_env}"
         );
+        // `private` is a literal of the credential rules, but without `key` (or any
+        // other word of theirs) no branch of theirs can match.
+        matcher.open_matches(
+            LineSide::Added,
+            b"cargo doc --document-private-items",
+            &open,
+            |_| {},
+        );
+        assert_eq!(compiled(&matcher), after_env);
         assert!(matcher.path_rules_for("docs/guide.md").is_empty());
         assert!(matcher.path_globs.compiled() < 5);
     }
