@@ -108,6 +108,12 @@ impl LineRule {
             .ok()
     }
 
+    /// Whether the regex matches `content` (never when it does not compile), compiled
+    /// only for a text that could match it.
+    pub fn is_match(&self, content: &[u8]) -> bool {
+        self.could_match(content) && self.regex().is_some_and(|regex| regex.is_match(content))
+    }
+
     /// Whether `content` could match: until the regex is compiled, `content` must hold
     /// every literal run it requires (compiling costs a thousand times more than that
     /// check); then the regex alone decides.
@@ -223,11 +229,7 @@ impl Matcher {
         for index in prefilter.candidates(content) {
             let rule = &self.line_rules[index];
             let reads = side == LineSide::Added || rule.reads_removed;
-            if reads
-                && open[index]
-                && rule.could_match(content)
-                && rule.regex().is_some_and(|regex| regex.is_match(content))
-            {
+            if reads && open[index] && rule.is_match(content) {
                 fire(index);
             }
         }
