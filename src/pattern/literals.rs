@@ -8,6 +8,8 @@
 
 use super::required;
 use aho_corasick::AhoCorasick;
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -15,19 +17,32 @@ use std::sync::OnceLock;
 // built-in rule globs as written, each with its literals, sorted by pattern.
 include!(concat!(env!("OUT_DIR"), "/literals.rs"));
 
+/// A pattern's literals: borrowed from the tables built at build time, or read from its
+/// text at run time (copying a thousand literals out of the tables cost every run a
+/// quarter of a million instructions).
+pub(crate) type Literals = Vec<Cow<'static, str>>;
+
 /// The literals of a pattern in a table built at build time, if it is there.
-fn built(table: &[(&str, Option<&[&str]>)], pattern: &str) -> Option<Option<Vec<String>>> {
+fn built(
+    table: &'static [(&'static str, Option<&'static [&'static str]>)],
+    pattern: &str,
+) -> Option<Option<Literals>> {
     let at = table
         .binary_search_by(|(key, _)| (*key).cmp(pattern))
         .ok()?;
     let literals = table[at].1;
-    Some(literals.map(|literals| literals.iter().map(|l| l.to_string()).collect()))
+    Some(literals.map(|literals| literals.iter().map(|l| Cow::Borrowed(*l)).collect()))
+}
+
+/// Literals read at run time.
+fn read(literals: Option<Vec<String>>) -> Option<Literals> {
+    literals.map(|literals| literals.into_iter().map(Cow::Owned).collect())
 }
 
 /// Literals of which every match of the line regex `regex` holds one (ASCII lower case),
 /// or `None` when its text does not say ([`required::regex_literals`]).
-pub(crate) fn regex_literals(regex: &str) -> Option<Vec<String>> {
-    built(BUILT_REGEX_LITERALS, regex).unwrap_or_else(|| required::regex_literals(regex))
+pub(crate) fn regex_literals(regex: &str) -> Option<Literals> {
+    built(BUILT_REGEX_LITERALS, regex).unwrap_or_else(|| read(required::regex_literals(regex)))
 }
 
 /// What every match of a line regex requires, whole ([`required::regex_requirement`]):
@@ -53,9 +68,9 @@ impl RegexRequirement {
 
 /// Literals of which every path the rule glob `glob` (as written in a policy) matches
 /// holds one, or `None` ([`required::glob_literals`] of [`required::rule_glob`]).
-pub(crate) fn rule_glob_literals(glob: &str) -> Option<Vec<String>> {
+pub(crate) fn rule_glob_literals(glob: &str) -> Option<Literals> {
     built(BUILT_GLOB_LITERALS, glob)
-        .unwrap_or_else(|| required::glob_literals(&required::rule_glob(glob)))
+        .unwrap_or_else(|| read(required::glob_literals(&required::rule_glob(glob))))
 }
 
 /// Finds which rules could match a text, from their literals, at a cost that suits the
@@ -69,7 +84,7 @@ pub(crate) fn rule_glob_literals(glob: &str) -> Option<Vec<String>> {
 #[derive(Debug)]
 pub(crate) struct Prefilter {
     /// Every distinct literal of every rule that has some, in lower case.
-    literals: Vec<String>,
+    literals: Literals,
     /// The rules (or globs) holding each literal.
     owners: Vec<Vec<usize>>,
     /// The rules (or globs) with no literal: candidates for every text.
@@ -91,20 +106,24 @@ const BY_NFA: usize = 4096;
 
 impl Prefilter {
     /// Gathers each item's literals (`None`: no prefilter).
-    pub(crate) fn new(literals: impl Iterator<Item = Option<Vec<String>>>) -> Prefilter {
-        let mut owners_of: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
-        let mut always = Vec::new();
-        for (index, literals) in literals.enumerate() {
-            match literals {
-                Some(literals) => {
-                    for literal in literals {
-                        owners_of.entry(literal).or_default().push(index);
-                    }
-                }
-                None => always.push(index),
+    pub(crate) fn new(items: impl Iterator<Item = Option<Literals>>) -> Prefilter {
+        let mut slots: HashMap<Cow<'static, str>, usize> = HashMap::new();
+        let (mut literals, mut owners, mut always) =
+            (Vec::new(), Vec::<Vec<usize>>::new(), Vec::new());
+        for (index, item) in items.enumerate() {
+            let Some(item) = item else {
+                always.push(index);
+                continue;
+            };
+            for literal in item {
+                let slot = *slots.entry(literal).or_insert_with_key(|literal| {
+                    literals.push(literal.clone());
+                    owners.push(Vec::new());
+                    owners.len() - 1
+                });
+                owners[slot].push(index);
             }
         }
-        let (literals, owners) = owners_of.into_iter().unzip();
         Prefilter {
             literals,
             owners,
@@ -122,7 +141,9 @@ impl Prefilter {
         let searched = self.searched.fetch_add(1, Ordering::Relaxed);
         if searched < BY_LITERAL {
             let finders = self.finders.get_or_init(|| {
-                let finder = |literal: &String| memchr::memmem::Finder::new(literal).into_owned();
+                let finder = |literal: &Cow<'static, str>| {
+                    memchr::memmem::Finder::new(literal.as_bytes()).into_owned()
+                };
                 self.literals.iter().map(finder).collect()
             });
             let lower = text.to_ascii_lowercase();
@@ -141,7 +162,7 @@ impl Prefilter {
                     .kind(Some(kind))
                     .ascii_case_insensitive(true)
                     .prefilter(false)
-                    .build(&self.literals)
+                    .build(self.literals.iter().map(|literal| literal.as_bytes()))
                     .expect("literal patterns always build an automaton")
             });
             for hit in automaton.find_overlapping_iter(text) {
@@ -177,7 +198,7 @@ mod tests {
                 RuleMatch::Line { regex, files } => (files, Some(regex)),
             };
             if let Some(regex) = regex {
-                let read = required::regex_literals(regex);
+                let read = read(required::regex_literals(regex));
                 assert_eq!(
                     built(BUILT_REGEX_LITERALS, regex),
                     Some(read),
@@ -187,7 +208,7 @@ mod tests {
                 patterns += 1;
             }
             for glob in globs {
-                let read = required::glob_literals(&required::rule_glob(glob));
+                let read = read(required::glob_literals(&required::rule_glob(glob)));
                 assert_eq!(built(BUILT_GLOB_LITERALS, glob), Some(read), "{}", rule.id);
                 patterns += 1;
             }
@@ -196,7 +217,7 @@ mod tests {
         assert_eq!(built(BUILT_REGEX_LITERALS, r"not\.a\.rule"), None);
         assert_eq!(
             regex_literals(r"not\.a\.rule"),
-            Some(vec!["not.a.rule".to_string()])
+            Some(vec![Cow::Borrowed("not.a.rule")])
         );
     }
 
@@ -220,7 +241,7 @@ mod tests {
             ),
             texts in prop::collection::vec("[a-cA-C. ]{0,12}", 1..6),
         ) {
-            let prefilter = Prefilter::new(sets.clone().into_iter());
+            let prefilter = Prefilter::new(sets.iter().cloned().map(read));
             for (tier, searched) in [(0, 0), (1, BY_LITERAL), (2, BY_NFA)] {
                 prefilter.searched.store(searched, Ordering::Relaxed);
                 for text in &texts {
