@@ -182,9 +182,8 @@ pub(crate) fn scope_findings(
             let mut key_paths = None;
             for (slot, &index) in rules.iter().enumerate() {
                 let rule = &matcher.line_rules[index];
-                let Some(regex) = rule.regex() else {
-                    continue;
-                };
+                // `is_match` compiles the regex only for a line that could match it: most
+                // candidates' definitions never do, and compiling costs far more than looking.
                 let definitions: Vec<(usize, &[u8])> = if rule.data {
                     // A data rule reads each changed line's own key path.
                     let Some(format) = Format::for_path(&path_text) else {
@@ -196,8 +195,7 @@ pub(crate) fn scope_findings(
                         .iter()
                         .filter_map(|&number| {
                             let path = paths.get(number.checked_sub(1)?)?.as_deref()?;
-                            regex
-                                .is_match(path.as_bytes())
+                            rule.is_match(path.as_bytes())
                                 .then_some((number, path.as_bytes()))
                         })
                         .collect()
@@ -206,7 +204,7 @@ pub(crate) fn scope_findings(
                         .get_or_insert_with(|| {
                             Blocks::new(&text, CommentStyle::for_path(&path_text))
                         })
-                        .definitions(numbers, |line| regex.is_match(line))
+                        .definitions(numbers, |line| rule.is_match(line))
                 };
                 for (number, line) in definitions {
                     if side == LineSide::Added {
