@@ -15,8 +15,9 @@ use std::io::Read;
 use std::ops::Range;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 
-/// How much a block holds (a longer line grows its block).
-const BLOCK: usize = 1 << 20;
+/// How much a block holds (a longer line grows its block): the size every reader of a
+/// trail reads at a time.
+pub(crate) const BLOCK: usize = 1 << 20;
 /// How many full blocks may wait for the caller.
 const IN_FLIGHT: usize = 2;
 
@@ -194,9 +195,21 @@ fn read_full(file: &mut File, buffer: &mut [u8]) -> std::io::Result<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::path::Path;
+
+    /// Texts whose lines every reader of a trail must cut alike whatever its block size:
+    /// empty, newline only, no final newline, empty lines, a line longer than a block.
+    pub(crate) const LINE_SHAPES: [&str; 7] = [
+        "",
+        "\n",
+        "a",
+        "a\n",
+        "a\n\nbc\n",
+        "abc\ndefgh\ni",
+        "\n\nlonger than a block\nx\n",
+    ];
 
     fn segment(dir: &Path, text: &[u8]) -> Segment {
         let path = dir.join("2026-01-01.jsonl");
@@ -210,16 +223,7 @@ mod tests {
     #[test]
     fn lines_keep_their_numbers_across_blocks_of_any_size() {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let texts = [
-            "",
-            "\n",
-            "a",
-            "a\n",
-            "a\n\nbc\n",
-            "abc\ndefgh\ni",
-            "\n\nlonger than a block\nx\n",
-        ];
-        for text in texts {
+        for text in LINE_SHAPES {
             // Line number, text, whether a newline ended it.
             let expected: Vec<(usize, Vec<u8>, bool)> = text
                 .split_inclusive('\n')

@@ -12,6 +12,7 @@
 //! Appending is write-ahead: the events are on disk (`fdatasync`, and the directory
 //! synced when a segment is new) before [`Trail::transact`] returns.
 
+use super::blocks::BLOCK;
 use super::chain::{self, GENESIS};
 use super::checkpoint;
 use super::error::TrailError;
@@ -604,9 +605,6 @@ struct Lines {
     eof: bool,
 }
 
-/// How much [`Lines`] reads at a time when reading a trail.
-const BLOCK: usize = 1 << 20;
-
 impl Lines {
     fn with_block(block: usize) -> Lines {
         Lines {
@@ -926,21 +924,10 @@ mod tests {
         }
     }
 
-    /// Every field set, strings that need escaping, a message with floats and Unicode:
-    /// the sealed line is byte for byte the RFC 8785 form of itself.
     #[test]
     fn lines_are_read_whole_across_blocks() {
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let texts = [
-            "",
-            "\n",
-            "a",
-            "a\n",
-            "a\n\nbc\n",
-            "abc\ndefgh\ni",
-            "\n\nlonger than a block\nx\n",
-        ];
-        for text in texts {
+        for text in crate::trail::blocks::tests::LINE_SHAPES {
             let path = dir.path().join("segment");
             std::fs::write(&path, text).expect("written");
             let mut expected: Vec<(&[u8], bool, bool)> = Vec::new();
@@ -969,6 +956,8 @@ mod tests {
         }
     }
 
+    /// Every field set, strings that need escaping, a message with floats and Unicode:
+    /// the sealed line is byte for byte the RFC 8785 form of itself.
     #[test]
     fn a_sealed_line_is_its_own_canonical_form() {
         let message = serde_json::json!({"z": 1e30, "a": [4.5, 0.002, -0.0], "é": "\u{1f600}", "\u{e000}": 1, "\u{1f600}": 2});
