@@ -21,15 +21,9 @@ use super::inputs::single;
 use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
 
-/// Arguments of `handoff contract`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
-
+/// The subcommands of `handoff contract`.
 #[derive(Debug, clap::Subcommand)]
-enum Command {
+pub enum Command {
     /// Validate the agent_contract_handoff block of an agent's output.
     Check(CheckArgs),
     /// Decide the orchestrator's next action from an agent's output.
@@ -37,7 +31,7 @@ enum Command {
 }
 
 #[derive(Debug, clap::Args)]
-struct CheckArgs {
+pub struct CheckArgs {
     /// The agent's output; `-` (or nothing, when it is piped) reads standard input.
     file: Option<PathBuf>,
     #[command(flatten)]
@@ -70,7 +64,7 @@ impl TaskArgs {
 }
 
 #[derive(Debug, clap::Args)]
-struct NextArgs {
+pub struct NextArgs {
     /// The agent's output; `-` (or nothing, when it is piped) reads standard input.
     file: Option<PathBuf>,
     /// How many agents are in flight (N > 1 consolidates instead of relaying one summary).
@@ -89,8 +83,8 @@ struct NextArgs {
 }
 
 /// Runs `handoff contract …`.
-pub fn run(args: Args) -> Result<Outcome, Failure> {
-    match args.command {
+pub fn run(command: Command) -> Result<Outcome, Failure> {
+    match command {
         Command::Check(args) => run_check(args),
         Command::Next(args) => run_next(args),
     }

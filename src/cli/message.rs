@@ -8,21 +8,15 @@ use super::{Failure, Outcome};
 use handoff::{check_messages, Format, MessageCheckReport, Source};
 use std::path::PathBuf;
 
-/// Arguments of `handoff message`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
-
+/// The subcommands of `handoff message`.
 #[derive(Debug, clap::Subcommand)]
-enum Command {
+pub enum Command {
     /// Check messages: schema, rules, each problem at its JSON pointer and line:column.
     Check(CheckArgs),
 }
 
 #[derive(Debug, clap::Args)]
-struct CheckArgs {
+pub struct CheckArgs {
     /// Message files (JSON, YAML, a JSON array or JSON lines); `-` (or nothing, when it
     /// is piped) reads standard input.
     files: Vec<PathBuf>,
@@ -35,8 +29,8 @@ struct CheckArgs {
 }
 
 /// Runs `handoff message`.
-pub fn run(args: Args) -> Result<Outcome, Failure> {
-    let Command::Check(args) = args.command;
+pub fn run(command: Command) -> Result<Outcome, Failure> {
+    let Command::Check(args) = command;
     let inputs: Vec<Source> = match args.files.is_empty() {
         true => vec![single(None, "the messages")?],
         false => args

@@ -47,7 +47,8 @@ const VERSION: &str = env!("HANDOFF_VERSION");
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check an agent_contract_handoff block, or decide the next action from it.
-    Contract(contract::Args),
+    #[command(subcommand)]
+    Contract(contract::Command),
     /// Re-derive recorded routing decisions and summarise the records for a team lead.
     Audit(audit::Args),
     /// Gate a change: risk, evidence, file scope and sign-off in one verdict (exit 0 pass,
@@ -68,12 +69,14 @@ enum Command {
     /// Classify a change's risk from its git diff, and say why.
     Classify(classify::Args),
     /// Inspect the gate's policy (`.handoff.yaml`).
-    Policy(policy::Args),
+    #[command(subcommand)]
+    Policy(policy::Command),
     /// Route a task to an agent from a registry by the protocol's tie-break rules.
     Route(route::Args),
     /// Check handoff messages (handoff, acceptance, return, completion, failure) against
     /// their schemas and rules.
-    Message(message::Args),
+    #[command(subcommand)]
+    Message(message::Command),
     /// The tamper-evident trail of handoffs: append, lifecycle, verify, query.
     Trail(trail::Args),
     /// Set a repository up for the gate: a commented .handoff.yaml, the records directory,

@@ -7,15 +7,9 @@ use handoff::{default_policy, Policy};
 use handoff::{Format, PolicyReport, Report};
 use std::path::PathBuf;
 
-/// Arguments of `handoff policy`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    command: Command,
-}
-
+/// The subcommands of `handoff policy`.
 #[derive(Debug, clap::Subcommand)]
-enum Command {
+pub enum Command {
     /// Print the effective policy as a policy file (valid YAML that `--policy` and
     /// `.handoff.yaml` accept back), every rule id in comments; anywhere (outside a
     /// repository: the built-in defaults).
@@ -24,7 +18,7 @@ enum Command {
 
 /// Arguments of `handoff policy show`.
 #[derive(Debug, clap::Args)]
-struct ShowArgs {
+pub struct ShowArgs {
     /// The repository (default: the one containing the current directory).
     #[arg(long, value_name = "DIR")]
     repo: Option<PathBuf>,
@@ -43,8 +37,8 @@ struct ShowArgs {
 }
 
 /// Runs `handoff policy …`.
-pub fn run(args: Args) -> Result<Outcome, Failure> {
-    match args.command {
+pub fn run(command: Command) -> Result<Outcome, Failure> {
+    match command {
         Command::Show(args) => show(args),
     }
 }

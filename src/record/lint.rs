@@ -51,8 +51,8 @@ fn at(
 }
 
 fn check_required(record: &Record, out: &mut Vec<Diagnostic>) {
-    for key in record.kind.required_keys() {
-        if record.value(*key).is_none() {
+    for &key in record.kind.keys() {
+        if record.kind.requires(key) && record.value(key).is_none() {
             let message = format!("{} without `{}`", record.kind.heading(), key.label());
             out.push(
                 at(record, RecordCode::MissingField, record.line, 1, message).with_hint(format!(

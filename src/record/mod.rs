@@ -121,26 +121,16 @@ impl RecordKind {
         }
     }
 
-    /// The keys `lint` requires.
-    pub fn required_keys(self) -> &'static [FieldKey] {
-        match self {
-            RecordKind::InteractionRecord => &[
-                FieldKey::TaskId,
-                FieldKey::Type,
-                FieldKey::From,
-                FieldKey::To,
-            ],
-            RecordKind::TaskAssignment => &[
-                FieldKey::TaskId,
-                FieldKey::AssignedTo,
-                FieldKey::ExpectedFileScope,
-            ],
-            RecordKind::RoutingDecision => &[
-                FieldKey::TaskId,
-                FieldKey::RequestedCapability,
-                FieldKey::Selected,
-            ],
-        }
+    /// Whether `lint` requires the key in a record of this kind (one of [`Self::keys`]).
+    pub fn requires(self, key: FieldKey) -> bool {
+        use FieldKey::*;
+        matches!(
+            (self, key),
+            (_, TaskId)
+                | (RecordKind::InteractionRecord, Type | From | To)
+                | (RecordKind::TaskAssignment, AssignedTo | ExpectedFileScope)
+                | (RecordKind::RoutingDecision, RequestedCapability | Selected)
+        )
     }
 
     /// The known key a header-table key names for this kind, matched case-insensitively.
@@ -427,11 +417,6 @@ impl Record {
         self.value(FieldKey::BaselineSha)
     }
 
-    /// `Capability routed`, as written.
-    pub fn capability_routed(&self) -> Option<&str> {
-        self.value(FieldKey::CapabilityRouted)
-    }
-
     /// `Requested capability`, when it parses.
     pub fn requested_capability(&self) -> Option<Capability> {
         self.filled(FieldKey::RequestedCapability)
@@ -444,26 +429,11 @@ impl Record {
             .and_then(fields::parse_matched_agents)
     }
 
-    /// `Selected`.
-    pub fn selected(&self) -> Option<&str> {
-        self.value(FieldKey::Selected)
-    }
-
-    /// `Reason`.
-    pub fn reason(&self) -> Option<&str> {
-        self.value(FieldKey::Reason)
-    }
-
     /// `Rejected`, every row concatenated (empty when absent or unparseable).
     pub fn rejected(&self) -> Vec<RejectedAgent> {
         self.filled(FieldKey::Rejected)
             .and_then(fields::parse_rejected)
             .unwrap_or_default()
-    }
-
-    /// `Tie-break rule applied`, verbatim.
-    pub fn tie_break_rule(&self) -> Option<&str> {
-        self.value(FieldKey::TieBreakRule)
     }
 
     /// `Tie-break rule applied`, normalised: `Some(None)` when it says no rule was needed,

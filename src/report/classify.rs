@@ -42,13 +42,7 @@ struct Group<'a> {
 
 impl Report for ClassifyReport<'_> {
     const NAME: &'static str = "classify";
-    const FORMATS: &'static [Format] = &[
-        Format::Human,
-        Format::Json,
-        Format::Yaml,
-        Format::Sarif,
-        Format::Github,
-    ];
+    const FORMATS: &'static [Format] = Format::FINDINGS;
     type Contract = Classification;
 
     fn contract(&self) -> &Classification {

@@ -29,6 +29,17 @@ spelled_enum! {
 }
 
 impl Format {
+    /// The formats of a report of findings with no layout of its own beyond the terminal:
+    /// the human text, the JSON contract and its YAML twin, and the two CI formats that
+    /// annotate each finding (`classify`, `lint`).
+    pub(crate) const FINDINGS: &'static [Format] = &[
+        Format::Human,
+        Format::Json,
+        Format::Yaml,
+        Format::Sarif,
+        Format::Github,
+    ];
+
     /// Other spellings each format answers to, kept so that nothing a user typed breaks.
     pub fn aliases(self) -> &'static [&'static str] {
         match self {

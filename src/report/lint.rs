@@ -123,13 +123,7 @@ impl Serialize for LintReport {
 
 impl Report for LintReport {
     const NAME: &'static str = "lint";
-    const FORMATS: &'static [Format] = &[
-        Format::Human,
-        Format::Json,
-        Format::Yaml,
-        Format::Sarif,
-        Format::Github,
-    ];
+    const FORMATS: &'static [Format] = Format::FINDINGS;
     type Contract = LintReport;
 
     fn contract(&self) -> &LintReport {

@@ -352,17 +352,17 @@ pub fn recorded_decision(record: &Record, requester_fallback: Option<&str>) -> R
             })
             .collect(),
         selected: record
-            .selected()
+            .value(FieldKey::Selected)
             .filter(|s| !s.trim().is_empty() && !is_placeholder_value(FieldKey::Selected, s))
             .map(str::to_string),
-        reason: record.reason().map(str::to_string),
+        reason: record.value(FieldKey::Reason).map(str::to_string),
         rejected: record
             .rejected()
             .into_iter()
             .filter(|r| !(r.agent.eq_ignore_ascii_case("none") && r.reason.is_none()))
             .map(|r| (r.agent, r.reason.unwrap_or_default()))
             .collect(),
-        tie_break_text: record.tie_break_rule().map(str::to_string),
+        tie_break_text: record.value(FieldKey::TieBreakRule).map(str::to_string),
         tie_break: match record.tie_break() {
             Some(Some(rule)) => RecordedRule::Applied(rule),
             Some(None) => RecordedRule::NoneNeeded,
