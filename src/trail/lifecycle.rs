@@ -18,7 +18,9 @@ use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout};
 use super::time;
 use crate::diagnostic::TrailCode;
 use crate::policy::RiskClass;
-use std::collections::HashMap;
+// hashbrown's default hasher (foldhash, seeded per process): the ledger looks up every
+// event's handoff, and SipHash was a measurable share of `verify`.
+use hashbrown::HashMap;
 use std::fmt;
 
 /// At most this many attempts of one handoff (002 §4.2 `max_attempts`).
@@ -356,14 +358,21 @@ impl Ledger {
 
     /// Records `event` (checked or not: `verify` goes on after a violation).
     pub fn apply(&mut self, event: &Event) {
-        let at_ms = || time::parse_utc(&event.timestamp).ok().map(time::millis);
+        // A compact ledger keeps no times: nothing it is asked needs them.
+        let compact = self.compact;
+        let at_ms = || {
+            let parsed = (!compact).then(|| time::parse_utc(&event.timestamp).ok())??;
+            Some(time::millis(parsed))
+        };
         if event.event_type == EventType::Initiated {
             if let Some(handoff) = self.handoffs.get_mut(&event.handoff_id) {
                 handoff.attempt = event.attempt;
                 handoff.attempt_started_ms = at_ms();
                 handoff.state = EventType::Initiated;
                 handoff.last_seq = event.seq;
-                handoff.last_timestamp.clone_from(&event.timestamp);
+                if !compact {
+                    handoff.last_timestamp.clone_from(&event.timestamp);
+                }
                 return;
             }
             if let Some(parent) = event.parent_handoff.as_deref() {
@@ -376,15 +385,17 @@ impl Ledger {
                 }
             }
             let started = at_ms();
-            self.handoffs
-                .insert(event.handoff_id.clone(), new_handoff(event, started));
+            let handoff = new_handoff(event, started, compact);
+            self.handoffs.insert(event.handoff_id.clone(), handoff);
             return;
         }
         if let Some(handoff) = self.handoffs.get_mut(&event.handoff_id) {
             handoff.state = event.event_type;
             handoff.last_seq = event.seq;
-            handoff.last_timestamp.clone_from(&event.timestamp);
-            if self.compact && handoff.is_closed() {
+            if !compact {
+                handoff.last_timestamp.clone_from(&event.timestamp);
+            }
+            if compact && handoff.is_closed() {
                 if let Some((id, handoff)) = self.handoffs.remove_entry(&event.handoff_id) {
                     let closed = Closed {
                         state: handoff.state,
@@ -404,7 +415,13 @@ impl Ledger {
     }
 }
 
-fn new_handoff(event: &Event, started: Option<i64>) -> Handoff {
+/// A new handoff's entry; a compact ledger's keeps no times (its checks never read
+/// them, and `verify` reads its events without the texts they do not read either).
+fn new_handoff(event: &Event, started: Option<i64>, compact: bool) -> Handoff {
+    let time = || match compact {
+        true => String::new(),
+        false => event.timestamp.clone(),
+    };
     Handoff {
         id: event.handoff_id.clone(),
         from_agent: event.from_agent.clone(),
@@ -416,7 +433,7 @@ fn new_handoff(event: &Event, started: Option<i64>) -> Handoff {
         snapshot: event.context_snapshot.clone(),
         workflow_id: event.workflow_id.clone(),
         parent_handoff: event.parent_handoff.clone(),
-        initiated_at: event.timestamp.clone(),
+        initiated_at: time(),
         attempt_started_ms: started,
         initiated_ms: started,
         timeout_ms: event.timeout_ms,
@@ -429,7 +446,7 @@ fn new_handoff(event: &Event, started: Option<i64>) -> Handoff {
         reason: event.reason.clone(),
         reroutes: 0,
         last_seq: event.seq,
-        last_timestamp: event.timestamp.clone(),
+        last_timestamp: time(),
     }
 }
 

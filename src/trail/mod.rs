@@ -21,6 +21,7 @@ mod checkpoint;
 mod error;
 mod event;
 mod export;
+mod fast;
 mod import;
 mod lifecycle;
 mod maintenance;

@@ -14,15 +14,14 @@
 //! (one entry per handoff), not the events: the trail is streamed.
 
 use super::blocks;
-use super::canonical;
 use super::chain::{self, GENESIS};
 use super::error::TrailError;
-use super::event::{Event, EventType, HandoffType};
+use super::event::Event;
+use super::fast::{self, Canonical, Keep};
 use super::lifecycle::Ledger;
 use super::store::{ChainPoint, Trail};
 use crate::diagnostic::{shape, Diagnostic, TrailCode};
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -70,6 +69,8 @@ struct Pass {
     head_hash_seen: Option<String>,
     head_seq: Option<u64>,
     last_segment: Option<PathBuf>,
+    /// The day `last_segment`'s name gives.
+    day: Option<String>,
     last_line: usize,
     anchor_seq: Option<u64>,
     noted_leftover: bool,
@@ -119,23 +120,23 @@ pub fn definition_hash(text: &[u8]) -> Option<String> {
 /// whether one ended it): the fast path for a line already canonical, else the
 /// definition (parse, canonicalise, hash).
 pub fn parse(text: &[u8], terminated: bool) -> Parsed {
-    read(text, terminated, Message::Keep)
+    read(text, terminated, Keep::EventAndMessage)
 }
 
-/// Whether the event read keeps its stored message (`verify` has no use for it).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Message {
-    Keep,
-    Skip,
-}
-
-fn read(text: &[u8], terminated: bool, message: Message) -> Parsed {
+fn read(text: &[u8], terminated: bool, keep: Keep) -> Parsed {
     if !terminated {
         let message = "the line is torn (no newline): a write was interrupted; `handoff trail repair` removes it";
         return Parsed::Broken(TrailCode::Torn, message.to_string());
     }
-    if let Some(parsed) = read_canonical(text, message) {
-        return parsed;
+    // The fast path: a canonical line in UTF-8 is hashed as it stands, and its event
+    // read from the scan's members.
+    if let Some(fast) = Canonical::of(text) {
+        if let Some(event) = fast.event(text, keep) {
+            if let Some(stored) = fast.stored(text) {
+                let computed = chain::hex(&fast.computed);
+                return Parsed::Event(stored.to_string(), computed, Box::new(event));
+            }
+        }
     }
     let mut map = match serde_json::from_slice::<Value>(text) {
         Ok(Value::Object(map)) => map,
@@ -162,217 +163,6 @@ fn read(text: &[u8], terminated: bool, message: Message) -> Parsed {
     }
 }
 
-/// The fast path: a canonical line in UTF-8 is hashed as it stands, without its hash
-/// member. The event is read from the scan's top-level members, without its message:
-/// the scan has already checked that the message is JSON that the definition reads
-/// (UTF-8, nesting bounded), so the answer is the definition's.
-fn read_canonical(text: &[u8], keep: Message) -> Option<Parsed> {
-    Canonical::of(text)?.read(text, keep)
-}
-
-/// What can be learnt of a canonical line by itself (on `verify`'s reading thread):
-/// where its members lie and the hash of its content.
-struct Canonical {
-    members: canonical::Members,
-    computed: [u8; 32],
-}
-
-impl Canonical {
-    /// `None` when the line is not confirmed canonical (and so UTF-8): the definition
-    /// decides.
-    fn of(text: &[u8]) -> Option<Canonical> {
-        let members = canonical::members(text)?;
-        let (before, after) = canonical::without_hash(text, members.hash.clone());
-        let computed = chain::sha256_parts(&[before, after]);
-        Some(Canonical { members, computed })
-    }
-
-    /// The event of `text` (the line [`Canonical::of`] read), without its message
-    /// unless `keep` says so.
-    fn read(&self, text: &[u8], keep: Message) -> Option<Parsed> {
-        let mut event = blank_event();
-        fill(&mut event, text, &self.members.top)?;
-        if let Some((_, value)) = self
-            .members
-            .message
-            .as_ref()
-            .filter(|_| keep == Message::Keep)
-        {
-            let stored = text.get(value.clone())?;
-            // `null` is an absent message to serde, as on the slow path.
-            if stored != b"null" {
-                let stored = String::from_utf8(stored.to_vec()).ok()?;
-                event.message = Some(RawValue::from_string(stored).ok()?);
-            }
-        }
-        Some(Parsed::Event(
-            self.stored(text)?.to_string(),
-            chain::hex(&self.computed),
-            Box::new(event),
-        ))
-    }
-
-    /// The hash the line stores.
-    fn stored<'t>(&self, text: &'t [u8]) -> Option<&'t str> {
-        std::str::from_utf8(text.get(self.members.stored.clone())?).ok()
-    }
-}
-
-/// An event with nothing in it, for [`fill`].
-fn blank_event() -> Event {
-    Event {
-        attempt: 0,
-        broadcast_group_id: None,
-        context_snapshot: None,
-        decision_rationale: None,
-        depth: 0,
-        duration_ms: None,
-        escalate_to: None,
-        event_type: EventType::Initiated,
-        from_agent: String::new(),
-        handoff_id: String::new(),
-        handoff_type: HandoffType::Sequential,
-        hash: String::new(),
-        message: None,
-        on_timeout: None,
-        outcome: None,
-        parent_handoff: None,
-        prev: String::new(),
-        reason: None,
-        recorded_at: String::new(),
-        required_capabilities: Vec::new(),
-        risk_level: None,
-        rollback_to: None,
-        seq: 0,
-        timeout: None,
-        timeout_ms: None,
-        timestamp: String::new(),
-        to_agent: String::new(),
-        tokens_consumed: None,
-        warnings: Vec::new(),
-        workflow_id: None,
-    }
-}
-
-/// Reads a canonical line's event, but for its message, from its top-level members
-/// (`top`, as the canonical scan found them) into `event`, reusing its strings: what
-/// the definition's `serde` read would give, without reading the line again. `None`
-/// when a member is not what that read takes in its plainest form (it then decides).
-fn fill(event: &mut Event, line: &[u8], top: &canonical::Top) -> Option<()> {
-    const REQUIRED: [&[u8]; 10] = [
-        b"attempt",
-        b"event_type",
-        b"from_agent",
-        b"handoff_id",
-        b"handoff_type",
-        b"prev",
-        b"recorded_at",
-        b"seq",
-        b"timestamp",
-        b"to_agent",
-    ];
-    let mut required = 0;
-    // Every member that may be absent is reset: the event is reused line after line.
-    event.broadcast_group_id = None;
-    event.context_snapshot = None;
-    event.decision_rationale = None;
-    event.depth = 0;
-    event.duration_ms = None;
-    event.escalate_to = None;
-    event.hash.clear();
-    event.message = None;
-    event.on_timeout = None;
-    event.outcome = None;
-    event.parent_handoff = None;
-    event.reason = None;
-    event.required_capabilities.clear();
-    event.risk_level = None;
-    event.rollback_to = None;
-    event.timeout = None;
-    event.timeout_ms = None;
-    event.tokens_consumed = None;
-    event.warnings.clear();
-    event.workflow_id = None;
-    for (key, value) in top.iter() {
-        let key = &line[key];
-        let value = &line[value];
-        required += usize::from(REQUIRED.contains(&key));
-        match key {
-            b"attempt" => event.attempt = integer(value)?,
-            b"broadcast_group_id" => event.broadcast_group_id = optional_text(value)?,
-            b"context_snapshot" => event.context_snapshot = serde_json::from_slice(value).ok()?,
-            b"decision_rationale" => event.decision_rationale = optional_text(value)?,
-            b"depth" => event.depth = integer(value)?,
-            b"duration_ms" => event.duration_ms = optional_integer(value)?,
-            b"escalate_to" => event.escalate_to = optional_text(value)?,
-            b"event_type" => event.event_type = serde_json::from_slice(value).ok()?,
-            b"from_agent" => set_text(&mut event.from_agent, value)?,
-            b"handoff_id" => set_text(&mut event.handoff_id, value)?,
-            b"handoff_type" => event.handoff_type = serde_json::from_slice(value).ok()?,
-            b"hash" => set_text(&mut event.hash, value)?,
-            b"on_timeout" => event.on_timeout = serde_json::from_slice(value).ok()?,
-            b"outcome" => event.outcome = serde_json::from_slice(value).ok()?,
-            b"parent_handoff" => event.parent_handoff = optional_text(value)?,
-            b"prev" => set_text(&mut event.prev, value)?,
-            b"reason" => event.reason = optional_text(value)?,
-            b"recorded_at" => set_text(&mut event.recorded_at, value)?,
-            b"required_capabilities" => {
-                event.required_capabilities = serde_json::from_slice(value).ok()?;
-            }
-            b"risk_level" => event.risk_level = serde_json::from_slice(value).ok()?,
-            b"rollback_to" => event.rollback_to = optional_text(value)?,
-            b"seq" => event.seq = integer(value)?,
-            b"timeout" => event.timeout = optional_text(value)?,
-            b"timeout_ms" => event.timeout_ms = optional_integer(value)?,
-            b"timestamp" => set_text(&mut event.timestamp, value)?,
-            b"to_agent" => set_text(&mut event.to_agent, value)?,
-            b"tokens_consumed" => event.tokens_consumed = optional_integer(value)?,
-            b"warnings" => event.warnings = serde_json::from_slice(value).ok()?,
-            b"workflow_id" => event.workflow_id = optional_text(value)?,
-            // The message is cut out; serde passes over keys it does not know.
-            _ => {}
-        }
-    }
-    (required == REQUIRED.len()).then_some(())
-}
-
-/// A JSON string's text: as it stands when it has no escape, else decoded.
-fn text(value: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
-    let inner = value.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
-    match memchr::memchr(b'\\', inner) {
-        None => std::str::from_utf8(inner).ok().map(Into::into),
-        Some(_) => serde_json::from_slice::<String>(value).ok().map(Into::into),
-    }
-}
-
-fn set_text(field: &mut String, value: &[u8]) -> Option<()> {
-    let text = text(value)?;
-    field.clear();
-    field.push_str(&text);
-    Some(())
-}
-
-/// `null` is `None` to serde.
-fn optional_text(value: &[u8]) -> Option<Option<String>> {
-    match value {
-        b"null" => Some(None),
-        _ => Some(Some(text(value)?.into_owned())),
-    }
-}
-
-/// An integer as the canonical scan let it through (shortest form, no sign for an
-/// unsigned field, which serde would refuse).
-fn integer<N: std::str::FromStr>(value: &[u8]) -> Option<N> {
-    std::str::from_utf8(value).ok()?.parse().ok()
-}
-
-fn optional_integer(value: &[u8]) -> Option<Option<u64>> {
-    match value {
-        b"null" => Some(None),
-        _ => Some(Some(integer(value)?)),
-    }
-}
-
 /// Verifies the trail in `trail`.
 pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
     trail.require()?;
@@ -388,6 +178,7 @@ pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
         head_hash_seen: None,
         head_seq: None,
         last_segment: None,
+        day: None,
         last_line: 0,
         anchor_seq: None,
         noted_leftover: false,
@@ -405,14 +196,14 @@ pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
     // Two threads: the reading one checks and hashes each line by itself, this one
     // follows the chain and the lifecycle, which must go in order.
     let derive = |text: &[u8], terminated: bool| terminated.then(|| Canonical::of(text))?;
-    let mut event = blank_event();
+    let mut event = fast::blank_event();
     let mut computed = String::new();
     let _ = blocks::each_block(&segments, derive, |block| {
         let segment = &segments[block.segment].path;
         for (n, (text, terminated, canonical)) in block.lines().enumerate() {
             let number = block.first_line + n;
             let fast = canonical.as_ref().and_then(|fast| {
-                fill(&mut event, text, &fast.members.top)?;
+                fast.fill(&mut event, text, Keep::Lifecycle)?;
                 Some((fast.stored(text)?, &fast.computed))
             });
             if let Some((stored, digest)) = fast {
@@ -421,7 +212,7 @@ pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
                 pass.line(segment, number, Checked::Event(stored, &computed, &event));
                 continue;
             }
-            match read(text, terminated, Message::Skip) {
+            match read(text, terminated, Keep::Event) {
                 Parsed::Event(stored, computed, event) => {
                     pass.line(segment, number, Checked::Event(&stored, &computed, &event));
                 }
@@ -476,8 +267,14 @@ impl Pass {
     }
 
     fn line(&mut self, segment: &Path, number: usize, checked: Checked<'_>) {
-        if self.last_segment.as_deref() != Some(segment) {
+        // The same segment as the line before, told apart without parsing the path.
+        if self.last_segment.as_deref().map(Path::as_os_str) != Some(segment.as_os_str()) {
             self.last_segment = Some(segment.to_path_buf());
+            self.day = segment
+                .file_name()
+                .and_then(|name| name.to_str())
+                .and_then(super::store::segment_day)
+                .map(str::to_string);
         }
         self.last_line = number;
         let here = (segment, Some(number));
@@ -509,11 +306,8 @@ impl Pass {
             );
             self.push(TrailCode::Edited, seq, here.0, here.1, message);
         }
-        let day_matches = segment
-            .file_name()
-            .and_then(|name| name.to_str())
-            .and_then(super::store::segment_day)
-            .is_some_and(|day| event.recorded_at.starts_with(day));
+        let day_matches =
+            (self.day.as_deref()).is_some_and(|day| event.recorded_at.starts_with(day));
         if !day_matches {
             let message = format!(
                 "seq {} was recorded at {} but stands in another day's segment: it was moved",
@@ -656,6 +450,7 @@ impl Pass {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trail::canonical;
 
     fn sealed(message: &str) -> Vec<u8> {
         let draft = format!(
@@ -688,7 +483,7 @@ mod tests {
             let definition: Event = serde_json::from_slice(&line).expect("an event");
             let as_value = |e: &Event| serde_json::to_value(e).expect("JSON");
             assert_eq!(as_value(&event), as_value(&definition), "{message}");
-            let (_, skipped_hash, mut skipped) = event_of(read(&line, true, Message::Skip));
+            let (_, skipped_hash, mut skipped) = event_of(read(&line, true, Keep::Event));
             assert_eq!(skipped_hash, computed);
             assert!(skipped.message.is_none());
             skipped.message = definition.message.clone();
@@ -701,7 +496,7 @@ mod tests {
     #[test]
     fn the_fast_read_agrees_with_serde_on_members_append_never_writes() {
         let text = String::from_utf8(sealed("[]")).expect("UTF-8");
-        let edits: [(&str, &str); 10] = [
+        let edits = [
             (r#""attempt":1,"#, r#""attempt":1,"depth":null,"#),
             (r#""attempt":1,"#, r#""attempt":1,"depth":4294967296,"#),
             (r#""attempt":1,"#, r#""attempt":-1,"#),
@@ -721,6 +516,13 @@ mod tests {
             (r#""event_type":"initiated","#, r#""event_type":"opened","#),
             (r#""from_agent":"a","#, r#""from_agent":7,"#),
             (r#""from_agent":"a","#, ""),
+            (
+                r#""attempt":1,"#,
+                r#""attempt":1,"context_snapshot":{"task_id":7},"#,
+            ),
+            (r#""recorded_at""#, r#""reason":5,"recorded_at""#),
+            (r#""to_agent":"b""#, r#""to_agent":"b","workflow_id":["w"]"#),
+            (r#""prev""#, r#""outcome":"won","prev""#),
         ];
         for (from, to) in edits {
             assert!(text.contains(from), "{from}");
@@ -734,6 +536,13 @@ mod tests {
             };
             // Canonical, so the fast read is asked first.
             assert!(canonical::members(line.as_bytes()).is_some(), "{to}");
+            // What `verify` reads: never an event that serde refuses.
+            let lean = Canonical::of(line.as_bytes())
+                .and_then(|fast| fast.event(line.as_bytes(), Keep::Lifecycle));
+            assert!(
+                lean.is_none() || by_serde.is_some(),
+                "{to}: read, serde refuses"
+            );
             match parse(line.as_bytes(), true) {
                 Parsed::Event(_, computed, event) => {
                     let by_serde = by_serde.unwrap_or_else(|| panic!("{to}: serde refuses"));
@@ -758,11 +567,11 @@ mod tests {
     fn a_message_nested_past_the_parsers_limit_is_malformed_not_a_crash() {
         let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
         let line = sealed(&deep(90));
-        let (_, computed, _) = event_of(read(&line, true, Message::Skip));
+        let (_, computed, _) = event_of(read(&line, true, Keep::Event));
         assert_eq!(Some(computed), definition_hash(&line));
         let text = String::from_utf8(line).expect("UTF-8");
         let edited = text.replace(&deep(90), &deep(100_000));
-        match read(edited.as_bytes(), true, Message::Skip) {
+        match read(edited.as_bytes(), true, Keep::Event) {
             Parsed::Broken(kind, _) => assert_eq!(kind, TrailCode::Malformed),
             Parsed::Event(..) => panic!("read as an event"),
         }
