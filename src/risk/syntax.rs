@@ -5,8 +5,15 @@
 //! docstring that says "reads `os.environ`", the word is text, not code, and changes no
 //! check and reads no variable. A rule marked `in_code` fires only when its match starts
 //! in code: the file is parsed with its language's grammar and the match's position must
-//! lie in no string or comment node (an interpolation inside a string, `${token}` or
-//! `f"{os.environ['X']}"`, is code again).
+//! lie in no string or comment node (an interpolation inside a string, `${token}`,
+//! `#{ENV["X"]}`, `{$config->key}` or `f"{os.environ['X']}"`, is code again).
+//!
+//! Grammars: Python, JavaScript, TypeScript (and TSX), Go, Rust, Ruby, PHP, Java and
+//! Kotlin. The node kinds below are the union of theirs: comments and character literals
+//! are text wherever they stand; in a string (raw strings, heredocs, text blocks,
+//! templates, regular expressions), the child that holds the point decides: a piece of
+//! the text or a quote is text, any other named child (an interpolation, or PHP's
+//! variables in double quotes) is code.
 //!
 //! The fast path holds: the regex is the prefilter, run on every changed line as before;
 //! only a file in which an `in_code` rule matched a changed line is read again and
@@ -116,31 +123,94 @@ pub(crate) enum Grammar {
     JavaScript,
     TypeScript,
     Tsx,
+    Go,
+    Rust,
+    Ruby,
+    Php,
+    Java,
+    Kotlin,
 }
 
-/// Node kinds that hold text, not code.
+/// Node kinds that are text wherever they stand: comments (doc comments too), character
+/// literals, JSX text, the inline HTML of a PHP file and the tags that open and close
+/// heredocs.
 const TEXT_KINDS: &[&str] = &[
-    "string",
-    "string_content",
-    "string_fragment",
-    "template_string",
     "comment",
-    "regex",
-    "regex_pattern",
+    "line_comment",
+    "block_comment",
+    "html_comment",
+    "jsx_text",
+    "rune_literal",
+    "char_literal",
+    "character_literal",
+    "character",
+    "text",
+    "heredoc_beginning",
+    "heredoc_start",
+    "heredoc_end",
 ];
 
-/// Node kinds inside a string that are code again.
-const CODE_IN_TEXT_KINDS: &[&str] = &["interpolation", "template_substitution"];
+/// Node kinds that enclose text, with code inside them only where an interpolation
+/// (a named child that is not a piece of the text) stands: strings, raw strings,
+/// template strings, heredoc and nowdoc bodies, text blocks, regular expressions, Ruby's
+/// `%w[]` words, quoted symbols and backtick commands.
+const STRING_KINDS: &[&str] = &[
+    "string",
+    "template_string",
+    "regex",
+    "interpreted_string_literal",
+    "raw_string_literal",
+    "string_literal",
+    "multiline_string_literal",
+    "encapsed_string",
+    "heredoc_body",
+    "nowdoc_body",
+    "bare_string",
+    "bare_symbol",
+    "delimited_symbol",
+    "subshell",
+    "shell_command_expression",
+];
+
+/// The named children of a string that are pieces of its text; any other named child
+/// (`interpolation`, `template_substitution`, PHP's `{$user->name}`) is code.
+const TEXT_PIECE_KINDS: &[&str] = &[
+    "string_start",
+    "string_content",
+    "string_end",
+    "string_fragment",
+    "multiline_string_fragment",
+    "interpreted_string_literal_content",
+    "raw_string_literal_content",
+    "escape_sequence",
+    "heredoc_content",
+    "heredoc_end",
+    "nowdoc_string",
+    "regex_pattern",
+    "regex_flags",
+];
 
 impl Grammar {
-    /// The grammar for the file at `path`, by extension.
+    /// The grammar for the file at `path`, by extension (by name for `Gemfile` and
+    /// `Rakefile`). Blade templates (`.blade.php`) have none: their directives stand in
+    /// what PHP's grammar reads as inline HTML.
     pub fn for_path(path: &str) -> Option<Grammar> {
-        let extension = path.rsplit_once('.')?.1.to_ascii_lowercase();
-        match extension.as_str() {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if matches!(name, "Gemfile" | "Rakefile") {
+            return Some(Grammar::Ruby);
+        }
+        let (stem, extension) = name.rsplit_once('.')?;
+        match extension.to_ascii_lowercase().as_str() {
             "py" | "pyi" => Some(Grammar::Python),
             "js" | "jsx" | "mjs" | "cjs" => Some(Grammar::JavaScript),
             "ts" | "mts" | "cts" => Some(Grammar::TypeScript),
             "tsx" => Some(Grammar::Tsx),
+            "go" => Some(Grammar::Go),
+            "rs" => Some(Grammar::Rust),
+            "rb" | "rake" | "gemspec" | "ru" => Some(Grammar::Ruby),
+            "php" if !stem.to_ascii_lowercase().ends_with(".blade") => Some(Grammar::Php),
+            "java" => Some(Grammar::Java),
+            "kt" | "kts" => Some(Grammar::Kotlin),
             _ => None,
         }
     }
@@ -151,6 +221,12 @@ impl Grammar {
             Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Grammar::Go => tree_sitter_go::LANGUAGE.into(),
+            Grammar::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Grammar::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            Grammar::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+            Grammar::Java => tree_sitter_java::LANGUAGE.into(),
+            Grammar::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
         }
     }
 
@@ -164,21 +240,26 @@ impl Grammar {
 }
 
 /// Whether the byte at `column` (0-based) of line `number` (1-based) is code: in no
-/// string or comment, or in an interpolation inside one.
+/// comment, and in no string unless inside one of its interpolations. Walks up from the
+/// smallest node there: a comment is text; at the first string around the point, the
+/// string's child that holds it decides (a piece of its text, or a quote, is text; an
+/// interpolation is code, and so on outwards only through code).
 pub(crate) fn is_code(tree: &Tree, number: usize, column: usize) -> bool {
     let Some(row) = number.checked_sub(1) else {
         return true;
     };
     let point = Point::new(row, column);
     let mut node: Option<Node> = tree.root_node().descendant_for_point_range(point, point);
+    let mut child: Option<Node> = None;
     while let Some(current) = node {
         let kind = current.kind();
-        if CODE_IN_TEXT_KINDS.contains(&kind) {
-            return true;
-        }
         if TEXT_KINDS.contains(&kind) {
             return false;
         }
+        if STRING_KINDS.contains(&kind) {
+            return child.is_some_and(|c| c.is_named() && !TEXT_PIECE_KINDS.contains(&c.kind()));
+        }
+        child = Some(current);
         node = current.parent();
     }
     true
@@ -211,11 +292,185 @@ mod tests {
         assert!(code_at("a.tsx", tsx, 1, "csrfToken"));
     }
 
+    /// One case per line: `(path, source, line, word, is code)`.
+    type Case = (&'static str, &'static str, usize, &'static str, bool);
+
+    fn check(cases: &[Case]) {
+        for &(path, text, number, word, expected) in cases {
+            assert_eq!(
+                code_at(path, text, number, word),
+                expected,
+                "{path} line {number}: `{word}` code? in\n{text}"
+            );
+        }
+    }
+
+    const GO: &str = "package config\n\n// Port reads os.Getenv(\"PORT\").\nfunc Port() string {\n\tdoc := `os.Getenv(\"X\") in a raw string`\n\tmsg := \"call os.Getenv first\" /* os.Getenv */\n\treturn os.Getenv(\"PORT\") + doc + msg + string('o')\n}\n";
+
+    #[test]
+    fn go_strings_raw_strings_and_comments_are_text() {
+        check(&[
+            ("cmd/config.go", GO, 3, "os.Getenv", false),
+            ("cmd/config.go", GO, 5, "os.Getenv", false),
+            ("cmd/config.go", GO, 6, "os.Getenv", false),
+            ("cmd/config.go", GO, 6, "/* os", false),
+            ("cmd/config.go", GO, 7, "os.Getenv", true),
+            ("cmd/config.go", GO, 7, "'o'", false),
+        ]);
+    }
+
+    const RUST: &str = "/// Reads `env::var(\"PORT\")`.\n//! env::var in an inner doc\nfn port() -> String {\n    let raw = r#\"env::var(\"X\")\"#;\n    /* env::var */ let msg = \"set env::var\";\n    format!(\"{}{raw}{msg}\", env::var(\"PORT\").unwrap_or_default())\n}\n";
+
+    #[test]
+    fn rust_strings_raw_strings_and_doc_comments_are_text() {
+        check(&[
+            ("src/config.rs", RUST, 1, "env::var", false),
+            ("src/config.rs", RUST, 2, "env::var", false),
+            ("src/config.rs", RUST, 4, "env::var", false),
+            ("src/config.rs", RUST, 5, "env::var", false),
+            ("src/config.rs", RUST, 5, "let msg", true),
+            ("src/config.rs", RUST, 6, "env::var", true),
+        ]);
+    }
+
+    const RUBY: &str = "# Reads ENV[\"PORT\"]\nclass Port\n  HELP = 'set ENV.fetch first'\n  SQL = <<~SQL\n    ENV[#{ENV.fetch(\"TABLE\")}]\n  SQL\n  WORDS = %w[ENV.fetch authenticate]\n  def port = \"#{ENV[\"PORT\"]} ENV[\"X\"]\" + :authenticate.to_s\nend\n=begin\nENV.fetch in a block comment\n=end\n";
+
+    #[test]
+    fn ruby_strings_heredocs_and_comments_are_text_and_interpolations_are_code() {
+        check(&[
+            ("app/port.rb", RUBY, 1, "ENV", false),
+            ("app/port.rb", RUBY, 3, "ENV", false),
+            ("app/port.rb", RUBY, 5, "ENV[", false),
+            ("app/port.rb", RUBY, 5, "ENV.fetch", true),
+            ("app/port.rb", RUBY, 7, "ENV", false),
+            ("app/port.rb", RUBY, 7, "authenticate", false),
+            ("app/port.rb", RUBY, 8, "ENV[\"PORT", true),
+            ("app/port.rb", RUBY, 8, "ENV[\"X", false),
+            ("app/port.rb", RUBY, 8, "authenticate", true),
+            ("app/port.rb", RUBY, 11, "ENV", false),
+            (
+                "Rakefile",
+                "task(:x) { ENV['X'] } # ENV['Y']\n",
+                1,
+                "ENV['X",
+                true,
+            ),
+            (
+                "Rakefile",
+                "task(:x) { ENV['X'] } # ENV['Y']\n",
+                1,
+                "ENV['Y",
+                false,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn ruby_regexes_commands_and_word_lists_are_text_around_their_interpolations() {
+        let ruby = "a = /ENV\\[#{ENV['A']}/ + `ENV[X] #{ENV['B']}` + %i[ENV]\n";
+        check(&[
+            ("app/x.rb", ruby, 1, "ENV\\[", false),
+            ("app/x.rb", ruby, 1, "ENV['A", true),
+            ("app/x.rb", ruby, 1, "ENV[X", false),
+            ("app/x.rb", ruby, 1, "ENV['B", true),
+            ("app/x.rb", ruby, 1, "ENV]", false),
+        ]);
+    }
+
+    #[test]
+    fn php_variables_in_double_quotes_are_code() {
+        let php = "<?php $a = \"Bearer $token {$cfg['k']}\";\n";
+        check(&[
+            ("app/a.php", php, 1, "token", true),
+            ("app/a.php", php, 1, "cfg", true),
+            ("app/a.php", php, 1, "Bearer", false),
+        ]);
+    }
+
+    const PHP: &str = "<p>Set getenv('X') here</p>\n<?php\n// getenv('PORT')\n$a = 'getenv(\"X\")' . \"{$user->getenv('X')} getenv\";\n$b = <<<EOT\n  getenv {$config->getenv('Y')}\n  EOT;\n$c = <<<'EOT'\n  getenv('Z')\n  EOT;\nreturn getenv('PORT') ?: $_ENV['PORT']; # getenv\n";
+
+    #[test]
+    fn php_strings_heredocs_nowdocs_html_and_comments_are_text_and_interpolations_are_code() {
+        check(&[
+            ("app/port.php", PHP, 1, "getenv", false),
+            ("app/port.php", PHP, 3, "getenv", false),
+            ("app/port.php", PHP, 4, "getenv(\"", false),
+            ("app/port.php", PHP, 4, "getenv('X')}", true),
+            ("app/port.php", PHP, 4, "getenv\";", false),
+            ("app/port.php", PHP, 6, "getenv {", false),
+            ("app/port.php", PHP, 6, "getenv('Y", true),
+            ("app/port.php", PHP, 9, "getenv", false),
+            ("app/port.php", PHP, 11, "getenv('PORT", true),
+            ("app/port.php", PHP, 11, "$_ENV", true),
+            ("app/port.php", PHP, 11, "# getenv", false),
+        ]);
+    }
+
+    const JAVA: &str = "/** Reads System.getenv(\"PORT\"). */\nclass Port {\n  // System.getenv\n  String help = \"call System.getenv\";\n  String block = \"\"\"\n      System.getenv(\"X\")\n      \"\"\";\n  @Value(\"${PORT}\") String port = System.getenv(\"PORT\");\n}\n";
+
+    #[test]
+    fn java_strings_text_blocks_and_comments_are_text() {
+        check(&[
+            ("src/Port.java", JAVA, 1, "System", false),
+            ("src/Port.java", JAVA, 3, "System", false),
+            ("src/Port.java", JAVA, 4, "System", false),
+            ("src/Port.java", JAVA, 6, "System", false),
+            ("src/Port.java", JAVA, 8, "@Value", true),
+            ("src/Port.java", JAVA, 8, "${PORT}", false),
+            ("src/Port.java", JAVA, 8, "System", true),
+        ]);
+    }
+
+    const KOTLIN: &str = "/* System.getenv */\nclass Port {\n    // System.getenv(\"X\")\n    val help = \"System.getenv ${System.getenv(\"HOME\")} $user\"\n    val raw = \"\"\"System.getenv(\"X\") ${System.getenv(\"Y\")}\"\"\"\n    @Value(\"\\${PORT}\") val port: String = System.getenv(\"PORT\")\n}\n";
+
+    #[test]
+    fn kotlin_strings_raw_strings_and_comments_are_text_and_templates_are_code() {
+        check(&[
+            ("src/Port.kt", KOTLIN, 1, "System", false),
+            ("src/Port.kt", KOTLIN, 3, "System", false),
+            ("src/Port.kt", KOTLIN, 4, "System.getenv $", false),
+            ("src/Port.kt", KOTLIN, 4, "System.getenv(\"HOME", true),
+            // The grammar reads a short template (`$user`) as text: a name, never a call.
+            ("src/Port.kt", KOTLIN, 4, "user", false),
+            ("src/Port.kt", KOTLIN, 5, "System.getenv(\"X", false),
+            ("src/Port.kt", KOTLIN, 5, "System.getenv(\"Y", true),
+            ("src/Port.kt", KOTLIN, 6, "@Value", true),
+            ("src/Port.kt", KOTLIN, 6, "${PORT}", false),
+            ("src/Port.kt", KOTLIN, 6, "System", true),
+            (
+                "build.gradle.kts",
+                "val k = System.getenv(\"K\") // System.getenv\n",
+                1,
+                "System.getenv(",
+                true,
+            ),
+        ]);
+    }
+
+    #[test]
+    fn jsx_text_is_text() {
+        let tsx = "export const A = () => <p>Sign in to authenticate {authenticate(u)}</p>;\n";
+        check(&[
+            ("a.tsx", tsx, 1, "authenticate {", false),
+            ("a.tsx", tsx, 1, "authenticate(u)", true),
+        ]);
+    }
+
     #[test]
     fn only_languages_with_a_grammar_are_parsed() {
         assert_eq!(Grammar::for_path("app/x.PY"), Some(Grammar::Python));
         assert_eq!(Grammar::for_path("web/x.tsx"), Some(Grammar::Tsx));
-        assert_eq!(Grammar::for_path("app/x.rb"), None);
+        assert_eq!(Grammar::for_path("app/x.rb"), Some(Grammar::Ruby));
+        assert_eq!(Grammar::for_path("Gemfile"), Some(Grammar::Ruby));
+        assert_eq!(Grammar::for_path("lib/tasks/x.rake"), Some(Grammar::Ruby));
+        assert_eq!(Grammar::for_path("cmd/main.go"), Some(Grammar::Go));
+        assert_eq!(Grammar::for_path("src/lib.rs"), Some(Grammar::Rust));
+        assert_eq!(Grammar::for_path("app/Http/Kernel.php"), Some(Grammar::Php));
+        assert_eq!(Grammar::for_path("src/A.java"), Some(Grammar::Java));
+        assert_eq!(Grammar::for_path("build.gradle.kts"), Some(Grammar::Kotlin));
+        assert_eq!(Grammar::for_path("resources/views/a.blade.php"), None);
+        assert_eq!(Grammar::for_path("app/views/a.html.erb"), None);
+        assert_eq!(Grammar::for_path("lib/a.ex"), None);
         assert_eq!(Grammar::for_path("Makefile"), None);
     }
 }

@@ -710,12 +710,12 @@ fn words_in_strings_and_docstrings_are_text_where_the_language_has_a_grammar() {
         ]
     );
 
-    // Ruby has no grammar here: the line rule's answer stands.
-    let ruby = change(&[(
-        "app/models/envelope.rb",
-        "DESCRIPTION = 'The authentication methods required.'\n",
+    // Elixir has no grammar here: the line rule's answer stands.
+    let elixir = change(&[(
+        "lib/envelope.ex",
+        "@description \"The authentication methods required.\"\n",
     )]);
-    assert_eq!(rules(&ruby), ["auth.line.access-check"]);
+    assert_eq!(rules(&elixir), ["auth.line.access-check"]);
 }
 
 #[test]

@@ -22,6 +22,7 @@ mod formats;
 mod fuzz_regressions;
 mod git_change_set;
 mod git_renames;
+mod grammars;
 mod init;
 mod leaks;
 mod policy_schema;
