@@ -3,11 +3,12 @@
 //! `HANDOFF_COMMIT` when a packager sets it. Outside git (a crates.io or sdist build, git
 //! missing) it is the package version alone.
 //!
-//! Reads the built-in policy, `src/policy/defaults.yaml`, once, here, and writes it as
-//! JSON to `OUT_DIR/defaults.json`, which the program embeds: parsing the YAML cost every
-//! run about 6.5 M instructions, three times git's whole diff of a one-line commit, and
-//! the same data as JSON costs a few hundred thousand. The YAML file stays the source;
-//! a test holds the policy read from the JSON equal to the one the YAML loader reads.
+//! Reads the built-in policy, `src/policy/defaults.yaml`, once, here, and writes its
+//! values as a static tree of Rust literals to `OUT_DIR/defaults.rs`
+//! (`src/policy/built.rs`), which the program reads through serde without parsing text:
+//! parsing the YAML cost every run about 6.5 M instructions, three times git's whole
+//! diff of a one-line commit, and JSON still 1.1 M. The YAML file stays the source; a
+//! test holds the policy read from the tree equal to the one the YAML loader reads.
 //!
 //! Reads there too the literals of every built-in line regex and rule glob (the words
 //! every match holds, `src/pattern/required.rs`, which this script includes) into
@@ -27,7 +28,7 @@ mod required;
 
 fn main() {
     link_at_fixed_address();
-    let defaults = write_defaults_json();
+    let defaults = write_defaults_tree();
     write_literals(&defaults);
     let version = env!("CARGO_PKG_VERSION");
     let full = match commit() {
@@ -87,20 +88,56 @@ fn git(args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&output.stdout).trim().to_string())
 }
 
-/// Converts `src/policy/defaults.yaml` to `OUT_DIR/defaults.json` (same data, no
-/// comments) and returns it. A file that is not YAML stops the build at its line and
-/// column.
-fn write_defaults_json() -> Value {
+/// Converts `src/policy/defaults.yaml` to `OUT_DIR/defaults.rs` (`BUILT_DEFAULTS`, the
+/// same values as a tree of `Node`s, no comments) and returns it. A file that is not YAML
+/// stops the build at its line and column.
+fn write_defaults_tree() -> Value {
     let source = "src/policy/defaults.yaml";
     println!("cargo:rerun-if-changed={source}");
     let text = std::fs::read_to_string(source)
         .unwrap_or_else(|error| panic!("{source} cannot be read: {error}"));
     let value: Value = yaml_serde::from_str(&text)
         .unwrap_or_else(|error| panic!("{source} is not valid YAML: {error}"));
-    let json = serde_json::to_string(&value)
-        .unwrap_or_else(|error| panic!("{source} has no JSON form: {error}"));
-    write_out("defaults.json", &json);
+    let mut tree = String::from("static BUILT_DEFAULTS: Node = ");
+    node(&mut tree, &value);
+    tree.push_str(";\n");
+    write_out("defaults.rs", &tree);
     value
+}
+
+/// Writes `value` as a `Node` expression (`{:?}` writes a string as a Rust literal).
+fn node(text: &mut String, value: &Value) {
+    match value {
+        Value::Bool(value) => {
+            let _ = write!(text, "Node::Bool({value})");
+        }
+        Value::String(string) => {
+            let _ = write!(text, "Node::Str({string:?})");
+        }
+        Value::Sequence(items) => {
+            text.push_str("Node::List(&[");
+            for item in items {
+                node(text, item);
+                text.push_str(", ");
+            }
+            text.push_str("])");
+        }
+        Value::Mapping(entries) => {
+            text.push_str("Node::Map(&[");
+            for (key, value) in entries {
+                let Some(key) = key.as_str() else {
+                    panic!("defaults.yaml: a key that is not a string: {key:?}");
+                };
+                let _ = write!(text, "({key:?}, ");
+                node(text, value);
+                text.push_str("), ");
+            }
+            text.push_str("])");
+        }
+        other => {
+            panic!("defaults.yaml: {other:?}: only strings, booleans, lists and maps are read")
+        }
+    }
 }
 
 /// Writes `OUT_DIR/literals.rs`: `BUILT_REGEX_LITERALS` (each built-in line regex) and

@@ -1,14 +1,16 @@
-//! The built-in policy: `defaults.yaml`, the source, which `build.rs` turns into JSON at
-//! build time; the program embeds the JSON and reads it into the same structures the
-//! YAML would give (parsing the YAML on every run cost about 6.5 M instructions, three
-//! times git's whole diff of a one-line commit; the JSON costs a fraction of that). The
-//! tests read the YAML with the loader of `.handoff.yaml` ([`ErrorContext::read_yaml`]:
-//! the YAML parser, errors at the line and column) and hold the two policies equal.
+//! The built-in policy: `defaults.yaml`, the source, which `build.rs` turns into a static
+//! tree of its values at build time ([`built`](super::built)); the program reads the tree
+//! through serde into the same structures the YAML would give (parsing the YAML on every
+//! run cost about 6.5 M instructions, three times git's whole diff of a one-line commit;
+//! the tree costs no parsing at all). The tests read the YAML with the loader of
+//! `.handoff.yaml` ([`ErrorContext::read_yaml`]: the YAML parser, errors at the line and
+//! column) and hold the two policies equal.
 //!
 //! Its globs and regexes are not compiled one by one as it is read (that is how a user's
 //! file is checked, and for the defaults it cost 45 M instructions on every run): the
 //! classifier compiles them when needed, and the tests check each one compiles.
 
+use super::built::Node;
 use super::{
     ErrorContext, EvidencePolicy, Policy, PolicyError, PolicySource, ReviewerPolicy, RiskClass,
     Rule, RuleMatch, Trigger, TriggerPolicy,
@@ -17,12 +19,12 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-/// The embedded defaults: `defaults.yaml` as JSON (written by `build.rs`).
-const DEFAULTS_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/defaults.json"));
+// `BUILT_DEFAULTS`: `defaults.yaml` as a tree of `Node`s (written by `build.rs`).
+include!(concat!(env!("OUT_DIR"), "/defaults.rs"));
 
 /// The built-in policy, read once. The file is part of the program (its tests read it on
 /// every build), so a failure here is a broken build, not bad input.
-static DEFAULT_POLICY: LazyLock<Policy> = LazyLock::new(|| match read_built(DEFAULTS_JSON) {
+static DEFAULT_POLICY: LazyLock<Policy> = LazyLock::new(|| match read_built(&BUILT_DEFAULTS) {
     Ok(policy) => policy,
     Err(error) => panic!("the built-in policy (src/policy/defaults.yaml) is broken: {error}"),
 });
@@ -114,9 +116,9 @@ fn context() -> ErrorContext {
     ErrorContext::named("defaults.yaml (built in)")
 }
 
-/// Reads the defaults as `build.rs` wrote them (JSON) into the policy they define.
-fn read_built(json: &str) -> Result<Policy, PolicyError> {
-    let file = serde_json::from_str::<DefaultsFile>(json)
+/// Reads the defaults as `build.rs` wrote them (a tree) into the policy they define.
+fn read_built(tree: &'static Node) -> Result<Policy, PolicyError> {
+    let file = DefaultsFile::deserialize(tree)
         .map_err(|error| context().whole(format!("its built form does not read: {error}")))?;
     policy(file)
 }

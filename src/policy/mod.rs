@@ -17,6 +17,7 @@
 //! `schema/handoff-policy.schema.json`.
 
 mod allow;
+mod built;
 mod class;
 mod defaults;
 mod error;
