@@ -9,9 +9,9 @@
 //! so memory stays flat whatever the trail's size.
 
 use super::error::TrailError;
-use super::store::Segment;
+use super::store::{Resume, Segment};
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
 use std::sync::mpsc::{self, Receiver, SyncSender};
 
@@ -27,6 +27,8 @@ pub struct Block<T> {
     pub segment: usize,
     /// 1-based number of the first line in the segment.
     pub first_line: usize,
+    /// Whether the block ends its segment.
+    pub at_end: bool,
     /// The bytes read; the lines lie in `bytes[..filled]`.
     bytes: Vec<u8>,
     filled: usize,
@@ -40,6 +42,7 @@ impl<T> Block<T> {
         Block {
             segment: 0,
             first_line: 1,
+            at_end: false,
             bytes: vec![0; size],
             filled: 0,
             lines: Vec::new(),
@@ -47,7 +50,7 @@ impl<T> Block<T> {
     }
 
     /// The lines: text, whether a newline ended it, what was derived from it.
-    pub fn lines(&self) -> impl Iterator<Item = (&[u8], bool, &T)> {
+    pub fn lines(&self) -> impl ExactSizeIterator<Item = (&[u8], bool, &T)> {
         self.lines
             .iter()
             .map(|(range, terminated, derived)| (&self.bytes[range.clone()], *terminated, derived))
@@ -110,74 +113,124 @@ fn read<T>(
     spare: &Receiver<Block<T>>,
 ) {
     let take = || spare.try_recv().unwrap_or_else(|_| Block::new(size));
-    for (index, segment) in segments.iter().enumerate() {
-        let fail = |e: std::io::Error| TrailError::io(&segment.path, "read the segment", &e);
-        let outcome = File::open(&segment.path)
-            .map_err(fail)
-            .and_then(|file| read_segment(index, file, derive, full, &take).map_err(fail));
-        match outcome {
-            Ok(true) => {}
-            Ok(false) => return,
-            Err(error) => {
-                let _ = full.send(Err(error));
-                return;
-            }
-        }
+    let mut send = |block| full.send(Ok(block)).ok().map(|()| take());
+    if let Err(error) = cut(segments, Resume::default(), take(), derive, &mut send) {
+        let _ = full.send(Err(error));
     }
 }
 
-/// One segment; false when the caller has stopped listening.
-fn read_segment<T>(
-    segment: usize,
-    mut file: File,
+/// Reads `segments` from `from` on, on this thread, a block (1 MiB) of whole lines at a
+/// time, and hands each to `visit`, in order; stops early when `visit` returns an
+/// error. The one block is reused, so memory stays flat.
+pub fn each_block_here<E>(
+    segments: &[Segment],
+    from: Resume,
+    visit: impl FnMut(&Block<()>) -> Result<(), E>,
+) -> Result<Result<(), E>, TrailError> {
+    each_block_here_of(BLOCK, segments, from, visit)
+}
+
+/// [`each_block_here`] with blocks of `size` bytes.
+fn each_block_here_of<E>(
+    size: usize,
+    segments: &[Segment],
+    from: Resume,
+    mut visit: impl FnMut(&Block<()>) -> Result<(), E>,
+) -> Result<Result<(), E>, TrailError> {
+    let mut stopped = None;
+    let mut send = |block: Block<()>| match visit(&block) {
+        Ok(()) => Some(block),
+        Err(error) => {
+            stopped = Some(error);
+            None
+        }
+    };
+    cut(segments, from, Block::new(size), &|_, _| (), &mut send)?;
+    Ok(stopped.map_or(Ok(()), Err))
+}
+
+/// The one cutter of a trail into lines: `segments` from `from` on, each read into
+/// blocks of whole lines (`derive` applied to each), each full block given to `send`,
+/// which gives back the block to fill next (the same or another), or `None` to stop.
+fn cut<T>(
+    segments: &[Segment],
+    from: Resume,
+    mut block: Block<T>,
     derive: &impl Fn(&[u8], bool) -> T,
-    full: &Full<T>,
-    take: &impl Fn() -> Block<T>,
-) -> std::io::Result<bool> {
-    let mut block = take();
-    let (mut kept, mut next_line) = (0, 1);
-    loop {
-        block.segment = segment;
-        block.first_line = next_line;
-        block.lines.clear();
-        let read = read_full(&mut file, &mut block.bytes[kept..])?;
-        block.filled = kept + read;
-        let at_end = block.filled < block.bytes.len();
-        let mut start = 0;
-        while let Some(found) = memchr::memchr(b'\n', &block.bytes[start..block.filled]) {
-            let line = start..start + found;
-            let derived = derive(&block.bytes[line.clone()], true);
-            block.lines.push((line, true, derived));
-            start += found + 1;
+    send: &mut impl FnMut(Block<T>) -> Option<Block<T>>,
+) -> Result<(), TrailError> {
+    // The bytes of a line a block ends in the middle of, carried to the next block.
+    let mut carry = Vec::new();
+    for (index, segment) in segments.iter().enumerate().skip(from.segment) {
+        let fail = |e: std::io::Error| TrailError::io(&segment.path, "read the segment", &e);
+        let mut file = File::open(&segment.path).map_err(fail)?;
+        let mut next_line = 1;
+        // The segment as long as it is now: its end is known with its last line.
+        let mut left = file.metadata().map_err(fail)?.len();
+        if index == from.segment && from.offset > 0 {
+            file.seek(SeekFrom::Start(from.offset)).map_err(fail)?;
+            next_line = from.number + 1;
+            left = left.saturating_sub(from.offset);
         }
-        if at_end && start < block.filled {
-            let line = start..block.filled;
-            let derived = derive(&block.bytes[line.clone()], false);
-            block.lines.push((line, false, derived));
-            start = block.filled;
+        let mut kept = 0;
+        loop {
+            block.segment = index;
+            block.first_line = next_line;
+            block.lines.clear();
+            let room = block.bytes.len() - kept;
+            let want = usize::try_from(left).map_or(room, |left| left.min(room));
+            let read = read_full(&mut file, &mut block.bytes[kept..kept + want]).map_err(fail)?;
+            left -= read as u64;
+            block.filled = kept + read;
+            block.at_end = left == 0 || read < want;
+            let start = cut_lines(&mut block, derive);
+            next_line += block.lines.len();
+            if block.at_end {
+                block = match send(block) {
+                    Some(next) => next,
+                    None => return Ok(()),
+                };
+                break;
+            }
+            if start == 0 {
+                // One line longer than the block: read on into a larger one.
+                kept = block.filled;
+                block.bytes.resize(block.bytes.len() * 2, 0);
+                continue;
+            }
+            carry.clear();
+            carry.extend_from_slice(&block.bytes[start..block.filled]);
+            block = match send(block) {
+                Some(next) => next,
+                None => return Ok(()),
+            };
+            if block.bytes.len() < carry.len() * 2 {
+                block.bytes.resize(carry.len() * 2, 0);
+            }
+            block.bytes[..carry.len()].copy_from_slice(&carry);
+            kept = carry.len();
         }
-        next_line += block.lines.len();
-        if at_end {
-            return Ok(full.send(Ok(block)).is_ok());
-        }
-        if start == 0 {
-            // One line longer than the block: read on into a larger one.
-            kept = block.filled;
-            block.bytes.resize(block.bytes.len() * 2, 0);
-            continue;
-        }
-        let mut next = take();
-        let rest = block.filled - start;
-        if next.bytes.len() < rest * 2 {
-            next.bytes.resize(rest * 2, 0);
-        }
-        next.bytes[..rest].copy_from_slice(&block.bytes[start..block.filled]);
-        kept = rest;
-        if full.send(Ok(block)).is_err() {
-            return Ok(false);
-        }
-        block = next;
     }
+    Ok(())
+}
+
+/// Cuts the block's bytes into whole lines (and, at the segment's end, a torn one);
+/// where the part of a line not yet read starts.
+fn cut_lines<T>(block: &mut Block<T>, derive: &impl Fn(&[u8], bool) -> T) -> usize {
+    let mut start = 0;
+    while let Some(found) = memchr::memchr(b'\n', &block.bytes[start..block.filled]) {
+        let line = start..start + found;
+        let derived = derive(&block.bytes[line.clone()], true);
+        block.lines.push((line, true, derived));
+        start += found + 1;
+    }
+    if block.at_end && start < block.filled {
+        let line = start..block.filled;
+        let derived = derive(&block.bytes[line.clone()], false);
+        block.lines.push((line, false, derived));
+        start = block.filled;
+    }
+    start
 }
 
 /// Reads until `buffer` is full or the file ends; how much was read.
@@ -220,33 +273,61 @@ pub(crate) mod tests {
         }
     }
 
+    /// Line number, text, whether a newline ended it, whether its block ends the
+    /// segment and it is the block's last line.
+    type Found = (usize, Vec<u8>, bool, bool);
+
+    fn found<T>(block: &Block<T>, into: &mut Vec<Found>) {
+        let count = block.lines().len();
+        for (n, (line, terminated, _)) in block.lines().enumerate() {
+            let last = block.at_end && n + 1 == count;
+            into.push((block.first_line + n, line.to_vec(), terminated, last));
+        }
+    }
+
     #[test]
     fn lines_keep_their_numbers_across_blocks_of_any_size() {
         let dir = tempfile::tempdir().expect("a temporary directory");
         for text in LINE_SHAPES {
-            // Line number, text, whether a newline ended it.
-            let expected: Vec<(usize, Vec<u8>, bool)> = text
-                .split_inclusive('\n')
-                .enumerate()
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            let expected: Vec<Found> = (lines.iter().enumerate())
                 .map(|(n, line)| {
                     let bare = line.strip_suffix('\n');
                     let bytes = bare.unwrap_or(line).as_bytes().to_vec();
-                    (n + 1, bytes, bare.is_some())
+                    (n + 1, bytes, bare.is_some(), n + 1 == lines.len())
                 })
                 .collect();
             let segments = [segment(dir.path(), text.as_bytes())];
             for size in 1..=8 {
-                let mut found = Vec::new();
+                let mut threaded = Vec::new();
                 let derive = |text: &[u8], _| text.len();
                 let visited = each_block_of(size, &segments, derive, |block| {
-                    for (n, (line, terminated, len)) in block.lines().enumerate() {
-                        assert_eq!(*len, line.len());
-                        found.push((block.first_line + n, line.to_vec(), terminated));
-                    }
+                    assert!(block.lines().all(|(line, _, len)| *len == line.len()));
+                    found(block, &mut threaded);
                     Ok::<(), ()>(())
                 });
                 assert!(matches!(visited, Ok(Ok(()))));
-                assert_eq!(found, expected, "{text:?} in blocks of {size}");
+                assert_eq!(threaded, expected, "{text:?} in blocks of {size}");
+                // The same lines on this thread, from the start and from each line on.
+                for skip in 0..=lines.len() {
+                    let offset = lines[..skip].iter().map(|l| l.len() as u64).sum();
+                    let from = Resume {
+                        segment: 0,
+                        offset,
+                        number: skip,
+                    };
+                    let mut here = Vec::new();
+                    let visited = each_block_here_of(size, &segments, from, |block| {
+                        found(block, &mut here);
+                        Ok::<(), ()>(())
+                    });
+                    assert!(matches!(visited, Ok(Ok(()))));
+                    assert_eq!(
+                        here,
+                        expected[skip..],
+                        "{text:?} from {skip}, blocks of {size}"
+                    );
+                }
             }
         }
     }
@@ -265,6 +346,13 @@ pub(crate) mod tests {
                 Err(())
             },
         );
+        assert!(matches!(stopped, Ok(Err(()))));
+        assert_eq!(blocks, 1);
+        let mut blocks = 0;
+        let stopped = each_block_here_of(16, &segments, Resume::default(), |_| {
+            blocks += 1;
+            Err(())
+        });
         assert!(matches!(stopped, Ok(Err(()))));
         assert_eq!(blocks, 1);
         let gone = [Segment {

@@ -164,7 +164,7 @@ pub struct ContextSnapshot {
 ///
 /// The fields are declared in lexicographic order, so serializing an event with
 /// `serde_json` writes its keys in RFC 8785 order: the line is canonical JSON without
-/// a canonicalization pass (`store::seal`; a test holds the two equal).
+/// a canonicalization pass (`append::seal`; a test holds the two equal).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Event {
     /// 1-based attempt (a retry adds one).

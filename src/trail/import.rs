@@ -15,10 +15,11 @@
 //! handoff already on the trail gets only the events its record now implies beyond
 //! where it stands (a decision written after the first import).
 
+use super::append::Scope;
 use super::chain::sha256_hex;
 use super::event::{EventType, HandoffType, Outcome};
 use super::ops::{follow, initiate, Initiation, Step};
-use super::store::{Scope, Trail};
+use super::store::Trail;
 use super::TrailError;
 use crate::record::{DecisionStatus, InteractionType, Record, RecordKind};
 use serde::Serialize;

@@ -14,6 +14,7 @@
 //! every handoff's current state. `verify`, `query`, `tick`, `prune` and the appends
 //! are built on those two.
 
+mod append;
 mod blocks;
 mod canonical;
 mod chain;
@@ -36,6 +37,7 @@ mod validate;
 mod verify;
 mod view;
 
+pub use append::{seal, Batch, Scope};
 pub use canonical::{hash_member, without_hash};
 pub use chain::{canonical_json, event_hash, sha256_hex_parts, GENESIS};
 pub use error::{ErrorKind, TrailError};
@@ -54,7 +56,7 @@ pub use ops::{
     Step,
 };
 pub use query::{query, Filter};
-pub use store::{default_dir, seal, Batch, ChainPoint, Line, Scope, Segment, Trail};
+pub use store::{default_dir, ChainPoint, Line, Segment, Trail};
 pub use summary::{shares, summarise, Bar, Counted, Spread, TaskRow, Timeline, TrailSummary};
 pub use tick::tick;
 pub use time::{parse_duration, parse_utc};

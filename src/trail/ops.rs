@@ -6,11 +6,11 @@
 //! needs only the handoff's id. Each is pushed into a [`Batch`], which checks it
 //! against the lifecycle before anything is written.
 
+use super::append::Batch;
 use super::chain;
 use super::error::TrailError;
 use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome};
 use super::lifecycle::{Violation, ViolationKind};
-use super::store::Batch;
 use super::time;
 use crate::policy::RiskClass;
 use serde_json::Value;

@@ -8,11 +8,12 @@
 //! 3 it is `failed` instead), `fail` records `failed`. Without `on_timeout` it stays at
 //! `timeout` for a person to decide (`retry`, `escalate` or `fail`).
 
+use super::append::Batch;
 use super::error::TrailError;
 use super::event::{Event, EventType, OnTimeout};
 use super::lifecycle::{Handoff, MAX_ATTEMPTS, MAX_DEPTH};
 use super::ops::{self, Step};
-use super::store::{Batch, Trail};
+use super::store::Trail;
 use super::time;
 use jiff::Timestamp;
 

@@ -457,7 +457,7 @@ mod tests {
             r#"{{"attempt":1,"event_type":"initiated","from_agent":"a","handoff_id":"h","handoff_type":"sequential","message":{message},"prev":"{GENESIS}","recorded_at":"2026-01-11T20:30:00.000Z","seq":0,"timestamp":"2026-01-11T20:30:00.000Z","to_agent":"b"}}"#
         );
         let mut event: Event = serde_json::from_str(&draft).expect("an event");
-        super::super::store::seal(&mut event)
+        super::super::append::seal(&mut event)
     }
 
     fn event_of(parsed: Parsed) -> (String, String, Event) {

@@ -1,0 +1,606 @@
+//! Appending to the trail: under `LOCK`, the state the append needs is read (the
+//! [`Ledger`] of the handoffs it touches, the tail checked against `HEAD` and
+//! `ANCHOR`), the events are checked against the lifecycle and sealed into the chain as
+//! they are pushed into a [`Batch`], then written, synced, and `HEAD` replaced
+//! (write-ahead: on disk before [`Trail::transact`] returns). An append that fails
+//! writes nothing; a failed first append takes the directory it created away again.
+
+use super::chain::{self, GENESIS};
+use super::checkpoint;
+use super::error::TrailError;
+use super::event::Event;
+use super::lifecycle::Ledger;
+use super::store::{parse_line, sync_dir, ChainPoint, Trail, HEAD, LOCK};
+use super::time;
+use jiff::Timestamp;
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+impl Trail {
+    /// Creates the directory when it is missing; the directories created, outermost
+    /// first, so that a failed first append can take them away again.
+    fn create(&self) -> Result<Vec<PathBuf>, TrailError> {
+        if self.dir.exists() {
+            return self.require().map(|()| Vec::new());
+        }
+        let mut created: Vec<PathBuf> = self
+            .dir
+            .ancestors()
+            .take_while(|dir| !dir.as_os_str().is_empty() && !dir.exists())
+            .map(Path::to_path_buf)
+            .collect();
+        created.reverse();
+        fs::create_dir_all(&self.dir)
+            .map_err(|e| TrailError::io(&self.dir, "create the trail directory", &e))?;
+        Ok(created)
+    }
+
+    /// After a failed append that created the trail directory, under its lock: takes
+    /// the directories away again when nothing but `LOCK` is in them (a writer that
+    /// came in between has written something, or holds a `LOCK` that [`Trail::lock`]
+    /// sees unlinked and opens again).
+    fn remove_created(&self, created: &[PathBuf]) {
+        let only_lock = fs::read_dir(&self.dir).is_ok_and(|entries| {
+            entries
+                .map(|entry| entry.map(|entry| entry.file_name() == LOCK))
+                .all(|is_lock| is_lock.unwrap_or(false))
+        });
+        if !only_lock || !cfg!(unix) || fs::remove_file(self.dir.join(LOCK)).is_err() {
+            return;
+        }
+        // Deepest first; a directory something else went into stays.
+        for dir in created.iter().rev() {
+            if fs::remove_dir(dir).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// Appends what `build` decides, under the lock: the trail is read once (the
+    /// [`Ledger`] of every handoff, the tail checked against `HEAD`), `build` pushes
+    /// events into a [`Batch`] that checks each against the lifecycle, then the events
+    /// are chained, written, synced, and `HEAD` replaced. Nothing is written when
+    /// `build` or a check fails.
+    pub fn transact<T>(
+        &self,
+        now: Timestamp,
+        build: impl FnOnce(&mut Batch) -> Result<T, TrailError>,
+    ) -> Result<(T, Vec<Event>), TrailError> {
+        self.transact_in(&Scope::All, now, build)
+    }
+
+    /// [`Trail::transact`] reading only the handoffs `scope` names into the ledger
+    /// (every line is still checked for its place in the chain): a single step on a
+    /// large trail parses a handful of lines instead of all of them.
+    pub fn transact_in<T>(
+        &self,
+        scope: &Scope,
+        now: Timestamp,
+        build: impl FnOnce(&mut Batch) -> Result<T, TrailError>,
+    ) -> Result<(T, Vec<Event>), TrailError> {
+        let (_lock, created) = self.lock(true)?;
+        let appended = self.append_locked(scope, now, build);
+        if appended.is_err() && !created.is_empty() {
+            self.remove_created(&created);
+        }
+        appended
+    }
+
+    fn append_locked<T>(
+        &self,
+        scope: &Scope,
+        now: Timestamp,
+        build: impl FnOnce(&mut Batch) -> Result<T, TrailError>,
+    ) -> Result<(T, Vec<Event>), TrailError> {
+        let (ledger, tail, last_recorded) = self.read_state(scope)?;
+        // Appends go to the segment of the append day, never to one before the last:
+        // a clock that steps back must not put the chain out of file order.
+        let clock = self.clock.unwrap_or_else(time::now);
+        let recorded = last_recorded.map_or(clock, |last| last.max(clock));
+        let mut batch = Batch::new(ledger, now, tail, recorded);
+        let value = build(&mut batch)?;
+        self.write(&batch, recorded)?;
+        Ok((value, batch.events))
+    }
+
+    /// The ledger of every handoff, read without the lock (for reports and `open`
+    /// validation before appending).
+    pub fn ledger(&self) -> Result<Ledger, TrailError> {
+        Ok(self.read_state(&Scope::All)?.0)
+    }
+
+    /// Runs `work` holding the trail's lock (for `repair` and `prune`).
+    pub(crate) fn with_lock<T>(
+        &self,
+        work: impl FnOnce() -> Result<T, TrailError>,
+    ) -> Result<T, TrailError> {
+        self.require()?;
+        let _lock = self.lock(false)?;
+        work()
+    }
+
+    /// Runs `work` holding the trail's lock when it is free at once; `None` when it is
+    /// not (for derived data a reader may write, [`super::checkpoint`]).
+    pub(crate) fn try_with_lock<T>(&self, work: impl FnOnce() -> Option<T>) -> Option<T> {
+        let path = self.dir.join(LOCK);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(&path)
+            .ok()?;
+        fs4::FileExt::try_lock(&file).ok()?;
+        still_linked(&file, &path).then(work)?
+    }
+
+    /// Takes the trail's lock (creating the directory first when `create` says so),
+    /// with the directories created. A `LOCK` that a failed first append unlinked
+    /// while this one waited for it locks nothing: it is opened again.
+    fn lock(&self, create: bool) -> Result<(File, Vec<PathBuf>), TrailError> {
+        let path = self.dir.join(LOCK);
+        let mut created = Vec::new();
+        loop {
+            if create {
+                created.extend(self.create()?);
+            }
+            let opened = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .read(true)
+                .write(true)
+                .open(&path);
+            let file = match opened {
+                Err(e) if create && e.kind() == std::io::ErrorKind::NotFound => continue,
+                opened => opened.map_err(|e| TrailError::io(&path, "open the lock file", &e))?,
+            };
+            fs4::FileExt::lock(&file).map_err(|e| TrailError::io(&path, "lock the trail", &e))?;
+            if still_linked(&file, &path) {
+                return Ok((file, created));
+            }
+        }
+    }
+
+    /// Reads the ledger and the chain's tail, checked against `HEAD` and `ANCHOR`.
+    fn read_state(
+        &self,
+        scope: &Scope,
+    ) -> Result<(Ledger, Option<ChainPoint>, Option<Timestamp>), TrailError> {
+        if !self.dir.exists() {
+            return Ok((Ledger::new(), None, None));
+        }
+        let head = self.head()?;
+        let anchor = self.anchor()?;
+        let mut tail = anchor.clone();
+        let mut expected = anchor.as_ref().map_or(0, |a| a.seq + 1);
+        let mut head_matched = head.is_some() && head == anchor;
+        let mut ledger = Ledger::new();
+        let mut last_recorded = None;
+        let pruned_up_to = anchor.as_ref().map(|a| a.seq);
+        let seq_key = memchr::memmem::FinderRev::new(b"\"seq\":");
+        let finders = scope.finders();
+        self.for_each_line(|line| {
+            let broken = |what: String| TrailError::at(line.segment, Some(line.number), what);
+            if !line.terminated {
+                return Err(broken("the last line is torn (no newline: a write was interrupted); `handoff trail repair` removes it".into()));
+            }
+            let Some(seq) = line_seq(&seq_key, line.text) else {
+                return Err(broken("is not an audit event (no `seq`); run `handoff trail verify`".into()));
+            };
+            // Left behind by a prune interrupted between ANCHOR and the deletions.
+            if pruned_up_to.is_some_and(|last| seq <= last) {
+                return Ok(());
+            }
+            if seq != expected {
+                return Err(broken(format!(
+                    "the chain is broken here (seq {seq} where {expected} was due); run `handoff trail verify`"
+                )));
+            }
+            expected += 1;
+            let wanted = line.last
+                || head.as_ref().is_some_and(|h| h.seq == seq)
+                || finders.as_ref().is_none_or(|f| f.iter().any(|f| f.find(line.text).is_some()));
+            if !wanted {
+                return Ok(());
+            }
+            let event = parse_line(line)?;
+            if head.as_ref().is_some_and(|h| h.seq == event.seq && h.hash == event.hash) {
+                head_matched = true;
+            }
+            ledger.apply(&event);
+            if line.last {
+                last_recorded = time::parse_utc(&event.recorded_at).ok();
+                tail = Some(ChainPoint {
+                    seq: event.seq,
+                    hash: event.hash,
+                });
+            }
+            Ok(())
+        })??;
+        check_head(&self.dir, head.as_ref(), tail.as_ref(), head_matched)?;
+        Ok((ledger, tail, last_recorded))
+    }
+
+    /// Writes the batch's sealed lines to the segment of `recorded`'s day, syncs it,
+    /// and replaces `HEAD`.
+    fn write(&self, batch: &Batch, recorded: Timestamp) -> Result<(), TrailError> {
+        let Some(last) = batch.last.as_ref().filter(|_| !batch.text.is_empty()) else {
+            return Ok(());
+        };
+        let path = self.dir.join(format!("{}.jsonl", time::day(recorded)));
+        let is_new = !path.exists();
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| TrailError::io(&path, "open the segment", &e))?;
+        let before = file
+            .metadata()
+            .map_err(|e| TrailError::io(&path, "open the segment", &e))?;
+        if let Err(error) = file.write_all(&batch.text).and_then(|()| file.sync_data()) {
+            // A part written (a full disk) would be a torn line the next append trips
+            // on: the segment is cut back to what it held, which is never less.
+            let _ = file.set_len(before.len()).and_then(|()| file.sync_data());
+            if is_new && before.len() == 0 {
+                let _ = fs::remove_file(&path);
+            }
+            return Err(TrailError::io(&path, "write the segment", &error));
+        }
+        if let Ok(after) = file.metadata() {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            checkpoint::after_append(&self.dir, &name.unwrap_or_default(), &before, &after);
+        }
+        if is_new {
+            sync_dir(&self.dir)?;
+        }
+        self.write_point(HEAD, last)
+    }
+}
+
+fn check_head(
+    dir: &Path,
+    head: Option<&ChainPoint>,
+    last: Option<&ChainPoint>,
+    head_matched: bool,
+) -> Result<(), TrailError> {
+    let path = dir.join(HEAD);
+    match (head, last) {
+        (None, None) => Ok(()),
+        (None, Some(_)) => Err(TrailError::at(
+            &path,
+            None,
+            "is missing although the trail holds events; run `handoff trail verify`, then `handoff trail repair` to rewrite it from the chain",
+        )),
+        (Some(head), None) => Err(TrailError::at(
+            &path,
+            None,
+            format!(
+                "records seq {} but the trail holds no events: it was truncated; restore the segments from a backup",
+                head.seq
+            ),
+        )),
+        (Some(head), Some(last)) if head.seq > last.seq => Err(TrailError::at(
+            &path,
+            None,
+            format!(
+                "records seq {} but the trail ends at seq {}: events were removed from its end; restore them from a backup (`handoff trail verify` names the segment)",
+                head.seq, last.seq
+            ),
+        )),
+        // A HEAD behind the chain is an append that crashed after its fsync and
+        // before replacing HEAD: the events are there, HEAD rolls forward.
+        (Some(_), Some(_)) if head_matched => Ok(()),
+        (Some(head), Some(_)) => Err(TrailError::at(
+            &path,
+            None,
+            format!(
+                "records hash {} for seq {}, which is not the chain's: an event was edited; run `handoff trail verify`",
+                head.hash, head.seq
+            ),
+        )),
+    }
+}
+
+/// Which handoffs an append needs to know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Every handoff (batch appends, `tick`).
+    All,
+    /// The events of these handoffs and of their children, and of handoffs to these
+    /// receivers (a single step; `open` with its parent and, for the capacity check,
+    /// its receiver).
+    Only {
+        /// Handoff ids: events with `"handoff_id":"<id>"`.
+        handoffs: Vec<String>,
+        /// Agents: events with `"to_agent":"<agent>"`.
+        receivers: Vec<String>,
+    },
+}
+
+impl Scope {
+    /// The scope of the handoffs `ids`.
+    pub fn handoffs<I: IntoIterator<Item = S>, S: Into<String>>(ids: I) -> Scope {
+        Scope::Only {
+            handoffs: ids.into_iter().map(Into::into).collect(),
+            receivers: Vec::new(),
+        }
+    }
+
+    fn finders(&self) -> Option<Vec<memchr::memmem::Finder<'static>>> {
+        let Scope::Only {
+            handoffs,
+            receivers,
+        } = self
+        else {
+            return None;
+        };
+        let quoted = |key: &str, value: &str| {
+            let value = serde_json::to_string(value).unwrap_or_default();
+            memchr::memmem::Finder::new(format!("\"{key}\":{value}").as_bytes()).into_owned()
+        };
+        // A handoff's children count too: its re-routes are limited.
+        let ids = handoffs
+            .iter()
+            .flat_map(|id| [quoted("handoff_id", id), quoted("parent_handoff", id)]);
+        let agents = receivers.iter().map(|agent| quoted("to_agent", agent));
+        Some(ids.chain(agents).collect())
+    }
+}
+
+/// The `seq` of a line, read without parsing it: the last `"seq":` key, since in the
+/// canonical order nothing after the top-level `seq` can hold an object (a `seq` key
+/// inside `message` comes before it), and inside a string the quotes are escaped.
+fn line_seq(finder: &memchr::memmem::FinderRev<'_>, text: &[u8]) -> Option<u64> {
+    let at = finder.rfind(text)? + b"\"seq\":".len();
+    let digits = text[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+    std::str::from_utf8(&text[at..at + digits])
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// Sets the event's hash and returns its canonical line (without the newline).
+///
+/// [`Event`]'s fields are declared in key order and its `message` is stored in
+/// canonical form, so `serde_json` writes the RFC 8785 form directly, once, without
+/// `hash` (what is hashed); the line is that text with the `hash` member put in its
+/// place in key order, right after `handoff_type` (the member before it, always
+/// present; its pattern cannot occur earlier, inside a string, where `"` is escaped).
+pub fn seal(event: &mut Event) -> Vec<u8> {
+    let mut line = Vec::new();
+    seal_into(event, &mut Vec::new(), &mut line);
+    line
+}
+
+/// [`seal`], the line appended to `out`; `scratch` holds the unsealed form, so a batch
+/// allocates neither per event.
+fn seal_into(event: &mut Event, scratch: &mut Vec<u8>, out: &mut Vec<u8>) {
+    const MEMBER: &[u8] = b"\"handoff_type\":\"";
+    event.hash = String::new();
+    scratch.clear();
+    // Writing to a `Vec` cannot fail, and an event's keys are strings.
+    let _ = serde_json::to_writer(&mut *scratch, &*event);
+    event.hash = chain::sha256_hex(scratch);
+    let after_member = memchr::memmem::find(scratch, MEMBER)
+        .map(|at| at + MEMBER.len())
+        .and_then(|value| memchr::memchr(b'"', &scratch[value..]).map(|end| value + end + 1));
+    let Some(at) = after_member else {
+        let _ = serde_json::to_writer(out, &*event);
+        return;
+    };
+    out.extend_from_slice(&scratch[..at]);
+    out.extend_from_slice(b",\"hash\":\"");
+    out.extend_from_slice(event.hash.as_bytes());
+    out.push(b'"');
+    out.extend_from_slice(&scratch[at..]);
+}
+
+/// Whether `path` is still the file `file` opened (not unlinked or replaced since).
+#[cfg(unix)]
+fn still_linked(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::metadata(path)) {
+        (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+        _ => false,
+    }
+}
+
+/// Elsewhere `LOCK` is never unlinked ([`Trail::remove_created`]).
+#[cfg(not(unix))]
+fn still_linked(_file: &File, _path: &Path) -> bool {
+    true
+}
+
+/// Events being appended in one transaction, checked one by one against the
+/// lifecycle as they are pushed, and sealed into the chain at once (`seq`, `prev`,
+/// `recorded_at`, `hash`) as the lines the transaction writes.
+#[derive(Debug)]
+pub struct Batch {
+    ledger: Ledger,
+    now: Timestamp,
+    /// The sealed events, unless [`Batch::keep_last_only`] was called.
+    events: Vec<Event>,
+    keep_all: bool,
+    /// The lines to write, one sealed event each.
+    text: Vec<u8>,
+    scratch: Vec<u8>,
+    recorded_at: String,
+    /// The last event of the chain (the trail's tail, then the last one pushed).
+    last: Option<ChainPoint>,
+}
+
+impl Batch {
+    fn new(ledger: Ledger, now: Timestamp, tail: Option<ChainPoint>, recorded: Timestamp) -> Batch {
+        Batch {
+            ledger,
+            now,
+            events: Vec::new(),
+            keep_all: true,
+            text: Vec::new(),
+            scratch: Vec::new(),
+            recorded_at: time::format(recorded),
+            last: tail,
+        }
+    }
+
+    /// Every handoff, including those this batch opened.
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// The time of the transaction.
+    pub fn now(&self) -> Timestamp {
+        self.now
+    }
+
+    /// Keeps only the last event pushed rather than every one, so a large batch holds
+    /// its lines and ledger but not its events ([`Trail::transact`] then returns the
+    /// last one alone).
+    pub fn keep_last_only(&mut self) {
+        self.keep_all = false;
+        let last = self.events.pop();
+        self.events.clear();
+        self.events.extend(last);
+    }
+
+    /// Checks `event` against its handoff's state, seals it into the chain and queues
+    /// its line; refused when it is not a legal next step. Returns the sealed event.
+    pub fn push(&mut self, mut event: Event) -> Result<&Event, TrailError> {
+        self.ledger.check(&event).map_err(TrailError::illegal)?;
+        let (seq, prev) = match self.last.take() {
+            Some(point) => (point.seq + 1, point.hash),
+            None => (0, GENESIS.to_string()),
+        };
+        event.seq = seq;
+        event.prev = prev;
+        event.recorded_at.clone_from(&self.recorded_at);
+        seal_into(&mut event, &mut self.scratch, &mut self.text);
+        self.text.push(b'\n');
+        self.last = Some(ChainPoint {
+            seq,
+            hash: event.hash.clone(),
+        });
+        self.ledger.apply(&event);
+        if !self.keep_all {
+            self.events.clear();
+        }
+        self.events.push(event);
+        Ok(&self.events[self.events.len() - 1])
+    }
+
+    /// The events pushed so far (the last one only after [`Batch::keep_last_only`]).
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::RiskClass;
+    use crate::trail::event::{ContextSnapshot, EventType, HandoffType, OnTimeout, Outcome};
+
+    /// Writers racing into a trail directory that does not exist yet, half of them
+    /// failing after creating it (and taking it away again): the ones that succeed all
+    /// land, once each, in an intact chain.
+    #[test]
+    fn a_failed_first_append_racing_others_loses_nothing() {
+        for round in 0..3 {
+            let root = tempfile::tempdir().expect("a temporary directory");
+            let dir = root.path().join("new").join("trail");
+            let writers: Vec<_> = (0..8)
+                .map(|n| {
+                    let trail = Trail::at(&dir);
+                    std::thread::spawn(move || {
+                        trail.transact(Timestamp::now(), |batch| {
+                            let draft = format!(
+                                r#"{{"attempt":1,"event_type":"initiated","from_agent":"a","handoff_id":"h{n}","handoff_type":"sequential","prev":"","recorded_at":"","seq":0,"timestamp":"2026-01-11T20:30:00.000Z","to_agent":"b"}}"#
+                            );
+                            batch.push(serde_json::from_str(&draft).expect("an event"))?;
+                            if n % 2 == 0 {
+                                std::thread::sleep(std::time::Duration::from_millis(5));
+                                return Err(TrailError::plain("refused"));
+                            }
+                            Ok(())
+                        })
+                    })
+                })
+                .collect();
+            for (n, writer) in writers.into_iter().enumerate() {
+                let outcome = writer.join().expect("no panic");
+                assert_eq!(outcome.is_ok(), n % 2 == 1, "round {round}, writer {n}");
+            }
+            let trail = Trail::at(&dir);
+            let report = crate::trail::verify::verify(&trail).expect("verified");
+            assert!(report.is_intact(), "round {round}: {:?}", report.breaks);
+            let mut ids = Vec::new();
+            trail
+                .for_each_event(|event, _| {
+                    ids.push(event.handoff_id);
+                    Ok(())
+                })
+                .expect("read");
+            ids.sort();
+            assert_eq!(ids, ["h1", "h3", "h5", "h7"], "round {round}");
+        }
+    }
+
+    /// Every field set, strings that need escaping, a message with floats and Unicode:
+    /// the sealed line is byte for byte the RFC 8785 form of itself.
+    #[test]
+    fn a_sealed_line_is_its_own_canonical_form() {
+        let message = serde_json::json!({"z": 1e30, "a": [4.5, 0.002, -0.0], "é": "\u{1f600}", "\u{e000}": 1, "\u{1f600}": 2});
+        let canonical = String::from_utf8(chain::canonical_json(&message)).expect("UTF-8");
+        let mut event = Event {
+            attempt: 2,
+            broadcast_group_id: Some("g".into()),
+            context_snapshot: Some(ContextSnapshot {
+                artifact_count: Some(3),
+                context_variables_hash: Some(GENESIS.into()),
+                task_id: "ENG-42 \"quoted\" \\ \u{1}\u{1f} \n\t é".into(),
+                task_status: Some("pending".into()),
+            }),
+            decision_rationale: Some("r".into()),
+            depth: 1,
+            duration_ms: Some(5),
+            escalate_to: Some("e".into()),
+            event_type: EventType::Completed,
+            // The pattern `seal` places `hash` after, inside an earlier string.
+            from_agent: "a\",\"handoff_type\":\"escalation\"".into(),
+            handoff_id: "h".into(),
+            handoff_type: HandoffType::Escalation,
+            hash: String::new(),
+            message: serde_json::value::RawValue::from_string(canonical).ok(),
+            on_timeout: Some(OnTimeout::Retry),
+            outcome: Some(Outcome::Partial),
+            parent_handoff: Some("p".into()),
+            prev: GENESIS.into(),
+            reason: Some("\u{7f} \u{2028} </script>".into()),
+            recorded_at: "2026-01-11T20:30:00.000Z".into(),
+            required_capabilities: vec!["auth: [oauth2]".into()],
+            risk_level: Some(RiskClass::High),
+            rollback_to: Some("r".into()),
+            seq: 9_007_199_254_740_991,
+            timeout: Some("30m".into()),
+            timeout_ms: Some(1_800_000),
+            timestamp: "2026-01-11T20:30:00.000Z".into(),
+            to_agent: "b".into(),
+            tokens_consumed: Some(7),
+            warnings: vec!["w".into()],
+            workflow_id: Some("wf".into()),
+        };
+        let line = seal(&mut event);
+        assert_eq!(line, serde_json::to_vec(&event).expect("JSON"));
+        let value: serde_json::Value = serde_json::from_slice(&line).expect("JSON");
+        assert_eq!(chain::canonical_json(&value), line);
+        let map = value.as_object().cloned().expect("an object");
+        assert_eq!(chain::event_hash(&map), event.hash);
+        // Floats in the message send `verify` down the slow path; without them the line
+        // takes the fast one.
+        assert!(crate::trail::canonical::hash_member(&line).is_none());
+        event.message = None;
+        let plain = seal(&mut event);
+        assert!(crate::trail::canonical::hash_member(&plain).is_some());
+    }
+}
