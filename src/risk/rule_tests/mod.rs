@@ -191,14 +191,13 @@ fn agrees_with_one_by_one(
 fn the_rule_set_agrees_with_each_rule_alone_on_the_corpus() {
     let (matcher, one_by_one) = shared();
     let mut disagreements = Vec::new();
-    for (_, path, line) in corpus() {
-        for (_, other_path, _) in corpus().step_by(7) {
-            for path in [path, other_path] {
-                if let Err(message) =
-                    agrees_with_one_by_one(matcher, one_by_one, path, line.as_bytes())
-                {
-                    disagreements.push(message);
-                }
+    // Each line in its own file, and in every seventh file of the corpus.
+    let paths: Vec<&str> = corpus().step_by(7).map(|case| case.1).collect();
+    for (_, own_path, line) in corpus() {
+        for path in std::iter::once(own_path).chain(&paths) {
+            if let Err(message) = agrees_with_one_by_one(matcher, one_by_one, path, line.as_bytes())
+            {
+                disagreements.push(message);
             }
         }
     }
