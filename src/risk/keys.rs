@@ -34,6 +34,8 @@ pub(crate) enum Format {
     /// TOML and INI: `[section]` headers and `key = value` lines.
     Sections,
     Properties,
+    /// Jsonnet (`.jsonnet`, `.libsonnet`): read by brackets (see `jsonnet`).
+    Jsonnet,
 }
 
 impl Format {
@@ -46,6 +48,7 @@ impl Format {
             "json" => Some(Format::Json),
             "toml" | "ini" | "cfg" => Some(Format::Sections),
             "properties" => Some(Format::Properties),
+            "jsonnet" | "libsonnet" => Some(Format::Jsonnet),
             _ => None,
         }
     }
@@ -74,6 +77,9 @@ pub(crate) fn key_paths(text: &[u8], format: Format, wanted: &[usize]) -> Vec<Op
         {
             *slot = true;
         }
+    }
+    if format == Format::Jsonnet {
+        return super::jsonnet::key_paths(text, &is_wanted);
     }
     let (kinds, kind_of) = document_kinds(&lines, format);
     let mut paths = Vec::with_capacity(lines.len());
@@ -173,7 +179,7 @@ fn skipped(trimmed: &str, format: Format) -> bool {
     let comment = match format {
         Format::Yaml | Format::Sections => trimmed.starts_with('#') || trimmed.starts_with(';'),
         Format::Properties => trimmed.starts_with('#') || trimmed.starts_with('!'),
-        Format::Json => trimmed.starts_with("//"),
+        Format::Json | Format::Jsonnet => trimmed.starts_with("//"),
     };
     let template = (trimmed.starts_with("{{") && trimmed.ends_with("}}"))
         || (trimmed.starts_with("{%") && trimmed.ends_with("%}"));
@@ -191,7 +197,7 @@ fn skipped(trimmed: &str, format: Format) -> bool {
 fn holds_collection(trimmed: &str, format: Format) -> bool {
     let separator = match format {
         Format::Sections | Format::Properties => '=',
-        Format::Yaml | Format::Json => ':',
+        Format::Yaml | Format::Json | Format::Jsonnet => ':',
     };
     let Some(at) = trimmed.find(separator) else {
         return false;
@@ -244,7 +250,7 @@ fn parse_line(trimmed: &str, format: Format) -> (bool, Option<String>) {
             };
             (item, yaml_key(rest))
         }
-        Format::Json => {
+        Format::Json | Format::Jsonnet => {
             let key = trimmed.strip_prefix('"').and_then(|rest| {
                 let end = rest.find('"')?;
                 rest[end + 1..]

@@ -1036,3 +1036,146 @@ fn a_change_inside_a_class_named_for_auth_is_auth_by_the_class_around_it() {
     );
     assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
 }
+
+#[test]
+fn jsonnet_manifests_are_read_as_data_by_their_brackets() {
+    // An env value of a Deployment built in Jsonnet, the object nested under a field and
+    // its `kind` a sibling key after the containers: the key path says it is env.
+    let deployment = |port: &str, image: &str| {
+        format!(
+            "local config = import 'config.libsonnet';\n{{\n  deployment: {{\n    apiVersion: 'apps/v1',\n    spec: {{ template: {{ spec: {{\n      containers: [{{\n        name: 'api',\n        image: '{image}',\n        env: [\n          {{\n            name: 'PORT',\n            value: '{port}',\n          }},\n        ],\n      }}],\n    }} }} }},\n    kind: 'Deployment',\n  }},\n}}\n"
+        )
+    };
+    let base = deployment("8080", "api:1.0");
+    let result = change_over(
+        &[("jsonnet/api.libsonnet", &base)],
+        &[("jsonnet/api.libsonnet", &deployment("9090", "api:1.0"))],
+    );
+    assert_eq!(rules(&result), ["env-var.data.env-block"]);
+    assert_eq!(result.findings[0].line, Some(12));
+    assert_eq!(
+        result.findings[0].excerpt.as_deref(),
+        Some("Deployment/spec.template.spec.containers.-.env.-.value")
+    );
+    let result = change_over(
+        &[("jsonnet/api.libsonnet", &base)],
+        &[("jsonnet/api.libsonnet", &deployment("8080", "api:1.1"))],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+
+    // A verb a ClusterRole grants, the role a field of a bigger object.
+    let role = |verbs: &str| {
+        format!(
+            "{{\n  clusterRole: {{\n    apiVersion: 'rbac.authorization.k8s.io/v1',\n    kind: 'ClusterRole',\n    metadata: {{ name: 'reader' }},\n    rules: [\n      {{\n        apiGroups: [''],\n        resources: ['pods'],\n        verbs: [{verbs}],\n      }},\n    ],\n  }},\n}}\n"
+        )
+    };
+    let result = change_over(
+        &[("jsonnet/rbac.jsonnet", &role("'get'"))],
+        &[("jsonnet/rbac.jsonnet", &role("'get', 'delete'"))],
+    );
+    assert_eq!(rules(&result), ["auth.data.rbac"]);
+    assert_eq!(
+        result.findings[0].excerpt.as_deref(),
+        Some("ClusterRole/rules.-.verbs.-")
+    );
+}
+
+#[test]
+fn schema_changes_outside_migration_folders_are_migrations() {
+    // DDL in a SQL file an init container applies; a seed's rows are not a schema.
+    let ddl = change(&[(
+        "deploy/initdb/002_users.sql",
+        "ALTER TABLE users\n    ADD COLUMN verified boolean NOT NULL DEFAULT false;\n",
+    )]);
+    assert_eq!(rules(&ddl), ["migration.line.sql-ddl"]);
+    let seed = change(&[(
+        "deploy/initdb/003_seed.sql",
+        "INSERT INTO users (email) VALUES ('a@example.com');\n",
+    )]);
+    assert_eq!(seed.risk, RiskClass::Low, "{:?}", seed.findings);
+
+    // An Alembic revision kept in a folder of another name: a line of `upgrade()`.
+    let revision = |body: &str| {
+        format!("revision = \"b2\"\ndown_revision = \"a1\"\n\n\ndef upgrade() -> None:\n{body}\n\n\ndef downgrade() -> None:\n    pass\n")
+    };
+    let result = change_over(
+        &[("app/db/revisions/b2_add_flag.py", &revision("    pass"))],
+        &[(
+            "app/db/revisions/b2_add_flag.py",
+            &revision("    bind = op.get_bind()"),
+        )],
+    );
+    assert_eq!(rules(&result), ["migration.scope.alembic"]);
+
+    // A Prisma model's field is a schema change; the client generator is not.
+    let schema = |output: &str, field: &str| {
+        format!("generator client {{\n  provider = \"prisma-client-js\"\n  output   = \"{output}\"\n}}\n\nmodel User {{\n  id    Int    @id\n{field}}}\n")
+    };
+    let base = schema("../generated", "");
+    let result = change_over(
+        &[("prisma/schema.prisma", &base)],
+        &[(
+            "prisma/schema.prisma",
+            &schema("../generated", "  email String @unique\n"),
+        )],
+    );
+    assert!(
+        triggers(&result).contains(&"migration"),
+        "{:?}",
+        result.findings
+    );
+    let result = change_over(
+        &[("db/models.prisma", &base)],
+        &[("db/models.prisma", &schema("../client", ""))],
+    );
+    assert_eq!(rules(&result), ["migration.path.schema-file"]);
+}
+
+#[test]
+fn ownership_checks_and_guards_in_handlers_are_auth_by_meaning() {
+    // A Django view gains an ownership check: no auth word in the path or the line.
+    let view = |check: &str| {
+        format!("def edit_note(request, pk):\n    note = get_object_or_404(Note, pk=pk)\n{check}    return render(request, \"note.html\", {{\"note\": note}})\n")
+    };
+    let result = change_over(
+        &[("notes/handlers.py", &view(""))],
+        &[(
+            "notes/handlers.py",
+            &view("    if note.owner != request.user:\n        raise Http404\n"),
+        )],
+    );
+    assert_eq!(rules(&result), ["auth.line.ownership"]);
+    // Reading the user to show it is not a check.
+    let result = change_over(
+        &[("notes/handlers.py", &view(""))],
+        &[("notes/handlers.py", &view("    user = request.user\n"))],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+    // A Rails guard named in the project's own words, and a Go handler's permission helper.
+    let result = change_over(
+        &[
+            ("Gemfile", RAILS_GEMFILE),
+            (
+                "app/controllers/stories_controller.rb",
+                "class StoriesController < ApplicationController\nend\n",
+            ),
+        ],
+        &[(
+            "app/controllers/stories_controller.rb",
+            "class StoriesController < ApplicationController\n  before_action :require_logged_in_user, only: [:create]\nend\n",
+        )],
+    );
+    assert!(
+        rules(&result).contains(&"auth.line.rails"),
+        "{:?}",
+        result.findings
+    );
+    let result = change_over(
+        &[("server/memo.go", "package server\n")],
+        &[(
+            "server/memo.go",
+            "package server\n\nfunc (s *Service) Update(ctx context.Context, m *Memo) error {\n\tif !canEditMemo(ctx, m) {\n\t\treturn errNotAllowed\n\t}\n\treturn nil\n}\n",
+        )],
+    );
+    assert_eq!(rules(&result), ["auth.line.permission-helper"]);
+}

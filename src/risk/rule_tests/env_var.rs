@@ -51,6 +51,11 @@ pub(super) const YES: &[Case] = &[
     ("env-var.data.env-block", "netlify.toml", "/build.environment.NODE_VERSION"),
     ("env-var.data.env-block", ".gitlab-ci.yml", "/test:linux.variables.CUSTOM_PATH"),
     ("env-var.data.env-block", "docker-compose.yml", "/services.tracing-server.environment.-"),
+    // Jsonnet manifests: an `env` field, the k8s-libsonnet helpers, and key paths read by brackets.
+    ("env-var.line.jsonnet", "jsonnet/app/deployment.libsonnet", "          env: [{ name: 'LOG_LEVEL', value: 'debug' }],"),
+    ("env-var.line.jsonnet", "environments/prod/main.jsonnet", "    container.withEnvMixin([envVar.new('GOMAXPROCS', '2')]),"),
+    ("env-var.line.jsonnet", "lib/app.libsonnet", "      envVar.fromSecretRef('DB_PASSWORD', 'db', 'password'),"),
+    ("env-var.data.env-block", "jsonnet/app/deployment.libsonnet", "Deployment/spec.template.spec.containers.-.env.-.value"),
 ];
 
 #[rustfmt::skip]
@@ -88,4 +93,7 @@ pub(super) const NO: &[Case] = &[
     ("env-var.data.env-block", "database/Seeders/eggs/source-engine/egg-ark--survival-evolved.json", "/variables.-.description"),
     ("env-var.data.env-block", "app.json", "/env.GITHUB_WEBHOOK_SECRET.description"),
     ("env-var.data.env-block", ".gitlab-ci.yml", "/deploy:production.environment.name"),
+    ("env-var.line.jsonnet", "jsonnet/app/deployment.libsonnet", "          environment: 'production',"),
+    ("env-var.line.jsonnet", "environments/prod/main.jsonnet", "    container.withImage('app:1.2.3'),"),
+    ("env-var.data.env-block", "jsonnet/app/deployment.libsonnet", "Deployment/spec.template.spec.containers.-.image"),
 ];
