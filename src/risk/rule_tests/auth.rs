@@ -117,6 +117,19 @@ pub(super) const YES: &[Case] = &[
     ("auth.line.access-denied", "src/app/api/x/route.ts", "    return unauthorized();"),
     ("auth.line.access-denied", "lib/app_web/controllers/api/key_controller.ex", "        |> put_status(:forbidden)"),
     ("auth.data.rbac", "jsonnet/prometheus/cluster-role.libsonnet", "ClusterRole/rules.-.verbs.-"),
+    ("auth.line.ownership", "src/routes/monitor.js", "    if (monitor.user_id !== socket.userID) {"),
+    ("auth.line.ownership", "src/api/ciphers.rs", "    if cipher.owner_uuid != Some(user.uuid) {"),
+    ("auth.line.permission-helper", "wp-content/plugins/x/admin.php", "    if ( ! current_user_can( 'manage_options' ) ) {"),
+    ("auth.line.permission-helper", "src/routes.rs", "fn admin_panel(admin: AdminUser) -> &'static str {"),
+    ("auth.line.permission-helper", "app/controllers/invitations_controller.rb", "    unless @user.can_invite?"),
+    ("auth.line.credential-check", "app/api/views.py", "    key = request.headers.get(\"X-Api-Key\", \"\")"),
+    ("auth.line.credential-check", "internal/server/handler.go", "\traw := r.Header.Get(\"Authorization\")"),
+    ("auth.line.credential-check", "app/api/decorators.py", "        api_key = request.META.get(\"HTTP_X_API_KEY\")"),
+    ("auth.line.credential-check", "src/middleware/key.ts", "  const token = header.replace('Bearer ', '');"),
+    ("auth.line.credential-check", "src/main/java/ApiController.java", "    public Item get(@RequestHeader(\"X-Api-Key\") String key) {"),
+    ("auth.line.python", "app/api/views.py", "@authorize_read"),
+    ("auth.line.python", "app/routers/users.py", "def list_users(admin: User = Depends(get_admin_user)):"),
+    ("auth.line.access-denied", "app/routes/items.py", "        raise HTTPException(status_code=HTTPStatus.FORBIDDEN)"),
 ];
 
 #[rustfmt::skip]
@@ -187,4 +200,11 @@ pub(super) const NO: &[Case] = &[
     ("auth.line.access-denied", "polls/views.py", "        raise Http404"),
     ("auth.line.ownership", "app/schemas/users.py", "            if current_user.id != existing_user.id:"),
     ("auth.line.ownership", "snippets/views.py", "        serializer.save(owner=self.request.user)"),
+    ("auth.line.ownership", "src/routes/monitor.js", "    const monitor = monitors.find((m) => m.id === monitorID);"),
+    ("auth.line.permission-helper", "src/routes.rs", "fn index(config: AppConfig) -> &'static str {"),
+    ("auth.line.permission-helper", "lib/user_presenter.rb", "    user.cancel_subscription()"),
+    ("auth.line.credential-check", "app/clients/github.py", "    headers = {\"Authorization\": f\"token {self.token}\"}"),
+    ("auth.line.credential-check", "app/api/views.py", "    agent = request.headers.get(\"User-Agent\", \"\")"),
+    ("auth.line.python", "app/routers/users.py", "def list_users(db: Session = Depends(get_db)):"),
+    ("auth.line.python", "app/api/views.py", "@cors(\"GET\")"),
 ];
