@@ -130,6 +130,11 @@ pub(super) const YES: &[Case] = &[
     ("auth.line.python", "app/api/views.py", "@authorize_read"),
     ("auth.line.python", "app/routers/users.py", "def list_users(admin: User = Depends(get_admin_user)):"),
     ("auth.line.access-denied", "app/routes/items.py", "        raise HTTPException(status_code=HTTPStatus.FORBIDDEN)"),
+    ("auth.line.ownership", "app/Http/Controllers/PostController.php", "        abort_if($post->user_id !== auth()->id(), 404);"),
+    ("auth.line.ownership", "app/controllers/posts_controller.rb", "    head :not_found unless @post.user == Current.user"),
+    ("auth.line.access-denied", "app/Http/Controllers/PostController.php", "        abort_unless($request->user()->isAdmin(), 403);"),
+    ("auth.line.jsonnet-rbac", "jsonnet/operator/rbac.libsonnet", "      policyRule.withVerbs(['get', 'list', 'watch']),"),
+    ("auth.line.jsonnet-rbac", "jsonnet/operator/rbac.libsonnet", "    clusterRole.withRules(rules),"),
 ];
 
 #[rustfmt::skip]
@@ -207,4 +212,7 @@ pub(super) const NO: &[Case] = &[
     ("auth.line.credential-check", "app/api/views.py", "    agent = request.headers.get(\"User-Agent\", \"\")"),
     ("auth.line.python", "app/routers/users.py", "def list_users(db: Session = Depends(get_db)):"),
     ("auth.line.python", "app/api/views.py", "@cors(\"GET\")"),
+    ("auth.line.ownership", "app/Http/Controllers/PostController.php", "        $post->user_id = auth()->id();"),
+    ("auth.line.access-denied", "app/Http/Controllers/PostController.php", "        abort_if($post->trashed(), 404);"),
+    ("auth.line.jsonnet-rbac", "jsonnet/operator/deployment.libsonnet", "      container.withPorts([containerPort.new('http', 8080)]),"),
 ];
