@@ -135,6 +135,18 @@ pub(super) const YES: &[Case] = &[
     ("auth.line.access-denied", "app/Http/Controllers/PostController.php", "        abort_unless($request->user()->isAdmin(), 403);"),
     ("auth.line.jsonnet-rbac", "jsonnet/operator/rbac.libsonnet", "      policyRule.withVerbs(['get', 'list', 'watch']),"),
     ("auth.line.jsonnet-rbac", "jsonnet/operator/rbac.libsonnet", "    clusterRole.withRules(rules),"),
+    // Protections of the app (LABELLING: "or that protects the app"; the seed: "security changes").
+    ("auth.line.security-header", "deploy/nginx.conf", "        add_header 'Access-Control-Allow-Origin' $http_origin always;"),
+    ("auth.path.session", "app/controllers/sessions_controller.rb", ""),
+    ("auth.path.session", "src/main/java/web/UserSessionController.java", ""),
+    ("auth.path.security", "src/main/java/resolver/SqlFilterArgumentResolver.java", ""),
+    ("auth.path.security", "app/lib/sanitize-html.ts", ""),
+    ("auth.line.injection-guard", "recipes/views/api.py", "    ALLOWED_ORDER_FIELDS = {'id', 'name', 'order'}"),
+    ("auth.line.injection-guard", "src/util/query.ts", "  if (!isSafeSortColumn(column)) throw new Error('bad sort');"),
+    ("auth.line.injection-guard", "app/api/views.py", "    ordering_fields = [\"name\", \"created\"]"),
+    ("auth.line.injection-guard", "src/main/java/util/Sql.java", "        if (SqlInjectionUtils.check(value)) {"),
+    ("auth.scope.check", "app/api/views/route.ts", "        const session = await createDataroomSession("),
+    ("auth.scope.check", "internal/auth/issue.go", "\ttoken, err := s.issueToken("),
 ];
 
 #[rustfmt::skip]
@@ -215,4 +227,11 @@ pub(super) const NO: &[Case] = &[
     ("auth.line.ownership", "app/Http/Controllers/PostController.php", "        $post->user_id = auth()->id();"),
     ("auth.line.access-denied", "app/Http/Controllers/PostController.php", "        abort_if($post->trashed(), 404);"),
     ("auth.line.jsonnet-rbac", "jsonnet/operator/deployment.libsonnet", "      container.withPorts([containerPort.new('http', 8080)]),"),
+    ("auth.line.security-header", "deploy/nginx.conf", "        add_header Cache-Control \"no-store\";"),
+    ("auth.path.session", "app/controllers/exports_controller.rb", ""),
+    ("auth.path.auth-file", "spec/signing_form_helper.rb", ""),
+    ("auth.path.security", "src/main/java/resolver/SortArgumentResolver.java", ""),
+    ("auth.line.injection-guard", "recipes/views/api.py", "    order_field = request.query_params.get('order_field')"),
+    ("auth.line.injection-guard", "shop/orders.py", "    if not is_valid_order(order):"),
+    ("auth.scope.check", "src/nlp/tokens.ts", "  const parts = createTokenizer("),
 ];

@@ -16,6 +16,8 @@ pub(super) const YES: &[Case] = &[
     ("test-file.path.java", "src/test/java/com/acme/UserServiceTest.java", ""),
     ("test-file.line.rust-test", "src/parse.rs", "#[cfg(test)]"),
     ("test-file.line.rust-test", "src/parse.rs", "    #[tokio::test]"),
+    ("test-file.path.ruby", "spec/signing_form_helper.rb", ""),
+    ("test-file.path.ruby", "spec/support/capybara.rb", ""),
 ];
 
 #[rustfmt::skip]
@@ -29,4 +31,5 @@ pub(super) const NO: &[Case] = &[
     ("test-file.path.java", "src/main/java/com/acme/Contest.java", ""),
     ("test-file.line.rust-test", "src/parse.rs", "// run the #[test] functions with cargo test"),
     ("test-file.line.rust-test", "src/query.py", "#[test]"),
+    ("test-file.path.ruby", "app/helpers/spec_helper_methods.rb", ""),
 ];
