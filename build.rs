@@ -27,7 +27,6 @@ use yaml_serde::Value;
 mod required;
 
 fn main() {
-    link_at_fixed_address();
     let defaults = write_defaults_tree();
     write_literals(&defaults);
     let version = env!("CARGO_PKG_VERSION");
@@ -48,19 +47,6 @@ fn main() {
                 println!("cargo:rerun-if-changed={path}");
             }
         }
-    }
-}
-
-/// Links the `handoff` executable (not the library, not the tests) at a fixed address
-/// on Linux with glibc: a position-independent executable makes the dynamic loader
-/// apply about 27,000 relocations to it at every start, each page of pointers it writes
-/// a copied page (a one-line commit: 500 page faults against 405, about 0.5 ms of a
-/// 4.4 ms run, where git's whole diff takes 1.6 ms). The shared libraries, stack and
-/// heap are still placed at random; only the executable's own image is not.
-fn link_at_fixed_address() {
-    let target = |key: &str| std::env::var(key).unwrap_or_default();
-    if target("CARGO_CFG_TARGET_OS") == "linux" && target("CARGO_CFG_TARGET_ENV") == "gnu" {
-        println!("cargo:rustc-link-arg-bins=-no-pie");
     }
 }
 
