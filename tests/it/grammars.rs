@@ -156,3 +156,49 @@ fn a_blade_template_keeps_the_line_rule_s_answer() {
     )]);
     assert_eq!(result, [("env-var.line.php".to_string(), Some(1))]);
 }
+
+#[test]
+fn everyday_spellings_fire_in_code_and_not_in_strings() {
+    // (path, rule, near miss, positive), the positive's match on its last line.
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "internal/sys/home.go",
+            "env-var.line.go",
+            "package sys\n\nvar help = \"syscall.Getenv(\\\"HOME\\\")\"\n",
+            "package sys\n\nvar home, _ = syscall.Getenv(\"HOME\")\n",
+        ),
+        (
+            "src/config.rs",
+            "env-var.line.rust",
+            "const HELP: &str = \"e::var(\\\"PORT\\\")\";\n",
+            "fn main() {}\nfn port() -> String { e::var(\"PORT\").unwrap() }\n",
+        ),
+        (
+            "src/main/kotlin/app/Signer.kt",
+            "env-var.line.java",
+            "val help = \"@Value(\\\"\\\\${jwt.secret}\\\")\"\n",
+            "class Jwt(@Value(\"\\${jwt.secret}\") val secret: String)\n",
+        ),
+        (
+            "routes/admin.php",
+            "api-route.line.laravel",
+            "<?php\n$doc = \"Route::get('/users')\";\n",
+            "<?php\nRoute::get('/users', [Users::class, 'index']);\n",
+        ),
+        (
+            "app.rb",
+            "api-route.line.ruby",
+            "HELP = <<~TXT\n  get '/users' do\nTXT\n",
+            "require 'sinatra'\nget '/users' do\n",
+        ),
+        (
+            "src/main/java/app/Users.java",
+            "api-route.line.spring",
+            "/** See {@code @GET} below. */ class A { String h = \"@Get(\\\"/users\\\")\"; }\n",
+            "class Users { @Get(\"/users\") List<User> all() { return List.of(); } }\n",
+        ),
+    ];
+    for (path, rule, near_miss, positive) in cases {
+        holds(path, rule, near_miss, positive, positive.lines().count());
+    }
+}

@@ -35,6 +35,25 @@ pub(super) const YES: &[Case] = &[
     ("api-route.path.remix", "app/routes/_index.tsx", ""),
     ("api-route.path.graphql", "server/src/infra/graphql/mutation.rs", ""),
     ("api-route.path.laravel", "app/Http/Resources/SongResource.php", ""),
+    // Issue 12: route declarations of Go, Rust, PHP, Ruby and the JVM frameworks.
+    ("api-route.line.spring", "src/main/java/app/Users.java", "    @Get(\"/users/{id}\")"),
+    ("api-route.line.spring", "src/main/java/app/Users.java", "    @GET"),
+    ("api-route.line.spring", "src/main/kotlin/app/Routes.kt", "        GET(\"/users\", handler::list)"),
+    ("api-route.line.spring", "src/main/java/app/Routes.java", "        return RouterFunctions.route()"),
+    ("api-route.line.go", "internal/web/routes.go", "\tr.Route(\"/users\", func(r chi.Router) {"),
+    ("api-route.line.go", "internal/web/routes.go", "\tmux.HandleFunc(\"GET /users/{id}\", getUser)"),
+    ("api-route.line.go", "internal/web/routes.go", "\tapi := e.Group(\"/api/v1\")"),
+    ("api-route.line.rust", "src/web.rs", "#[actix_web::get(\"/users\")]"),
+    ("api-route.line.rust", "src/web.rs", "        .nest(\"/api\", api_routes())"),
+    ("api-route.line.rust", "src/web.rs", "            web::scope(\"/api\")"),
+    ("api-route.line.rust", "src/main.rs", "    rocket::build().mount(\"/\", routes![index])"),
+    ("api-route.line.rust", "src/main.rs", "    let users = warp::path!(\"users\" / u32);"),
+    ("api-route.line.laravel", "routes/admin.php", "Route::get('/users', [UserController::class, 'index']);"),
+    ("api-route.line.laravel", "app/Providers/RouteServiceProvider.php", "            Route::middleware('api')"),
+    ("api-route.line.php", "src/Controller/UserController.php", "    #[Route('/users', name: 'user_list')]"),
+    ("api-route.line.php", "public/index.php", "$app->get('/users/{id}', function ($request, $response, $args) {"),
+    ("api-route.line.ruby", "app.rb", "get '/users/:id' do"),
+    ("api-route.line.ruby", "app/api.rb", "  post(\"/login\") { login }"),
 ];
 
 #[rustfmt::skip]
@@ -60,4 +79,15 @@ pub(super) const NO: &[Case] = &[
     ("api-route.path.routes", "app/routes/authenticated.tsx", ""),
     ("api-route.path.laravel", "routes/breadcrumbs.php", ""),
     ("api-route.path.remix", "app/components/routes.tsx", ""),
+    // Issue 12: route declarations of Go, Rust, PHP, Ruby and the JVM frameworks.
+    ("api-route.line.spring", "src/main/java/app/User.java", "@Getter @Setter"),
+    ("api-route.line.spring", "src/main/java/app/Client.java", "    var r = HttpRequest.newBuilder(uri).GET().build();"),
+    ("api-route.line.go", "internal/web/client.go", "\tct := resp.Header.Get(\"Content-Type\")"),
+    ("api-route.line.go", "internal/web/client.go", "\treq, err := http.NewRequest(\"GET\", \"/users\", nil)"),
+    ("api-route.line.rust", "src/fs.rs", "    let p = Path::new(\"/tmp\");"),
+    ("api-route.line.laravel", "app/Http/Controllers/HomeController.php", "        return redirect()->route('home');"),
+    ("api-route.line.laravel", "app/Http/Middleware/Menu.php", "        $name = Route::currentRouteName();"),
+    ("api-route.line.php", "src/Controller/UserController.php", "    #[Required]"),
+    ("api-route.line.ruby", "app/services/client.rb", "    response = conn.get('/users')"),
+    ("api-route.line.ruby", "spec/requests/users_spec.rb", "    get users_path"),
 ];

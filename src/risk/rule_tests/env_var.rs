@@ -56,6 +56,21 @@ pub(super) const YES: &[Case] = &[
     ("env-var.line.jsonnet", "environments/prod/main.jsonnet", "    container.withEnvMixin([envVar.new('GOMAXPROCS', '2')]),"),
     ("env-var.line.jsonnet", "lib/app.libsonnet", "      envVar.fromSecretRef('DB_PASSWORD', 'db', 'password'),"),
     ("env-var.data.env-block", "jsonnet/app/deployment.libsonnet", "Deployment/spec.template.spec.containers.-.env.-.value"),
+    // Issue 12: everyday spellings in Go, Rust, Ruby, PHP and Java/Kotlin.
+    ("env-var.line.go", "internal/sys/home.go", "\thome, ok := syscall.Getenv(\"HOME\")"),
+    ("env-var.line.rust", "src/config.rs", "use std::env as e;"),
+    ("env-var.line.rust", "src/config.rs", "    let port = e::var(\"PORT\")?;"),
+    ("env-var.line.rust", "src/config.rs", "use std::env::{self, var};"),
+    ("env-var.line.rust", "src/config.rs", "    let port = var(\"PORT\").unwrap_or_default();"),
+    ("env-var.line.ruby", "config/puma.rb", "host, port = ENV.values_at(\"HOST\", \"PORT\")"),
+    ("env-var.line.ruby", "config/application.rb", "Dotenv.load(\".env.local\")"),
+    ("env-var.line.ruby", "lib/tasks/db.rake", "  if ENV.key?(\"SEED\")"),
+    ("env-var.line.php", "tests/bootstrap.php", "putenv('APP_ENV=testing');"),
+    ("env-var.line.php", "src/Kernel.php", "        if (array_key_exists('APP_DEBUG', $_ENV)) {"),
+    ("env-var.line.php", "config/app.php", "    'key' => Env::get('APP_KEY'),"),
+    ("env-var.line.java", "src/main/kotlin/app/Jwt.kt", "    @Value(\"\\${jwt.secret}\") private val secret: String,"),
+    ("env-var.line.java", "src/main/java/app/Db.java", "        String url = env.getProperty(\"DB_URL\");"),
+    ("env-var.line.java", "src/main/java/app/Db.java", "    @ConfigProperty(name = \"db.url\")"),
 ];
 
 #[rustfmt::skip]
@@ -96,4 +111,13 @@ pub(super) const NO: &[Case] = &[
     ("env-var.line.jsonnet", "jsonnet/app/deployment.libsonnet", "          environment: 'production',"),
     ("env-var.line.jsonnet", "environments/prod/main.jsonnet", "    container.withImage('app:1.2.3'),"),
     ("env-var.data.env-block", "jsonnet/app/deployment.libsonnet", "Deployment/spec.template.spec.containers.-.image"),
+    // Issue 12: everyday spellings in Go, Rust, Ruby, PHP and Java/Kotlin.
+    ("env-var.line.go", "internal/sys/wd.go", "\twd, err := syscall.Getwd()"),
+    ("env-var.line.rust", "src/eval.rs", "    let v = scope.var(\"PORT\");"),
+    ("env-var.line.rust", "src/eval.rs", "    let v = Expr::var(\"x\");"),
+    ("env-var.line.rust", "src/main.rs", "use std::env::args;"),
+    ("env-var.line.ruby", "config/application.rb", "ENVIRONMENT.fetch(:stage)"),
+    ("env-var.line.php", "src/Kernel.php", "    $env = $this->app->environment();"),
+    ("env-var.line.php", "src/Kernel.php", "    $x = $_ENVIRONMENT['x'];"),
+    ("env-var.line.java", "src/main/java/app/Db.java", "        String v = props.getProperty(\"db.url\");"),
 ];
