@@ -6,11 +6,11 @@
 //! writes nothing; a failed first append takes the directory it created away again.
 
 use super::chain::{self, GENESIS};
-use super::checkpoint;
+use super::checkpoint::{self, Checkpoint};
 use super::error::TrailError;
 use super::event::Event;
 use super::lifecycle::Ledger;
-use super::store::{parse_line, sync_dir, ChainPoint, Trail, HEAD, LOCK};
+use super::store::{parse_line, sync_dir, ChainPoint, Resume, Segment, Trail, HEAD, LOCK};
 use super::time;
 use jiff::Timestamp;
 use std::fs::{self, File, OpenOptions};
@@ -79,12 +79,19 @@ impl Trail {
         now: Timestamp,
         build: impl FnOnce(&mut Batch) -> Result<T, TrailError>,
     ) -> Result<(T, Vec<Event>), TrailError> {
-        let (_lock, created) = self.lock(true)?;
+        let (lock, created) = self.lock(true)?;
         let appended = self.append_locked(scope, now, build);
         if appended.is_err() && !created.is_empty() {
             self.remove_created(&created);
         }
-        appended
+        drop(lock);
+        let (value, events, read) = appended?;
+        // A single append that had to read much of the trail leaves a checkpoint (as
+        // `list` does, once the lock is free), so the next one reads a few lines.
+        if matches!(scope, Scope::Only { .. }) && read >= checkpoint::WORTH_KEEPING {
+            let _ = super::open::open_ledger(self);
+        }
+        Ok((value, events))
     }
 
     fn append_locked<T>(
@@ -92,22 +99,22 @@ impl Trail {
         scope: &Scope,
         now: Timestamp,
         build: impl FnOnce(&mut Batch) -> Result<T, TrailError>,
-    ) -> Result<(T, Vec<Event>), TrailError> {
-        let (ledger, tail, last_recorded) = self.read_state(scope)?;
+    ) -> Result<(T, Vec<Event>, u64), TrailError> {
+        let state = self.read_state(scope)?;
         // Appends go to the segment of the append day, never to one before the last:
         // a clock that steps back must not put the chain out of file order.
         let clock = self.clock.unwrap_or_else(time::now);
-        let recorded = last_recorded.map_or(clock, |last| last.max(clock));
-        let mut batch = Batch::new(ledger, now, tail, recorded);
+        let recorded = state.last_recorded.map_or(clock, |last| last.max(clock));
+        let mut batch = Batch::new(state.ledger, now, state.tail, recorded);
         let value = build(&mut batch)?;
         self.write(&batch, recorded)?;
-        Ok((value, batch.events))
+        Ok((value, batch.events, state.read))
     }
 
     /// The ledger of every handoff, read without the lock (for reports and `open`
     /// validation before appending).
     pub fn ledger(&self) -> Result<Ledger, TrailError> {
-        Ok(self.read_state(&Scope::All)?.0)
+        Ok(self.read_state(&Scope::All)?.ledger)
     }
 
     /// Runs `work` holding the trail's lock (for `repair` and `prune`).
@@ -162,26 +169,37 @@ impl Trail {
         }
     }
 
-    /// Reads the ledger and the chain's tail, checked against `HEAD` and `ANCHOR`.
-    fn read_state(
-        &self,
-        scope: &Scope,
-    ) -> Result<(Ledger, Option<ChainPoint>, Option<Timestamp>), TrailError> {
-        if !self.dir.exists() {
-            return Ok((Ledger::new(), None, None));
-        }
+    /// Reads the ledger of the handoffs in `scope` and the chain's tail, checked
+    /// against `HEAD` and `ANCHOR`: from the checkpoint on when one holds and knows
+    /// where the scope's handoffs stand, else from the start.
+    fn read_state(&self, scope: &Scope) -> Result<State, TrailError> {
         let head = self.head()?;
         let anchor = self.anchor()?;
-        let mut tail = anchor.clone();
-        let mut expected = anchor.as_ref().map_or(0, |a| a.seq + 1);
-        let mut head_matched = head.is_some() && head == anchor;
-        let mut ledger = Ledger::new();
-        let mut last_recorded = None;
+        let mut state = State::new(anchor.as_ref(), head.as_ref());
+        if !self.dir.exists() {
+            return Ok(state);
+        }
+        let segments = self.segments()?;
+        let from = match scope {
+            Scope::Only {
+                handoffs,
+                receivers,
+            } if receivers.is_empty() => checkpoint::load(self, &segments)
+                .map(|saved| state.start_at(&segments, &saved, handoffs, head.as_ref()))
+                .transpose()?
+                .flatten(),
+            _ => None,
+        };
+        if from.is_none() {
+            state = State::new(anchor.as_ref(), head.as_ref());
+        }
         let pruned_up_to = anchor.as_ref().map(|a| a.seq);
         let seq_key = memchr::memmem::FinderRev::new(b"\"seq\":");
         let finders = scope.finders();
-        self.for_each_line(|line| {
+        let from = from.unwrap_or_default();
+        self.for_each_line_from(&segments, from, |line| {
             let broken = |what: String| TrailError::at(line.segment, Some(line.number), what);
+            state.read += line.text.len() as u64 + 1;
             if !line.terminated {
                 return Err(broken("the last line is torn (no newline: a write was interrupted); `handoff trail repair` removes it".into()));
             }
@@ -192,12 +210,13 @@ impl Trail {
             if pruned_up_to.is_some_and(|last| seq <= last) {
                 return Ok(());
             }
-            if seq != expected {
+            if seq != state.expected {
                 return Err(broken(format!(
-                    "the chain is broken here (seq {seq} where {expected} was due); run `handoff trail verify`"
+                    "the chain is broken here (seq {seq} where {} was due); run `handoff trail verify`",
+                    state.expected
                 )));
             }
-            expected += 1;
+            state.expected += 1;
             let wanted = line.last
                 || head.as_ref().is_some_and(|h| h.seq == seq)
                 || finders.as_ref().is_none_or(|f| f.iter().any(|f| f.find(line.text).is_some()));
@@ -206,20 +225,25 @@ impl Trail {
             }
             let event = parse_line(line)?;
             if head.as_ref().is_some_and(|h| h.seq == event.seq && h.hash == event.hash) {
-                head_matched = true;
+                state.head_matched = true;
             }
-            ledger.apply(&event);
+            state.ledger.apply(&event);
             if line.last {
-                last_recorded = time::parse_utc(&event.recorded_at).ok();
-                tail = Some(ChainPoint {
+                state.last_recorded = time::parse_utc(&event.recorded_at).ok();
+                state.tail = Some(ChainPoint {
                     seq: event.seq,
                     hash: event.hash,
                 });
             }
             Ok(())
         })??;
-        check_head(&self.dir, head.as_ref(), tail.as_ref(), head_matched)?;
-        Ok((ledger, tail, last_recorded))
+        check_head(
+            &self.dir,
+            head.as_ref(),
+            state.tail.as_ref(),
+            state.head_matched,
+        )?;
+        Ok(state)
     }
 
     /// Writes the batch's sealed lines to the segment of `recorded`'s day, syncs it,
@@ -255,6 +279,74 @@ impl Trail {
             sync_dir(&self.dir)?;
         }
         self.write_point(HEAD, last)
+    }
+}
+
+/// What an append reads of the trail before it writes.
+struct State {
+    /// The handoffs in its scope.
+    ledger: Ledger,
+    /// The chain's last event.
+    tail: Option<ChainPoint>,
+    /// When the last event was appended.
+    last_recorded: Option<Timestamp>,
+    /// The `seq` the next line must have.
+    expected: u64,
+    /// Whether `HEAD`'s event was met (or `HEAD` is the anchor or the checkpoint).
+    head_matched: bool,
+    /// Bytes read line by line.
+    read: u64,
+}
+
+impl State {
+    /// Before the first line after `anchor`.
+    fn new(anchor: Option<&ChainPoint>, head: Option<&ChainPoint>) -> State {
+        State {
+            ledger: Ledger::new(),
+            tail: anchor.cloned(),
+            last_recorded: None,
+            expected: anchor.map_or(0, |a| a.seq + 1),
+            head_matched: head.is_some() && head == anchor,
+            read: 0,
+        }
+    }
+
+    /// At the checkpoint `saved`, with the lines of the `handoffs` open there read
+    /// into the ledger; where reading goes on. `None` when the checkpoint cannot
+    /// stand for the lines before it: a handoff in scope that it knew but that was
+    /// no longer open there (closed, or another id with the same key), or a `HEAD`
+    /// before it. The trail is then read from the start.
+    fn start_at(
+        &mut self,
+        segments: &[Segment],
+        saved: &Checkpoint,
+        handoffs: &[String],
+        head: Option<&ChainPoint>,
+    ) -> Result<Option<Resume>, TrailError> {
+        if self
+            .tail
+            .as_ref()
+            .is_some_and(|anchor| anchor.seq >= saved.point.seq)
+            || head.is_some_and(|head| head.seq < saved.point.seq)
+        {
+            return Ok(None);
+        }
+        let mut places = Vec::new();
+        for id in handoffs {
+            match saved.open.iter().find(|open| open.id == *id) {
+                Some(open) => places.extend_from_slice(&open.lines),
+                None if saved.knew(id.as_bytes()) => return Ok(None),
+                None => {}
+            }
+        }
+        places.sort_unstable();
+        places.dedup();
+        super::open::fold(segments, places, &mut self.ledger)?;
+        self.expected = saved.point.seq + 1;
+        self.head_matched = head == Some(&saved.point);
+        self.last_recorded = time::parse_utc(&saved.recorded_at).ok();
+        self.tail = Some(saved.point.clone());
+        Ok(Some(saved.resume()))
     }
 }
 
@@ -543,6 +635,47 @@ mod tests {
                 .expect("read");
             ids.sort();
             assert_eq!(ids, ["h1", "h3", "h5", "h7"], "round {round}");
+        }
+    }
+
+    /// On a trail of over a MiB, the first single step reads it all and leaves a
+    /// checkpoint; the next reads on from it: a few lines, not the trail.
+    #[test]
+    fn a_single_step_reads_on_from_the_checkpoint() {
+        let root = tempfile::tempdir().expect("a temporary directory");
+        let trail = Trail::at(root.path().join("trail"));
+        let event = |id: &str, event_type: &str, reason: &str| -> Event {
+            let draft = format!(
+                r#"{{"attempt":1,"event_type":"{event_type}","from_agent":"a","handoff_id":"{id}","handoff_type":"sequential","prev":"","reason":"{reason}","recorded_at":"","seq":0,"timestamp":"2026-01-11T20:30:00.000Z","to_agent":"b"}}"#
+            );
+            serde_json::from_str(&draft).expect("an event")
+        };
+        let padding = "x".repeat(2_000);
+        let opened = trail.transact(Timestamp::now(), |batch| {
+            for n in 0..800 {
+                batch.push(event(&format!("h{n}"), "initiated", &padding))?;
+            }
+            Ok(())
+        });
+        assert!(opened.is_ok());
+        let scope = Scope::handoffs(["h1"]);
+        let state = trail.read_state(&scope).expect("read");
+        assert!(state.read >= checkpoint::WORTH_KEEPING);
+        let accepted = trail.transact_in(&scope, Timestamp::now(), |batch| {
+            batch.push(event("h1", "accepted", "ok")).map(|_| ())
+        });
+        assert!(accepted.is_ok());
+        assert!(root
+            .path()
+            .join("trail")
+            .join(checkpoint::CHECKPOINT)
+            .exists());
+        for (id, state_there) in [("h1", EventType::Accepted), ("h2", EventType::Initiated)] {
+            let state = trail.read_state(&Scope::handoffs([id])).expect("read");
+            assert!(state.read < 10_000, "{id}: {} bytes read", state.read);
+            let handoff = state.ledger.get(id).map(|h| (h.state, h.to_agent.as_str()));
+            assert_eq!(handoff, Some((state_there, "b")), "{id}");
+            assert_eq!(state.tail.map(|t| t.seq), Some(800));
         }
     }
 

@@ -1,11 +1,11 @@
-//! `CHECKPOINT`: what `list` needs of the trail up to one event, so that the next
-//! `list` reads only the lines after it.
+//! `CHECKPOINT`: what `list` and a single append need of the trail up to one event,
+//! so that the next reads only the lines after it.
 //!
 //! It holds the `seq` and `hash` of that event and where its line is, the handoffs open
 //! there with their state and where each of their lines is, and a 64-bit key of every
 //! handoff id seen (FNV-1a), so that a later event of a handoff that was already closed
 //! is noticed (the trail is then read from the start). It is derived data: `verify`,
-//! the appends and every other view never read it, and deleting it loses nothing.
+//! the batch appends and every other view never read it, and deleting it loses nothing.
 //!
 //! It is trusted only while the trail stands as it stood: its digest (SHA-256 of the
 //! rest of the file) must hold, every segment it covers must still have the length,
@@ -16,10 +16,15 @@
 //! bytes writes a new one. Like the segments themselves it carries no key: someone who
 //! can rewrite the trail can rewrite it too, and the views believe both; `verify`,
 //! which never reads it, is what catches an edit.
+//!
+//! A single-handoff append reads it too ([`super::append`]): the tail is its event
+//! and the lines after it, the handoff's state its lines (when it is open there) and
+//! those after it, so an append on a large trail reads a handful of lines. An append
+//! that had to read much leaves a new one, as `list` does.
 
 use super::chain;
 use super::event::EventType;
-use super::store::{Resume, Segment, Trail};
+use super::store::{ChainPoint, Resume, Segment, Trail};
 use super::verify::{parse, Parsed};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, Metadata};
@@ -98,6 +103,10 @@ struct Header {
 /// A checkpoint that holds.
 #[derive(Debug)]
 pub struct Checkpoint {
+    /// Its event's place in the chain.
+    pub point: ChainPoint,
+    /// When its event was appended.
+    pub recorded_at: String,
     /// The handoffs open at it.
     pub open: Vec<OpenHandoff>,
     /// Where its event's line is.
@@ -161,6 +170,11 @@ pub fn load(trail: &Trail, segments: &[Segment]) -> Option<Checkpoint> {
     match parse(&line, true) {
         Parsed::Event(stored, _, event) if event.seq == header.seq && stored == header.hash => {
             Some(Checkpoint {
+                point: ChainPoint {
+                    seq: event.seq,
+                    hash: stored,
+                },
+                recorded_at: event.recorded_at,
                 open: header.open,
                 last: header.last,
                 ids,

@@ -175,7 +175,10 @@ fn read_open(
     }
     drop(heads);
     wanted.sort_unstable();
-    fold(segments, &places, &wanted).map(Some)
+    let mut ledger = Ledger::new();
+    let wanted = wanted.iter().map(|&at| places[at as usize].saved());
+    fold(segments, wanted, &mut ledger)?;
+    Ok(Some(ledger))
 }
 
 /// Leaves a checkpoint at the last line read (when a newline ended it).
@@ -215,44 +218,58 @@ fn keep(
     checkpoint::save(trail, segments, last.saved(), open, &ids);
 }
 
-/// Reads the lines at `wanted` (indices into `places`, in trail order), parses them and
-/// folds them into a ledger.
-fn fold(segments: &[Segment], places: &[Place], wanted: &[u32]) -> Result<Ledger, TrailError> {
-    let mut ledger = Ledger::new();
-    let mut open: Option<(u32, File)> = None;
+/// Reads the lines at `places` (in trail order), parses them and folds them into
+/// `ledger`.
+pub(super) fn fold(
+    segments: &[Segment],
+    places: impl IntoIterator<Item = checkpoint::Place>,
+    ledger: &mut Ledger,
+) -> Result<(), TrailError> {
+    let mut open: Option<(u64, File)> = None;
     let mut text = Vec::new();
-    for &index in wanted {
-        let place = &places[index as usize];
-        let Some(segment) = segments.get(place.segment as usize) else {
+    for [segment_index, number, offset, length] in places {
+        let Some(segment) = usize::try_from(segment_index)
+            .ok()
+            .and_then(|index| segments.get(index))
+        else {
             continue;
         };
         let path = &segment.path;
         if open
             .as_ref()
-            .is_none_or(|(segment, _)| *segment != place.segment)
+            .is_none_or(|(segment, _)| *segment != segment_index)
         {
             let file =
                 File::open(path).map_err(|e| TrailError::io(path, "read the segment", &e))?;
-            open = Some((place.segment, file));
+            open = Some((segment_index, file));
         }
         let Some((_, file)) = open.as_mut() else {
             continue;
         };
-        text.resize(place.length as usize, 0);
-        file.seek(SeekFrom::Start(place.offset))
+        // A place from a checkpoint file is believed, but never for more than a line
+        // may be (4 GiB), nor past the segment's end (`read_exact` fails).
+        let too_long = || {
+            TrailError::at(
+                path,
+                None,
+                "a checkpoint names a line over 4 GiB; delete CHECKPOINT",
+            )
+        };
+        text.resize(u32::try_from(length).map_err(|_| too_long())? as usize, 0);
+        file.seek(SeekFrom::Start(offset))
             .and_then(|_| file.read_exact(&mut text))
             .map_err(|e| TrailError::io(path, "read the segment", &e))?;
         let line = Line {
             segment: path,
-            number: place.number as usize,
-            offset: place.offset,
+            number: usize::try_from(number).unwrap_or(usize::MAX),
+            offset,
             text: &text,
             terminated: true,
             last: false,
         };
         ledger.apply(&parse_line(&line)?);
     }
-    Ok(ledger)
+    Ok(())
 }
 
 fn is_final(state: EventType) -> bool {

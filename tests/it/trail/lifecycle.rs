@@ -310,3 +310,85 @@ fn open_validates_capabilities_and_capacity_against_004s_capabilities_yaml() {
     trail.ok(&["reject", first, "--reason", "later"]);
     assert_eq!(open("qa", &["code"]).code, 0);
 }
+
+/// A single append on a large trail reads on from the checkpoint (the first one, which
+/// reads it all, leaves one): every step answers as a read from the start answers it,
+/// refusals included, and the trail stays intact.
+#[test]
+fn single_appends_read_on_from_the_checkpoint_as_a_read_from_the_start_would() {
+    let messages = super::padded_messages();
+    let with = TestTrail::new();
+    let without = TestTrail::new();
+    for trail in [&with, &without] {
+        assert_eq!(trail.append(&messages).code, 0);
+    }
+    let open = |id: &'static str| -> Vec<&'static str> {
+        let args = ["open", "--from", "c", "--to", "d", "--type", "sequential"];
+        let rest = ["--task", "T-99", "--reason", "r", "--id", id];
+        args.into_iter().chain(rest).collect()
+    };
+    let steps: Vec<Vec<&str>> = vec![
+        vec!["complete", "ho_1"],
+        // Open at the checkpoint, closed at it, new, initiated only, unknown.
+        vec!["complete", "ho_2"],
+        vec!["complete", "ho_1"],
+        vec!["accept", "ho_3"],
+        vec!["complete", "ho_0"],
+        vec!["accept", "ho_99"],
+        open("ho_new"),
+        vec!["accept", "ho_new"],
+        open("ho_new"),
+        vec!["fail", "ho_4", "--reason", "broken"],
+        vec!["escalate", "ho_5", "--to", "e", "--reason", "stuck"],
+        vec!["retry", "ho_6"],
+    ];
+    let checkpoint = with.path().join("CHECKPOINT");
+    for (n, step) in steps.iter().enumerate() {
+        let _ = std::fs::remove_file(without.path().join("CHECKPOINT"));
+        let (a, b) = (with.run(step), without.run(step));
+        assert_eq!(a.code, b.code, "{step:?}: {}", a.stderr);
+        let generic = |text: &str| text.replace(&with.path().display().to_string(), "T");
+        let generic_b = |text: &str| text.replace(&without.path().display().to_string(), "T");
+        assert_eq!(generic(&a.stderr), generic_b(&b.stderr), "{step:?}");
+        if step[0] != "escalate" {
+            assert_eq!(
+                a.stdout.lines().count(),
+                b.stdout.lines().count(),
+                "{step:?}"
+            );
+        }
+        // The first append read the whole trail and left a checkpoint for the next.
+        assert!(
+            n == 0 || checkpoint.exists(),
+            "no checkpoint after {step:?}"
+        );
+    }
+    let _ = std::fs::remove_file(without.path().join("CHECKPOINT"));
+    let list = |trail: &TestTrail| trail.ok(&["list", "--all", "--format", "json"]);
+    // The escalation's child has a new id on each trail: rows are compared by their
+    // ends and state.
+    let rows = |text: &str| -> Vec<String> {
+        let value: Value = serde_json::from_str(text).expect("JSON");
+        let mut rows: Vec<String> = (value.as_array().cloned().unwrap_or_default())
+            .into_iter()
+            .map(|row| {
+                let id = row["handoff_id"].as_str().unwrap_or("").to_string();
+                let id = if id.starts_with("ho_") {
+                    id
+                } else {
+                    "child".into()
+                };
+                format!(
+                    "{id} {} {} {}",
+                    row["from_agent"], row["to_agent"], row["status"]
+                )
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(rows(&list(&with)), rows(&list(&without)));
+    for trail in [&with, &without] {
+        assert!(trail.ok(&["verify"]).starts_with("intact"));
+    }
+}

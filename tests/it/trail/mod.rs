@@ -24,6 +24,25 @@ pub struct TestTrail {
     pub dir: TempDir,
 }
 
+/// Messages for a trail of over 1 MiB (where a checkpoint is worth keeping): twelve
+/// handoffs `ho_0`…`ho_11` of 100 kB each, all but every third one accepted.
+pub fn padded_messages() -> String {
+    let padding = "x".repeat(100_000);
+    let mut messages = String::new();
+    for n in 0..12 {
+        messages.push_str(&format!(
+            r#"{{"handoff":{{"id":"ho_{n}","timestamp":"2026-01-11T20:30:00Z","from_agent":"a","to_agent":"b","type":"sequential","reason":"r","context":{{"task_id":"T-{n}","context_variables":{{"pad":"{padding}"}}}}}}}}"#
+        ));
+        messages.push('\n');
+        if n % 3 != 0 {
+            messages.push_str(&format!(
+                "{{\"handoff_id\":\"ho_{n}\",\"status\":\"accepted\",\"acknowledged_at\":\"2026-01-11T20:31:00Z\"}}\n"
+            ));
+        }
+    }
+    messages
+}
+
 impl Default for TestTrail {
     fn default() -> Self {
         TestTrail::new()

@@ -337,19 +337,7 @@ fn the_views_read_a_trail_imported_from_records() {
 #[test]
 fn list_reads_on_from_a_checkpoint_only_while_the_trail_stands() {
     let trail = TestTrail::new();
-    let padding = "x".repeat(100_000);
-    let mut messages = String::new();
-    for n in 0..12 {
-        messages.push_str(&format!(
-            r#"{{"handoff":{{"id":"ho_{n}","timestamp":"2026-01-11T20:30:00Z","from_agent":"a","to_agent":"b","type":"sequential","reason":"r","context":{{"task_id":"T-{n}","context_variables":{{"pad":"{padding}"}}}}}}}}"#
-        ));
-        messages.push('\n');
-        if n % 3 != 0 {
-            messages.push_str(&format!(
-                "{{\"handoff_id\":\"ho_{n}\",\"status\":\"accepted\",\"acknowledged_at\":\"2026-01-11T20:31:00Z\"}}\n"
-            ));
-        }
-    }
+    let messages = super::padded_messages();
     assert_eq!(trail.append(&messages).code, 0);
     let checkpoint = trail.path().join("CHECKPOINT");
     let list = |args: &[&str]| {
