@@ -109,12 +109,18 @@ pub fn query(
     trail.require()?;
     let needles = filter.needles();
     let finders: Vec<memmem::Finder<'_>> = needles.iter().map(memmem::Finder::new).collect();
+    // A line of one of the event types holds its quoted name.
+    let names: Vec<String> = (filter.events.iter())
+        .map(|event_type| format!("\"{}\"", event_type.name()))
+        .collect();
+    let types: Vec<memmem::Finder<'_>> = names.iter().map(memmem::Finder::new).collect();
     let timestamp_key = memmem::FinderRev::new(TIMESTAMP_KEY);
     let mut matched = 0;
     trail.for_each_line(|line| {
         if !finders
             .iter()
             .all(|finder| finder.find(line.text).is_some())
+            || !(types.is_empty() || types.iter().any(|name| name.find(line.text).is_some()))
         {
             return Ok(());
         }
