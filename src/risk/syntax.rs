@@ -249,14 +249,23 @@ pub(crate) fn is_code(tree: &Tree, number: usize, column: usize) -> bool {
         return true;
     };
     let point = Point::new(row, column);
-    let mut node: Option<Node> = tree.root_node().descendant_for_point_range(point, point);
+    let smallest = tree.root_node().descendant_for_point_range(point, point);
+    // Where the grammar met a syntax error it guessed: code it could not read may stand
+    // inside what it took for a string or a comment. A match there stays code.
+    if std::iter::successors(smallest, Node::parent).any(|n| n.is_error() || n.is_missing()) {
+        return true;
+    }
+    let mut node = smallest;
     let mut child: Option<Node> = None;
     while let Some(current) = node {
         let kind = current.kind();
-        if TEXT_KINDS.contains(&kind) {
-            return false;
-        }
-        if STRING_KINDS.contains(&kind) {
+        if TEXT_KINDS.contains(&kind) || STRING_KINDS.contains(&kind) {
+            if current.has_error() {
+                return true;
+            }
+            if TEXT_KINDS.contains(&kind) {
+                return false;
+            }
             return child.is_some_and(|c| c.is_named() && !TEXT_PIECE_KINDS.contains(&c.kind()));
         }
         child = Some(current);
@@ -453,6 +462,18 @@ mod tests {
         check(&[
             ("a.tsx", tsx, 1, "authenticate {", false),
             ("a.tsx", tsx, 1, "authenticate(u)", true),
+        ]);
+    }
+
+    #[test]
+    fn text_the_grammar_could_not_read_is_code() {
+        // An unterminated raw string and an unclosed comment: what follows them is where
+        // the grammar guessed, so a match there is never confirmed away.
+        let go = "package c\n\nfunc f() {\n\tdoc := `text\n\treturn os.Getenv(\"PORT\")\n}\n";
+        let rust = "fn f() {}\n/* env::var(\"PORT\")\n";
+        check(&[
+            ("cmd/c.go", go, 5, "os.Getenv", true),
+            ("src/c.rs", rust, 2, "env::var", true),
         ]);
     }
 
