@@ -209,13 +209,13 @@ fn missing_or(error: git2::Error, side: &Side, doing: &str) -> GitError {
 }
 
 #[cfg(unix)]
-fn link_bytes(target: &std::path::Path) -> Vec<u8> {
+pub(super) fn link_bytes(target: &std::path::Path) -> Vec<u8> {
     use std::os::unix::ffi::OsStrExt;
     target.as_os_str().as_bytes().to_vec()
 }
 
 #[cfg(not(unix))]
-fn link_bytes(target: &std::path::Path) -> Vec<u8> {
+pub(super) fn link_bytes(target: &std::path::Path) -> Vec<u8> {
     target.to_string_lossy().replace('\\', "/").into_bytes()
 }
 

@@ -125,7 +125,7 @@ impl Repo {
     }
 
     /// An entry present on one side only: a file added or deleted, or a whole directory.
-    fn one_sided(
+    pub(super) fn one_sided(
         &self,
         entry: &git2::TreeEntry<'_>,
         prefix: &mut Vec<u8>,
@@ -197,7 +197,7 @@ impl Repo {
         Ok(())
     }
 
-    fn subtree(&self, id: Oid, path: &[u8]) -> Result<Tree<'_>, GitError> {
+    pub(super) fn subtree(&self, id: Oid, path: &[u8]) -> Result<Tree<'_>, GitError> {
         self.inner.find_tree(id).map_err(|error| {
             let path = String::from_utf8_lossy(path).into_owned();
             if is_missing(&error) {
@@ -233,7 +233,7 @@ pub(super) fn worktree_changes(diff: &git2::Diff<'_>) -> Vec<Entry> {
         .collect()
 }
 
-fn tree_side(path: &[u8], id: Oid, mode: u32) -> Side {
+pub(super) fn tree_side(path: &[u8], id: Oid, mode: u32) -> Side {
     Side {
         path: path.to_vec(),
         id,

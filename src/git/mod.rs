@@ -22,10 +22,14 @@
 mod change;
 mod content;
 mod error;
+#[cfg(unix)]
+mod index;
 mod linediff;
 mod listing;
 mod renames;
 mod similarity;
+#[cfg(unix)]
+mod worktree;
 
 pub use change::{ChangeSet, ChangeStatus, ChangedFile, DiffLine, LineSide, RepoPath, WORKTREE};
 pub use error::GitError;
@@ -341,6 +345,19 @@ impl Repo {
                 path: self.inner.path().to_path_buf(),
             });
         }
+        #[cfg(unix)]
+        if let Some(entries) = self.worktree_entries_from_index(&base_tree)? {
+            return Ok(entries);
+        }
+        self.worktree_entries_from_libgit2(&base_tree)
+    }
+
+    /// The change from the base tree to the working tree as libgit2 compares them:
+    /// the whole index read and checked, every file's stat data compared.
+    fn worktree_entries_from_libgit2(
+        &self,
+        base_tree: &git2::Tree<'_>,
+    ) -> Result<Vec<listing::Entry>, GitError> {
         let mut options = DiffOptions::new();
         options
             .include_typechange(true)
@@ -349,7 +366,7 @@ impl Repo {
             .recurse_untracked_dirs(true);
         let diff = self
             .inner
-            .diff_tree_to_workdir_with_index(Some(&base_tree), Some(&mut options))
+            .diff_tree_to_workdir_with_index(Some(base_tree), Some(&mut options))
             .map_err(GitError::git("comparing the working tree with the base"))?;
         Ok(listing::worktree_changes(&diff))
     }
