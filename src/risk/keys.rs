@@ -26,6 +26,8 @@
 //! (`[env]`, `[[headers]]`, `[program:web]`) start the path of the lines below them;
 //! a properties key (`spring.security.user.name`) is its own path.
 
+use std::borrow::Cow;
+
 /// A configuration format whose lines get key paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
@@ -54,21 +56,33 @@ impl Format {
     }
 }
 
-/// One line on the way down: how deep it is and the segments it adds to the path.
+/// One line on the way down: how deep it is, and where the segments it adds to the path
+/// end in the walk's stack of segments (they start where the level below ends).
 struct Level {
     depth: usize,
-    segments: Vec<String>,
+    end: usize,
 }
 
 /// The key path of each line of `text` whose number (1-based) is in `wanted`, at index
 /// `number - 1`; `None` for the other lines, blank lines, comments, template-only lines
 /// and lines that only close a block. The whole file is walked, only the wanted lines'
-/// paths are written out.
-pub(crate) fn key_paths(text: &[u8], format: Format, wanted: &[usize]) -> Vec<Option<String>> {
-    let lines: Vec<&[u8]> = text
-        .split(|&b| b == b'\n')
-        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
-        .collect();
+/// paths are written out; the walk copies nothing (segments borrow the text, the open
+/// levels share one stack of them), so a one-line change of a long workflow costs
+/// about a pass over its bytes.
+pub(crate) fn key_paths(bytes: &[u8], format: Format, wanted: &[usize]) -> Vec<Option<String>> {
+    // Invalid UTF-8 is read as `String::from_utf8_lossy` reads it; a line break is never
+    // part of an invalid sequence, so the file's lines are those of the lossy text.
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
+    let mut lines: Vec<&str> = Vec::new();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()).chain([text.len()]) {
+        let line = &text[start..end];
+        lines.push(line.strip_suffix('\r').unwrap_or(line));
+        start = end + 1;
+    }
     let mut is_wanted = vec![false; lines.len()];
     for &number in wanted {
         if let Some(slot) = number
@@ -79,17 +93,20 @@ pub(crate) fn key_paths(text: &[u8], format: Format, wanted: &[usize]) -> Vec<Op
         }
     }
     if format == Format::Jsonnet {
-        return super::jsonnet::key_paths(text, &is_wanted);
+        return super::jsonnet::key_paths(bytes, &is_wanted);
     }
     let (kinds, kind_of) = document_kinds(&lines, format);
     let mut paths = Vec::with_capacity(lines.len());
-    let mut section: Vec<String> = Vec::new();
+    let mut section: Vec<&str> = Vec::new();
     let mut open: Vec<Level> = Vec::new();
+    // The segments of the open levels, bottom first, and the line's own.
+    let mut segments: Vec<&str> = Vec::new();
+    let mut own: Vec<&str> = Vec::new();
     for (index, line) in lines.iter().enumerate() {
-        let text = String::from_utf8_lossy(line);
-        let trimmed = text.trim();
+        let trimmed = trim(line);
         if format == Format::Yaml && (trimmed == "---" || trimmed.starts_with("--- ")) {
             open.clear();
+            segments.clear();
             paths.push(None);
             continue;
         }
@@ -101,61 +118,66 @@ pub(crate) fn key_paths(text: &[u8], format: Format, wanted: &[usize]) -> Vec<Op
             if let Some(header) = section_header(trimmed) {
                 section = header;
                 open.clear();
+                segments.clear();
                 paths.push(
-                    is_wanted[index].then(|| render(&kinds[kind_of[index]], &section, &open, &[])),
+                    is_wanted[index].then(|| render(&kinds[kind_of[index]], &section, &[], &[])),
                 );
                 continue;
             }
         }
-        let indent = text.len() - text.trim_start().len();
+        let indent = line.len() - trim_start(line).len();
         let (item, key) = parse_line(trimmed, format);
         let depth = indent * 2 + usize::from(item);
         while open.last().is_some_and(|level| level.depth >= depth) {
             open.pop();
+            segments.truncate(open.last().map_or(0, |level| level.end));
         }
-        let mut own: Vec<String> = Vec::new();
+        own.clear();
         if item {
-            own.push("-".to_string());
+            own.push("-");
         }
         match key {
             Some(key) if format == Format::Properties || format == Format::Sections => {
-                own.extend(key.split('.').map(|part| unquote(part.trim()).to_string()));
+                own.extend(key.split('.').map(|part| unquote(part.trim())));
             }
             Some(key) => own.push(key),
             None => {
                 // A JSON document's opening bracket is no element of anything.
                 let document = format == Format::Json && open.is_empty() && opens_only(trimmed);
                 if !item && !document {
-                    own.push("-".to_string());
+                    own.push("-");
                 }
             }
         }
-        if own.last().is_some_and(|last| last != "-") && holds_collection(trimmed, format) {
-            own.push("-".to_string());
+        if own.last().is_some_and(|last| *last != "-") && holds_collection(trimmed, format) {
+            own.push("-");
         }
-        paths.push(is_wanted[index].then(|| render(&kinds[kind_of[index]], &section, &open, &own)));
+        paths.push(
+            is_wanted[index].then(|| render(&kinds[kind_of[index]], &section, &segments, &own)),
+        );
         if format == Format::Properties {
             continue;
         }
         if item {
             // `- name: A`: the item, then its first key at the column after the dash,
             // where the item's other keys are.
-            let key_depth = (indent + 2) * 2;
-            let (dash, rest) = own.split_at(1);
+            segments.push(own[0]);
             open.push(Level {
                 depth,
-                segments: dash.to_vec(),
+                end: segments.len(),
             });
-            if !rest.is_empty() {
+            if own.len() > 1 {
+                segments.extend_from_slice(&own[1..]);
                 open.push(Level {
-                    depth: key_depth,
-                    segments: rest.to_vec(),
+                    depth: (indent + 2) * 2,
+                    end: segments.len(),
                 });
             }
         } else {
+            segments.extend_from_slice(&own);
             open.push(Level {
                 depth,
-                segments: own,
+                end: segments.len(),
             });
         }
     }
@@ -163,13 +185,8 @@ pub(crate) fn key_paths(text: &[u8], format: Format, wanted: &[usize]) -> Vec<Op
 }
 
 /// `KIND/` and the segments of the section, the open levels and the line, dot-joined.
-fn render(kind: &str, section: &[String], open: &[Level], own: &[String]) -> String {
-    let segments: Vec<&str> = section
-        .iter()
-        .chain(open.iter().flat_map(|level| level.segments.iter()))
-        .chain(own.iter())
-        .map(String::as_str)
-        .collect();
+fn render(kind: &str, section: &[&str], open: &[&str], own: &[&str]) -> String {
+    let segments: Vec<&str> = section.iter().chain(open).chain(own).copied().collect();
     format!("{kind}/{}", segments.join("."))
 }
 
@@ -196,16 +213,51 @@ fn skipped(trimmed: &str, format: Format) -> bool {
 /// ends in `-` as theirs would. A template action (`{{ .Values.x }}`) is no collection.
 fn holds_collection(trimmed: &str, format: Format) -> bool {
     let separator = match format {
-        Format::Sections | Format::Properties => '=',
-        Format::Yaml | Format::Json | Format::Jsonnet => ':',
+        Format::Sections | Format::Properties => b'=',
+        Format::Yaml | Format::Json | Format::Jsonnet => b':',
     };
-    let Some(at) = trimmed.find(separator) else {
+    let Some(at) = memchr::memchr(separator, trimmed.as_bytes()) else {
         return false;
     };
-    let value = trimmed[at + 1..].trim().trim_end_matches(',').trim_end();
+    let value = trim_end(trim(&trimmed[at + 1..]).trim_end_matches(','));
     !value.starts_with("{{")
         && ((value.starts_with('[') && value.ends_with(']'))
             || (value.starts_with('{') && value.ends_with('}')))
+}
+
+/// `str::trim`, `trim_start` and `trim_end` (Unicode white space), a byte at a time while
+/// the text is ASCII: the standard ones decode every character, which cost a one-line
+/// change of a 375-line workflow more than the rest of the walk.
+fn trim(text: &str) -> &str {
+    trim_end(trim_start(text))
+}
+
+fn trim_start(text: &str) -> &str {
+    let at = text
+        .bytes()
+        .position(|b| !is_ascii_white(b))
+        .unwrap_or(text.len());
+    match text.as_bytes().get(at) {
+        Some(b) if !b.is_ascii() => text[at..].trim_start(),
+        _ => &text[at..],
+    }
+}
+
+fn trim_end(text: &str) -> &str {
+    let end = text
+        .bytes()
+        .rposition(|b| !is_ascii_white(b))
+        .map_or(0, |at| at + 1);
+    match end.checked_sub(1).map(|last| text.as_bytes()[last]) {
+        Some(b) if !b.is_ascii() => text[..end].trim_end(),
+        _ => &text[..end],
+    }
+}
+
+/// The ASCII characters `char::is_whitespace` holds (vertical tab too, unlike
+/// `u8::is_ascii_whitespace`).
+fn is_ascii_white(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
 }
 
 /// Whether a trimmed line only opens brackets.
@@ -214,7 +266,7 @@ fn opens_only(trimmed: &str) -> bool {
 }
 
 /// A TOML or INI section header's segments: `[a.b]` is `a.b`, `[[a]]` is `a.-`.
-fn section_header(trimmed: &str) -> Option<Vec<String>> {
+fn section_header(trimmed: &str) -> Option<Vec<&str>> {
     let (inner, array) = if let Some(inner) = trimmed
         .strip_prefix("[[")
         .and_then(|rest| rest.split_once("]]").map(|(inner, _)| inner))
@@ -224,27 +276,24 @@ fn section_header(trimmed: &str) -> Option<Vec<String>> {
         let inner = trimmed.strip_prefix('[')?.split_once(']')?.0;
         (inner, false)
     };
-    let mut segments: Vec<String> = if inner.contains(['"', '\'']) || !inner.contains('.') {
-        vec![unquote(inner.trim()).to_string()]
+    let mut segments: Vec<&str> = if inner.contains(['"', '\'']) || !inner.contains('.') {
+        vec![unquote(inner.trim())]
     } else {
-        inner
-            .split('.')
-            .map(|part| part.trim().to_string())
-            .collect()
+        inner.split('.').map(str::trim).collect()
     };
     if array {
-        segments.push("-".to_string());
+        segments.push("-");
     }
     Some(segments)
 }
 
 /// Whether the line is a list item, and its key.
-fn parse_line(trimmed: &str, format: Format) -> (bool, Option<String>) {
+fn parse_line(trimmed: &str, format: Format) -> (bool, Option<&str>) {
     match format {
         Format::Yaml => {
             let (item, rest) = match trimmed.strip_prefix('-') {
                 Some(rest) if rest.is_empty() || rest.starts_with([' ', '\t']) => {
-                    (true, rest.trim_start())
+                    (true, trim_start(rest))
                 }
                 _ => (false, trimmed),
             };
@@ -256,7 +305,7 @@ fn parse_line(trimmed: &str, format: Format) -> (bool, Option<String>) {
                 rest[end + 1..]
                     .trim_start()
                     .starts_with(':')
-                    .then(|| rest[..end].to_string())
+                    .then(|| &rest[..end])
             });
             (false, key)
         }
@@ -269,30 +318,29 @@ fn parse_line(trimmed: &str, format: Format) -> (bool, Option<String>) {
             let key = trimmed
                 .find(separators)
                 .map(|at| trimmed[..at].trim())
-                .filter(|key| !key.is_empty() && !key.contains(['{', '[', ' ']) || quoted(key))
-                .map(str::to_string);
+                .filter(|key| !key.is_empty() && !key.contains(['{', '[', ' ']) || quoted(key));
             (false, key)
         }
     }
 }
 
 /// A YAML mapping key at the start of `rest` (`key:`, `"key":`), if any.
-fn yaml_key(rest: &str) -> Option<String> {
+fn yaml_key(rest: &str) -> Option<&str> {
     let (key, after) = if let Some(quote) = rest.chars().next().filter(|c| matches!(c, '"' | '\''))
     {
         let end = rest[1..].find(quote)? + 1;
         (&rest[1..end], &rest[end + 1..])
     } else {
-        let end = rest.find(':')?;
+        let end = memchr::memchr(b':', rest.as_bytes())?;
         (&rest[..end], &rest[end..])
     };
-    let after = after.trim_start().strip_prefix(':')?;
+    let after = trim_start(after).strip_prefix(':')?;
     let plain = !key.is_empty()
         && !key.contains([
             '{', '}', '[', ']', '#', ',', '&', '*', '!', '|', '>', '"', '\'',
         ])
         && !key.starts_with(' ');
-    (plain && (after.is_empty() || after.starts_with([' ', '\t']))).then(|| key.trim().to_string())
+    (plain && (after.is_empty() || after.starts_with([' ', '\t']))).then(|| trim(key))
 }
 
 /// Whether `key` is one quoted string.
@@ -314,7 +362,7 @@ fn unquote(key: &str) -> &str {
 /// The `kind:` of the YAML document each line is in (`""` when none, and for every
 /// line of other formats): the kinds, and the index of each line's kind. A templated kind
 /// keeps its words (`{{ if … }}ClusterRole{{ else }}Role{{ end }}` is `ClusterRole|Role`).
-fn document_kinds(lines: &[&[u8]], format: Format) -> (Vec<String>, Vec<usize>) {
+fn document_kinds(lines: &[&str], format: Format) -> (Vec<String>, Vec<usize>) {
     let mut kinds = vec![String::new()];
     let mut of_line = vec![0; lines.len()];
     if format != Format::Yaml {
@@ -323,17 +371,15 @@ fn document_kinds(lines: &[&[u8]], format: Format) -> (Vec<String>, Vec<usize>) 
     let mut start = 0;
     for end in 0..=lines.len() {
         let boundary = end == lines.len() || {
-            let trimmed = String::from_utf8_lossy(lines[end]);
-            let trimmed = trimmed.trim_end();
+            let trimmed = trim_end(lines[end]);
             trimmed == "---" || trimmed.starts_with("--- ")
         };
         if !boundary {
             continue;
         }
-        let kind = lines[start..end].iter().find_map(|line| {
-            line.strip_prefix(b"kind:")
-                .map(|value| kind_words(&String::from_utf8_lossy(value)))
-        });
+        let kind = lines[start..end]
+            .iter()
+            .find_map(|line| line.strip_prefix("kind:").map(kind_words));
         if let Some(kind) = kind {
             kinds.push(kind);
             of_line[start..end].fill(kinds.len() - 1);
@@ -452,6 +498,38 @@ mod tests {
         );
         let ini = "[program:web]\ncommand=run\nenvironment=A=\"1\"\n";
         assert_eq!(paths(ini, Format::Sections)[2], "/program:web.environment");
+    }
+
+    #[test]
+    fn crlf_ends_and_invalid_bytes_are_read_as_the_lossy_text() {
+        let raw = b"env:\r\n  \xffPORT: 1\r\n  \xe2\x82NAME:\r\n    - x\xc0\r\n";
+        let found = paths(&String::from_utf8_lossy(raw), Format::Yaml);
+        assert_eq!(found[1], "/env.\u{fffd}PORT");
+        assert_eq!(found[3], "/env.\u{fffd}NAME.-");
+        let every: Vec<usize> = (1..=5).collect();
+        let from_bytes: Vec<String> = key_paths(raw, Format::Yaml, &every)
+            .into_iter()
+            .map(Option::unwrap_or_default)
+            .collect();
+        assert_eq!(from_bytes, found);
+    }
+
+    #[test]
+    fn the_trims_are_the_standard_ones() {
+        let spaces = [
+            "", " ", "\t", "\u{b}", "\u{c}", "\r\n", "\u{a0}", "\u{85}", "\u{3000}",
+        ];
+        let words = ["", "a", "é", "a b", "\u{a0}x\u{a0}", "-"];
+        for before in spaces {
+            for word in words {
+                for after in spaces {
+                    let text = format!("{before}{after}{word}{before}{after}");
+                    assert_eq!(trim(&text), text.trim(), "{text:?}");
+                    assert_eq!(trim_start(&text), text.trim_start(), "{text:?}");
+                    assert_eq!(trim_end(&text), text.trim_end(), "{text:?}");
+                }
+            }
+        }
     }
 
     #[test]
