@@ -23,6 +23,7 @@ use super::keys::{self, Format};
 use super::matcher::Matcher;
 use crate::git::{GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::RiskClass;
+use std::collections::{HashMap, HashSet};
 
 /// Columns a tab counts for.
 const TAB: usize = 4;
@@ -63,8 +64,20 @@ impl<'a> Blocks<'a> {
             if comments.is_comment(line) {
                 continue;
             }
-            while open.last().is_some_and(|&(depth, _)| depth >= indent) {
+            while open.last().is_some_and(|&(depth, _)| depth > indent) {
                 open.pop();
+            }
+            // The rest of a header written over several lines (`) -> Result<()> {`, a
+            // brace on a line of its own, `where`) continues the line that opened it.
+            match open.last() {
+                Some(&(depth, header)) if depth == indent && continues_header(line) => {
+                    opener[index] = opener[header];
+                    continue;
+                }
+                Some(&(depth, _)) if depth == indent => {
+                    open.pop();
+                }
+                _ => {}
             }
             opener[index] = open.last().map(|&(_, line)| line);
             if !closes_only(line) {
@@ -106,6 +119,73 @@ impl<'a> Blocks<'a> {
     }
 }
 
+impl Blocks<'_> {
+    /// The branches beside the changed lines `numbers` (1-based) that already run the
+    /// same statement: for each changed line that is a call of some length, each unchanged
+    /// copy of it elsewhere in the file whose block is opened by a branch (`if`, `elif`,
+    /// `unless`, `when`…) whose parent is the changed line's own block or that block's
+    /// parent (a sibling branch of the same function). The branches' line indices, each
+    /// once, ascending. `redisUtils.del(key)` added under a new condition is read by the
+    /// `if` that already runs it when a user's roles change.
+    pub fn twin_branches(&self, numbers: &[usize]) -> Vec<usize> {
+        let changed: HashSet<usize> = numbers.iter().filter_map(|n| n.checked_sub(1)).collect();
+        let mut copies: HashMap<&[u8], Vec<usize>> = HashMap::new();
+        for &index in &changed {
+            if let Some(text) = self.lines.get(index).map(|line| line.trim_ascii()) {
+                if text.len() >= TWIN_LENGTH && text.contains(&b'(') && !closes_only(text) {
+                    copies.entry(text).or_default();
+                }
+            }
+        }
+        if copies.is_empty() {
+            return Vec::new();
+        }
+        for (index, line) in self.lines.iter().enumerate() {
+            if let Some(list) = copies.get_mut(line.trim_ascii()) {
+                if !changed.contains(&index) {
+                    list.push(index);
+                }
+            }
+        }
+        let mut found: Vec<usize> = Vec::new();
+        for &index in &changed {
+            let Some(list) = self
+                .lines
+                .get(index)
+                .and_then(|l| copies.get(l.trim_ascii()))
+            else {
+                continue;
+            };
+            let own = self.opener[index];
+            let parent = own.and_then(|block| self.opener[block]);
+            for &copy in list {
+                let Some(branch) = self.opener[copy] else {
+                    continue;
+                };
+                let beside = self.opener[branch];
+                if Some(branch) != own
+                    && (beside == own || beside == parent)
+                    && is_branch(self.lines[branch])
+                {
+                    found.push(branch);
+                }
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
+    /// The line at `index` (0-based) with its number.
+    fn numbered(&self, index: usize) -> (usize, &[u8]) {
+        (index + 1, self.lines[index])
+    }
+}
+
+/// The shortest statement whose copy elsewhere in a file is read as the same statement:
+/// shorter ones (`return nil`, `i++`) repeat everywhere without meaning the same thing.
+const TWIN_LENGTH: usize = 16;
+
 /// The indentation of `line` in columns, `None` for a blank line.
 fn indentation(line: &[u8]) -> Option<usize> {
     let mut columns = 0;
@@ -118,6 +198,36 @@ fn indentation(line: &[u8]) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether `line` goes on with the header of a definition or statement begun above at
+/// its indentation: the closing bracket of a parameter list written one per line
+/// (rustfmt, prettier, gofmt, black), a `where` clause, or an opening brace on its own
+/// line (PSR-12 methods, Allman style).
+fn continues_header(line: &[u8]) -> bool {
+    let text = line.trim_ascii();
+    text == b"{"
+        || text == b"where"
+        || (matches!(text.first(), Some(b')' | b']' | b'>'))
+            && text.last().is_some_and(|b| matches!(b, b'{' | b':')))
+}
+
+/// Whether `line` opens a branch: `if`, `elif`, `elsif`, `unless`, `when`, `else if`,
+/// after a closing brace or not.
+fn is_branch(line: &[u8]) -> bool {
+    let text = line.trim_ascii();
+    let text = text.strip_prefix(b"}").unwrap_or(text).trim_ascii_start();
+    let text = text
+        .strip_prefix(b"else")
+        .map_or(text, <[u8]>::trim_ascii_start);
+    [&b"if"[..], b"elif", b"elsif", b"unless", b"when"]
+        .iter()
+        .any(|keyword| {
+            text.strip_prefix(*keyword).is_some_and(|rest| {
+                rest.first()
+                    .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+            })
+        })
 }
 
 /// Whether `line` only closes blocks: brackets, `end`, separators.
@@ -179,6 +289,7 @@ pub(crate) fn scope_findings(
                 continue;
             };
             let mut blocks = None;
+            let mut twins: Option<Vec<usize>> = None;
             let mut key_paths = None;
             for (slot, &index) in rules.iter().enumerate() {
                 let rule = &matcher.line_rules[index];
@@ -205,6 +316,19 @@ pub(crate) fn scope_findings(
                             Blocks::new(&text, CommentStyle::for_path(&path_text))
                         })
                         .definitions(numbers, |line| rule.is_match(line))
+                };
+                // Nothing around the changed lines: the branches beside them that run
+                // the same statement (see `twin_branches`).
+                let definitions = match (definitions.is_empty() && !rule.data, &blocks) {
+                    (true, Some(found)) => {
+                        let twins = twins.get_or_insert_with(|| found.twin_branches(numbers));
+                        twins
+                            .iter()
+                            .map(|&index| found.numbered(index))
+                            .filter(|&(_, line)| rule.is_match(line))
+                            .collect()
+                    }
+                    _ => definitions,
                 };
                 for (number, line) in definitions {
                     if side == LineSide::Added {
@@ -259,6 +383,52 @@ mod tests {
         );
         assert!(openers(text, CommentStyle::Hash, 1).is_empty());
         assert!(openers(text, CommentStyle::Hash, 99).is_empty());
+    }
+
+    #[test]
+    fn a_header_written_over_several_lines_opens_the_block_at_its_first_line() {
+        // rustfmt: parameters one per line, `) -> T {` back at the header's column.
+        let rust = "impl H {\n    async fn do_password_modification(\n        &mut self,\n    ) -> Result<()> {\n        let a = 1;\n    }\n}\n";
+        assert_eq!(
+            openers(rust, CommentStyle::Slash, 5),
+            [
+                (2, "async fn do_password_modification(".to_string()),
+                (1, "impl H {".to_string()),
+            ]
+        );
+        // PSR-12: a method's brace on a line of its own; a `where` clause.
+        let php = "class A\n{\n    public function login(Request $r)\n    {\n        return 1;\n    }\n}\n";
+        assert_eq!(
+            openers(php, CommentStyle::Slash, 5),
+            [
+                (3, "public function login(Request $r)".to_string()),
+                (1, "class A".to_string()),
+            ]
+        );
+        let clause = "fn check<T>(t: T) -> bool\nwhere\n    T: Auth,\n{\n    t.ok()\n}\n";
+        assert_eq!(
+            openers(clause, CommentStyle::Slash, 5),
+            [(1, "fn check<T>(t: T) -> bool".to_string())]
+        );
+        // A call's closing line is not a header: the next statement is back in the function.
+        let go = "func f() {\n\tx := g(\n\t\ta,\n\t)\n\ty()\n}\n";
+        assert_eq!(
+            openers(go, CommentStyle::Slash, 5),
+            [(1, "func f() {".to_string())]
+        );
+    }
+
+    #[test]
+    fn a_changed_statement_is_read_by_the_sibling_branches_that_already_run_it() {
+        let text = "void update(User u) {\n    if (rolesChanged(u)) {\n        cache.del(Keys.DATA + u.id());\n        cache.del(Keys.MENU + u.id());\n    }\n    if (deptChanged(u)) {\n        cache.del(Keys.DATA + u.id());\n    }\n    save(u);\n}\nvoid other(User u) {\n    if (x) {\n        cache.del(Keys.MENU + u.id());\n        save(u);\n    }\n}\n";
+        let blocks = Blocks::new(text.as_bytes(), CommentStyle::Slash);
+        // Line 7 repeats line 3, run by the sibling branch at line 2 (index 1); and the
+        // other way round.
+        assert_eq!(blocks.twin_branches(&[6, 7, 8]), [1]);
+        assert_eq!(blocks.twin_branches(&[3]), [5]);
+        // A copy in another function is not beside it; a short statement is not read.
+        assert!(blocks.twin_branches(&[4]).is_empty());
+        assert!(blocks.twin_branches(&[14]).is_empty());
     }
 
     #[test]

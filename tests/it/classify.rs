@@ -1179,3 +1179,58 @@ fn ownership_checks_and_guards_in_handlers_are_auth_by_meaning() {
     );
     assert_eq!(rules(&result), ["auth.line.permission-helper"]);
 }
+
+#[test]
+fn a_function_header_written_over_several_lines_still_names_the_block() {
+    // rustfmt writes the parameters one per line and `) -> T {` back at the header's
+    // column: the body is still in `do_password_modification`.
+    let handler = |name: &str, dn: &str| {
+        format!(
+            "impl Handler {{\n    async fn {name}(\n        &mut self,\n        request: &Request,\n    ) -> Result<()> {{\n        let uid = user_id_from_dn(\n            {dn},\n            &self.base_dn,\n        )?;\n        self.store(uid)\n    }}\n}}\n"
+        )
+    };
+    let base = handler("do_password_modification", "user");
+    let result = change_over(
+        &[("src/ldap.rs", &base)],
+        &[(
+            "src/ldap.rs",
+            &handler("do_password_modification", "&user.to_ascii_lowercase()"),
+        )],
+    );
+    assert_eq!(rules(&result), ["auth.scope.guard"]);
+    assert_eq!(result.findings[0].line, Some(2));
+    let result = change_over(
+        &[("src/ldap.rs", &handler("do_modification", "user"))],
+        &[(
+            "src/ldap.rs",
+            &handler("do_modification", "&user.to_ascii_lowercase()"),
+        )],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}
+
+#[test]
+fn a_statement_added_beside_a_role_branch_that_runs_it_is_auth() {
+    // A new branch clears the same per-user cache the role-change branch clears: it is
+    // read by that branch's condition.
+    let service = |condition: &str, extra: &str| {
+        format!(
+            "class UserService {{\n    void update(User resources, User user) {{\n        if ({condition}) {{\n            redisUtils.del(CacheKey.DATA_USER + resources.getId());\n            redisUtils.del(CacheKey.MENU_USER + resources.getId());\n        }}\n{extra}        userRepository.save(user);\n    }}\n}}\n"
+        )
+    };
+    let added = "        if (!Objects.equals(resources.getDept(), user.getDept())) {\n            redisUtils.del(CacheKey.DATA_USER + resources.getId());\n        }\n";
+    let roles = "!resources.getRoles().equals(user.getRoles())";
+    let result = change_over(
+        &[("src/main/java/UserService.java", &service(roles, ""))],
+        &[("src/main/java/UserService.java", &service(roles, added))],
+    );
+    assert_eq!(rules(&result), ["auth.scope.check"]);
+    assert_eq!(result.findings[0].line, Some(3));
+    // The same change beside a branch on the user's email is not auth.
+    let email = "!resources.getEmail().equals(user.getEmail())";
+    let result = change_over(
+        &[("src/main/java/UserService.java", &service(email, ""))],
+        &[("src/main/java/UserService.java", &service(email, added))],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}

@@ -147,6 +147,16 @@ pub(super) const YES: &[Case] = &[
     ("auth.line.injection-guard", "src/main/java/util/Sql.java", "        if (SqlInjectionUtils.check(value)) {"),
     ("auth.scope.check", "app/api/views/route.ts", "        const session = await createDataroomSession("),
     ("auth.scope.check", "internal/auth/issue.go", "\ttoken, err := s.issueToken("),
+    // Auth by the names of the auth vocabulary in code: an elevation window, a token
+    // endpoint's handler, an account-reset module's functions.
+    ("auth.line.privilege-elevation", "api/user.go", "\t\tif client.ElevatedUntil != nil && time.Now().Before(*client.ElevatedUntil) {"),
+    ("auth.line.privilege-elevation", "accounts/views.py", "    request.session[\"sudo\"] = sudo_mode_until(timezone.now())"),
+    ("auth.scope.token", "internal/googlereader/handler.go", "func (h *handler) tokenHandler(w http.ResponseWriter, r *http.Request) {"),
+    ("auth.scope.token", "src/auth/tokens.rs", "    pub async fn refresh_access_token("),
+    ("auth.scope.guard", "src/user/reset.js", "UserReset.send = async function (email) {"),
+    ("auth.scope.guard", "src/socket.io/user.js", "SocketUser.reset.send = async function (socket, email) {"),
+    ("auth.scope.check", "eladmin-system/src/main/java/UserServiceImpl.java", "        if (!resources.getRoles().equals(user.getRoles())) {"),
+    ("auth.scope.check", "app/controllers/admin_controller.rb", "    if current_user.role == \"admin\""),
 ];
 
 #[rustfmt::skip]
@@ -234,4 +244,12 @@ pub(super) const NO: &[Case] = &[
     ("auth.line.injection-guard", "recipes/views/api.py", "    order_field = request.query_params.get('order_field')"),
     ("auth.line.injection-guard", "shop/orders.py", "    if not is_valid_order(order):"),
     ("auth.scope.check", "src/nlp/tokens.ts", "  const parts = createTokenizer("),
+    ("auth.line.privilege-elevation", "app/src/main/java/Ui.kt", "    ElevatedButton(onClick = onClick, elevation = ButtonDefaults.elevatedButtonElevation()) {"),
+    ("auth.line.privilege-elevation", "src/components/Card.tsx", "  const elevation = props.raised ? 8 : 2; // elevated when raised"),
+    ("auth.scope.token", "src/parser/lexer.rs", "    fn next_token(&mut self) -> Option<Token> {"),
+    ("auth.scope.token", "src/nlp/tokens.ts", "export const createTokenizer = (input: string) => {"),
+    ("auth.scope.guard", "src/meta/settings.js", "Settings.reset = async function (hash) {"),
+    ("auth.scope.token", "pages/settings/tokens.tsx", "  const generateToken = async () => {"),
+    ("auth.scope.check", "app/chat/completions.py", "        if message.role == \"assistant\":"),
+    ("auth.scope.check", "src/components/Menu.tsx", "    if (role === 'menuitem') {"),
 ];
