@@ -1,0 +1,276 @@
+//! Tests of reading the working tree through the index: each against libgit2's comparison.
+
+use super::*;
+use std::process::Command;
+
+/// A repository in a temporary directory, built with the git command-line tool.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new(files: &[(&str, &str)]) -> Fixture {
+        let fixture = Fixture {
+            dir: tempfile::tempdir().expect("a temporary directory"),
+        };
+        fixture.git(&["init", "-q", "-b", "main", "--template="]);
+        fixture.git(&["config", "user.email", "test@example.com"]);
+        fixture.git(&["config", "user.name", "Test"]);
+        for (path, content) in files {
+            fixture.write(path, content);
+        }
+        fixture.git(&["add", "-A"]);
+        fixture.git(&["commit", "-q", "-m", "base"]);
+        fixture
+    }
+
+    fn git(&self, args: &[&str]) {
+        let status = Command::new("git")
+            .args(args)
+            .current_dir(self.dir.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .status()
+            .expect("run git");
+        assert!(status.success(), "git {args:?}");
+    }
+
+    fn write(&self, path: &str, content: &str) {
+        let full = self.dir.path().join(path);
+        std::fs::create_dir_all(full.parent().expect("a parent")).expect("directories");
+        std::fs::write(full, content).expect("write a file");
+    }
+
+    fn path(&self, path: &str) -> PathBuf {
+        self.dir.path().join(path)
+    }
+
+    /// The change through the index, which must be read, and through libgit2.
+    fn both(&self) -> (Vec<Entry>, Vec<Entry>) {
+        let repo = Repo::open(self.dir.path()).expect("opens");
+        let base = repo
+            .tree_of(repo.commit_of("HEAD").expect("HEAD"))
+            .expect("tree");
+        let own = repo
+            .worktree_entries_from_index(&base)
+            .expect("no error")
+            .expect("the index is read");
+        let libgit2 = repo.worktree_entries_from_libgit2(&base).expect("no error");
+        (own, libgit2)
+    }
+
+    fn assert_same_as_libgit2(&self) -> Vec<Entry> {
+        let (own, libgit2) = self.both();
+        assert_eq!(summary(&own), summary(&libgit2));
+        own
+    }
+
+    fn index_is_refused(&self) -> bool {
+        let repo = Repo::open(self.dir.path()).expect("opens");
+        let base = repo
+            .tree_of(repo.commit_of("HEAD").expect("HEAD"))
+            .expect("tree");
+        repo.worktree_entries_from_index(&base)
+            .expect("no error")
+            .is_none()
+    }
+}
+
+/// Status, paths and modes of each entry, and the ids of the sides both know.
+fn summary(entries: &[Entry]) -> Vec<String> {
+    let side = |side: &Option<Side>| match side {
+        None => "-".to_string(),
+        Some(side) => format!(
+            "{} {:o} {} {}",
+            side.display_path(),
+            side.mode,
+            side.in_worktree,
+            if side.in_worktree {
+                String::new()
+            } else {
+                side.id.to_string()
+            }
+        ),
+    };
+    entries
+        .iter()
+        .map(|entry| {
+            format!(
+                "{:?}: {} -> {}",
+                entry.status,
+                side(&entry.old),
+                side(&entry.new)
+            )
+        })
+        .collect()
+}
+
+fn statuses(entries: &[Entry]) -> Vec<(String, ChangeStatus)> {
+    entries
+        .iter()
+        .map(|entry| {
+            let side = entry.new.as_ref().or(entry.old.as_ref()).expect("a side");
+            (side.display_path(), entry.status)
+        })
+        .collect()
+}
+
+#[test]
+fn edits_additions_deletions_and_ignored_files_match_libgit2() {
+    let fixture = Fixture::new(&[
+        (".gitignore", "build/\n*.log\n"),
+        ("a.txt", "one\n"),
+        ("src/lib.rs", "fn a() {}\n"),
+        ("src/deep/x.rs", "x\n"),
+        ("src/deep/y.rs", "y\n"),
+        ("docs/guide.md", "guide\n"),
+        ("tool.sh", "echo\n"),
+        ("gone.txt", "gone\n"),
+    ]);
+    fixture.write("a.txt", "one\ntwo\n");
+    fixture.write("new.txt", "new\n");
+    fixture.write("fresh/dir/file.rs", "fresh\n");
+    fixture.write("build/out.bin", "ignored\n");
+    fixture.write("src/deep/debug.log", "ignored\n");
+    std::fs::remove_file(fixture.path("src/deep/y.rs")).expect("remove");
+    fixture.git(&["rm", "-q", "--cached", "gone.txt"]);
+    fixture.git(&["mv", "docs/guide.md", "docs/manual.md"]);
+    std::fs::set_permissions(
+        fixture.path("tool.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod");
+    let own = fixture.assert_same_as_libgit2();
+    let expected = [
+        ("a.txt", ChangeStatus::Modified),
+        ("docs/guide.md", ChangeStatus::Deleted),
+        ("docs/manual.md", ChangeStatus::Added),
+        ("fresh/dir/file.rs", ChangeStatus::Added),
+        ("gone.txt", ChangeStatus::Deleted),
+        ("new.txt", ChangeStatus::Added),
+        ("src/deep/y.rs", ChangeStatus::Deleted),
+        ("tool.sh", ChangeStatus::Modified),
+    ];
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(path, status)| (path.to_string(), *status))
+        .collect();
+    assert_eq!(statuses(&own), expected);
+}
+
+#[test]
+fn staged_changes_merge_with_the_files_on_disk_as_in_git() {
+    let fixture = Fixture::new(&[
+        ("keep.txt", "keep\n"),
+        ("link", "target\n"),
+        ("s/t.txt", "t\n"),
+    ]);
+    // Staged and then edited again; staged and then deleted from disk; a file turned
+    // into a link; a staged edit the file on disk still holds.
+    fixture.write("added.txt", "first\n");
+    fixture.write("dropped.txt", "never committed\n");
+    fixture.git(&["add", "added.txt", "dropped.txt"]);
+    fixture.write("added.txt", "first\nsecond\n");
+    std::fs::remove_file(fixture.path("dropped.txt")).expect("remove");
+    std::fs::remove_file(fixture.path("link")).expect("remove");
+    std::os::unix::fs::symlink("keep.txt", fixture.path("link")).expect("symlink");
+    fixture.write("s/t.txt", "t2\n");
+    fixture.git(&["add", "s/t.txt"]);
+    let own = fixture.assert_same_as_libgit2();
+    let statuses = statuses(&own);
+    assert!(statuses.contains(&("added.txt".to_string(), ChangeStatus::Added)));
+    assert!(statuses.contains(&("link".to_string(), ChangeStatus::TypeChange)));
+    assert!(statuses.contains(&("s/t.txt".to_string(), ChangeStatus::Modified)));
+    assert!(!statuses.iter().any(|(path, _)| path == "dropped.txt"));
+}
+
+#[test]
+fn an_unchanged_checkout_reads_no_tree_and_touched_files_stay_clean() {
+    let fixture = Fixture::new(&[("a/b/c.txt", "c\n"), ("d.txt", "d\n")]);
+    // Writes the cache-tree, and stat data older than the index.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    fixture.git(&["read-tree", "HEAD"]);
+    fixture.git(&["update-index", "--refresh"]);
+    let repo = Repo::open(fixture.dir.path()).expect("opens");
+    let (index, _) = read_index(&fixture.path(".git/index")).expect("read");
+    let base = repo
+        .tree_of(repo.commit_of("HEAD").expect("HEAD"))
+        .expect("tree");
+    let cached = index.cache_tree.as_ref().and_then(|tree| tree.id);
+    assert_eq!(cached, Some(base.id()), "git wrote the cache-tree");
+    assert!(fixture.assert_same_as_libgit2().is_empty());
+    // The same content written again: new stat data, hashed, still the same.
+    fixture.write("d.txt", "d\n");
+    assert!(fixture.assert_same_as_libgit2().is_empty());
+}
+
+#[test]
+fn a_file_changed_in_the_second_the_index_was_written_is_hashed() {
+    let fixture = Fixture::new(&[("racy.txt", "aaaa\n")]);
+    let full = fixture.path("racy.txt");
+    fixture.write("racy.txt", "bbbb\n");
+    let metadata = std::fs::symlink_metadata(&full).expect("stat");
+    use std::os::unix::fs::MetadataExt;
+    // An entry whose recorded stat data is exactly the file's: only the racy rule
+    // says the content may differ from the recorded object.
+    let entry = IndexEntry {
+        path: b"racy.txt".to_vec(),
+        id: Oid::hash_object(git2::ObjectType::Blob, b"aaaa\n").expect("hash"),
+        mode: 0o100_644,
+        stat: StatData {
+            ctime: (metadata.ctime() as u32, metadata.ctime_nsec() as u32),
+            mtime: (metadata.mtime() as u32, metadata.mtime_nsec() as u32),
+            ino: metadata.ino() as u32,
+            uid: metadata.uid(),
+            gid: metadata.gid(),
+            size: metadata.size() as u32,
+        },
+    };
+    let root = fixture.dir.path();
+    let same_second = mtime(&metadata);
+    let state = file_state(root, &entry, same_second).ok().expect("a state");
+    assert!(matches!(state, FileState::Changed { .. }), "{state:?}");
+    let later = (same_second.0 + 1, 0);
+    let trusted = file_state(root, &entry, later).ok().expect("a state");
+    assert_eq!(trusted, FileState::Same, "stat data trusted when not racy");
+    // And through a real index written in the same second as the edit.
+    fixture.git(&["add", "racy.txt"]);
+    fixture.write("racy.txt", "cccc\n");
+    let own = fixture.assert_same_as_libgit2();
+    assert_eq!(
+        statuses(&own),
+        [("racy.txt".to_string(), ChangeStatus::Modified)]
+    );
+}
+
+#[test]
+fn indexes_and_settings_this_reader_does_not_handle_fall_back() {
+    let fixture = Fixture::new(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+    assert!(!fixture.index_is_refused());
+    fixture.git(&["update-index", "--assume-unchanged", "a.txt"]);
+    assert!(fixture.index_is_refused(), "assume-unchanged");
+    fixture.git(&["update-index", "--no-assume-unchanged", "a.txt"]);
+    fixture.git(&["update-index", "--skip-worktree", "b.txt"]);
+    assert!(fixture.index_is_refused(), "skip-worktree");
+    fixture.git(&["update-index", "--no-skip-worktree", "b.txt"]);
+    assert!(!fixture.index_is_refused());
+    fixture.git(&["update-index", "--split-index"]);
+    assert!(fixture.index_is_refused(), "split index");
+    fixture.git(&["update-index", "--no-split-index"]);
+    assert!(!fixture.index_is_refused());
+    fixture.git(&["config", "core.ignorecase", "true"]);
+    assert!(fixture.index_is_refused(), "core.ignorecase");
+    fixture.git(&["config", "core.ignorecase", "false"]);
+    fixture.git(&["config", "filter.lfs.clean", "git-lfs clean -- %f"]);
+    assert!(fixture.index_is_refused(), "a filter driver");
+    fixture.git(&["config", "--unset", "filter.lfs.clean"]);
+    fixture.write(".gitattributes", "*.txt working-tree-encoding=UTF-16\n");
+    fixture.git(&["add", ".gitattributes"]);
+    assert!(fixture.index_is_refused(), "working-tree-encoding");
+    fixture.write(".gitattributes", "*.txt text\n");
+    fixture.write("a.txt", "a\r\n");
+    assert!(fixture.index_is_refused(), "a carriage return to filter");
+    fixture.write("a.txt", "a2\n");
+    fixture.assert_same_as_libgit2();
+    fixture.write("nested/repo/.git/HEAD", "ref: refs/heads/main\n");
+    assert!(fixture.index_is_refused(), "a nested repository");
+}
