@@ -157,6 +157,13 @@ pub(super) const YES: &[Case] = &[
     ("auth.scope.guard", "src/socket.io/user.js", "SocketUser.reset.send = async function (socket, email) {"),
     ("auth.scope.check", "eladmin-system/src/main/java/UserServiceImpl.java", "        if (!resources.getRoles().equals(user.getRoles())) {"),
     ("auth.scope.check", "app/controllers/admin_controller.rb", "    if current_user.role == \"admin\""),
+    // The fifth set's misses, each by a general spelling.
+    ("auth.line.permission-helper", "app/Http/Controllers/Common/Reports.php", "            if (Utility::cannotRead($report->class)) {"),
+    ("auth.line.permission-helper", "netbox/extras/templatetags/custom_links.py", "    custom_links = CustomLink.objects.restrict(user, 'view').filter(object_types=object_type, enabled=True)"),
+    ("auth.line.permission-type", "bakerydemo/base/models.py", "                        FieldPanel(\"from_address\", permission=\"superuser\"),"),
+    ("auth.path.session", "server/polar/member_session/tasks.py", ""),
+    ("auth.line.rails-security", "config/initializers/clearance.rb", "  config.signed_cookie = true"),
+    ("auth.path.auth-file", "config/initializers/clearance.rb", ""),
 ];
 
 #[rustfmt::skip]
@@ -252,4 +259,9 @@ pub(super) const NO: &[Case] = &[
     ("auth.scope.token", "pages/settings/tokens.tsx", "  const generateToken = async () => {"),
     ("auth.scope.check", "app/chat/completions.py", "        if message.role == \"assistant\":"),
     ("auth.scope.check", "src/components/Menu.tsx", "    if (role === 'menuitem') {"),
+    ("auth.line.permission-helper", "src/jobs/retry.ts", "  if (cannotProceed(state)) {"),
+    ("auth.line.permission-helper", "app/formatting.py", "    text = restrict_length(value, 80)"),
+    ("auth.line.permission-type", "app/storage.py", "    os.makedirs(path, mode=0o700, exist_ok=True, permissions=None)"),
+    ("auth.path.session", "app/chat_session/history.py", ""),
+    ("auth.path.auth-file", "app/models/customs_clearance_form.rb", ""),
 ];

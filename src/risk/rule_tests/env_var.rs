@@ -71,6 +71,8 @@ pub(super) const YES: &[Case] = &[
     ("env-var.line.java", "src/main/kotlin/app/Jwt.kt", "    @Value(\"\\${jwt.secret}\") private val secret: String,"),
     ("env-var.line.java", "src/main/java/app/Db.java", "        String url = env.getProperty(\"DB_URL\");"),
     ("env-var.line.java", "src/main/java/app/Db.java", "    @ConfigProperty(name = \"db.url\")"),
+    ("env-var.line.rust", "src/config/features.rs", "        let explicit_signup_enabled = var_parsed(\"EXPLICIT_SIGNUP_ENABLED\")?.unwrap_or(false);"),
+    ("env-var.line.rust", "src/bin/crates-io/monitor.rs", "        let service_key = required_var(\"PAGERDUTY_INTEGRATION_KEY\")?.into();"),
 ];
 
 #[rustfmt::skip]
@@ -120,4 +122,6 @@ pub(super) const NO: &[Case] = &[
     ("env-var.line.php", "src/Kernel.php", "    $env = $this->app->environment();"),
     ("env-var.line.php", "src/Kernel.php", "    $x = $_ENVIRONMENT['x'];"),
     ("env-var.line.java", "src/main/java/app/Db.java", "        String v = props.getProperty(\"db.url\");"),
+    ("env-var.line.rust", "src/template.rs", "    let v = render_var(\"name\")?;"),
+    ("env-var.scope.option-table", "netbox/netbox/settings.py", "DEBUG_TOOLBAR_CONFIG = {"),
 ];

@@ -50,6 +50,7 @@ pub(super) const YES: &[Case] = &[
     ("migration.scope.alembic", "app/db/revisions/2024_01_add_index.py", "def downgrade():"),
     ("migration.scope.prisma", "prisma/schema/books.prisma", "model Book {"),
     ("migration.scope.prisma", "prisma/schema.prisma", "enum Role {"),
+    ("migration.path.migrations-dir", "migrations/2026-07-30-140000-0000_add_users_username_index/metadata.toml", ""),
 ];
 
 #[rustfmt::skip]
@@ -80,4 +81,5 @@ pub(super) const NO: &[Case] = &[
     ("migration.scope.alembic", "tools/selfupdate.py", "def upgrade(version):"),
     ("migration.scope.alembic", "tools/selfupdate.py", "    def upgrade():"),
     ("migration.scope.prisma", "prisma/schema.prisma", "generator client {"),
+    ("migration.path.migrations-dir", "migrations/README.md", ""),
 ];

@@ -24,6 +24,7 @@ pub(super) const YES: &[Case] = &[
     ("payment.scope.pay", "mall-portal/src/main/java/com/macro/mall/portal/service/impl/OmsPortalOrderServiceImpl.java", "    public Integer paySuccess(Long orderId, Integer payType) {"),
     ("payment.scope.pay", "app/services/orders.rb", "  def refund!(amount)"),
     ("payment.path.payment-dir", "src/subscriptions/renewal.py", ""),
+    ("payment.line.subscription-state", "app/Jobs/Banking/CreateBankingDocumentTransaction.php", "                $this->model->status = 'paid';"),
 ];
 
 #[rustfmt::skip]
@@ -42,4 +43,5 @@ pub(super) const NO: &[Case] = &[
     ("payment.scope.pay", "server/events.py", "def payload_for(event):"),
     ("payment.scope.pay", "src/player.ts", "  display(frame: Frame) {"),
     ("payment.scope.pay", "mall-portal/src/main/java/com/macro/mall/portal/controller/OmsPortalOrderController.java", "        return paySuccess(orderId, payType);"),
+    ("payment.line.subscription-state", "app/Jobs/PublishPost.php", "        $post->status = 'published';"),
 ];

@@ -18,6 +18,8 @@ pub(super) const YES: &[Case] = &[
     ("test-file.line.rust-test", "src/parse.rs", "    #[tokio::test]"),
     ("test-file.path.ruby", "spec/signing_form_helper.rb", ""),
     ("test-file.path.ruby", "spec/support/capybara.rb", ""),
+    ("test-file.path.php", "phpunit.xml", ""),
+    ("test-file.path.php", "phpunit.xml.dist", ""),
 ];
 
 #[rustfmt::skip]
@@ -32,4 +34,5 @@ pub(super) const NO: &[Case] = &[
     ("test-file.line.rust-test", "src/parse.rs", "// run the #[test] functions with cargo test"),
     ("test-file.line.rust-test", "src/query.py", "#[test]"),
     ("test-file.path.ruby", "app/helpers/spec_helper_methods.rb", ""),
+    ("test-file.path.php", "docs/phpunit.xml.md", ""),
 ];
