@@ -38,43 +38,44 @@ impl Deref for Content<'_> {
 }
 
 /// Contents read while pairing renames, kept for streaming so that no object is inflated
-/// twice, up to [`KEPT_BYTES`] in all.
+/// twice, up to [`KEPT_BYTES`] in all. Owned bytes, so that they can be handed to the
+/// thread that streams a large change ([`super::pipeline`]).
 #[derive(Default)]
-pub(super) struct Kept<'r> {
-    blobs: HashMap<Oid, Blob<'r>>,
+pub(super) struct Kept {
+    contents: HashMap<Oid, Vec<u8>>,
     bytes: usize,
 }
 
 /// The most content [`Kept`] holds: beyond it, an object is read again when streamed.
 const KEPT_BYTES: usize = 32 << 20;
 
-impl<'r> Kept<'r> {
+impl Kept {
     /// Keeps `content` if it is an object and the budget allows.
-    pub(super) fn keep(&mut self, id: Oid, content: Content<'r>) {
+    pub(super) fn keep(&mut self, id: Oid, content: Content<'_>) {
         if let Content::Blob(blob) = content {
             let size = blob.content().len();
             if self.bytes + size <= KEPT_BYTES {
                 self.bytes += size;
-                self.blobs.insert(id, blob);
+                self.contents.insert(id, blob.content().to_vec());
             }
         }
     }
 
     /// Hands out a kept object once.
-    fn take(&mut self, side: &Side) -> Option<Content<'r>> {
+    fn take(&mut self, side: &Side) -> Option<Content<'static>> {
         if side.in_worktree {
             return None;
         }
-        self.blobs.remove(&side.id).map(Content::Blob)
+        self.contents.remove(&side.id).map(Content::File)
     }
 }
 
 impl Repo {
     /// Describes one entry and streams its lines to `visitor` if it asks for them.
-    pub(super) fn stream_entry<'r>(
-        &'r self,
+    pub(super) fn stream_entry(
+        &self,
         entry: &Entry,
-        kept: &mut Kept<'r>,
+        kept: &mut Kept,
         visitor: &mut dyn ChangeVisitor,
     ) -> Result<Option<ChangedFile>, GitError> {
         let submodule = [&entry.old, &entry.new]
@@ -266,7 +267,7 @@ pub(super) fn binary_text(content: &[u8]) -> Vec<u8> {
 }
 
 /// Streams every line of a file that exists on one side only.
-fn stream_whole(
+pub(super) fn stream_whole(
     file: &ChangedFile,
     content: &[u8],
     side: LineSide,

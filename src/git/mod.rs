@@ -26,6 +26,7 @@ mod error;
 mod index;
 mod linediff;
 mod listing;
+mod pipeline;
 mod renames;
 mod similarity;
 #[cfg(unix)]
@@ -193,10 +194,15 @@ impl Repo {
         };
         let mut entries = self.entries(base_oid, head_oid)?;
         let (rename_search_skipped, mut kept) = self.pair_renames(&mut entries, renames)?;
-        let mut files = Vec::with_capacity(entries.len());
-        for entry in &entries {
-            files.extend(self.stream_entry(entry, &mut kept, visitor)?);
-        }
+        let files = if visitor.reads_lines() && entries.len() >= pipeline::MIN_FILES {
+            self.stream_in_parallel(&entries, kept, visitor)?
+        } else {
+            let mut files = Vec::with_capacity(entries.len());
+            for entry in &entries {
+                files.extend(self.stream_entry(entry, &mut kept, visitor)?);
+            }
+            files
+        };
         Ok(ChangeSet {
             base: base_oid.to_string(),
             head: head_oid.map_or_else(|| WORKTREE.to_string(), |oid| oid.to_string()),

@@ -135,7 +135,7 @@ struct Facts {
 struct Pairing<'r, 'e> {
     repo: &'r Repo,
     /// The contents read, for streaming.
-    kept: Kept<'r>,
+    kept: Kept,
     entries: &'e [Entry],
     copies: bool,
     sources: Vec<Source>,
@@ -153,11 +153,11 @@ impl Repo {
     ///
     /// Returns what the exhaustive search skipped, if it did, and the contents it read,
     /// kept for streaming.
-    pub(super) fn pair_renames<'r>(
-        &'r self,
+    pub(super) fn pair_renames(
+        &self,
         entries: &mut Vec<Entry>,
         options: &RenameOptions,
-    ) -> Result<(Option<RenameLimitExceeded>, Kept<'r>), GitError> {
+    ) -> Result<(Option<RenameLimitExceeded>, Kept), GitError> {
         let mut pairing = Pairing::new(self, entries, options.copies);
         if pairing.sources.is_empty() || pairing.destinations.is_empty() {
             return Ok((None, Kept::default()));
@@ -483,7 +483,7 @@ impl<'r, 'e> Pairing<'r, 'e> {
 
     /// The entries with each pair made one renamed or copied entry, and the contents
     /// kept.
-    fn finish(self) -> (Vec<Entry>, Kept<'r>) {
+    fn finish(self) -> (Vec<Entry>, Kept) {
         let mut origin: Vec<Option<usize>> = vec![None; self.entries.len()];
         for destination in &self.destinations {
             origin[destination.entry] = destination.source;
