@@ -48,6 +48,8 @@ pub(super) struct CacheTree {
     pub name: Vec<u8>,
     /// The tree the index holds for this directory, when git knows it is still valid.
     pub id: Option<Oid>,
+    /// How many index entries that tree covers (git walks that many entries as the tree's).
+    pub entry_count: usize,
     /// The subdirectories git recorded.
     pub children: Vec<CacheTree>,
 }
@@ -76,6 +78,8 @@ const ENTRY_FIXED: usize = 40 + ID_LEN;
 const ASSUME_VALID: u16 = 0x8000;
 const EXTENDED: u16 = 0x4000;
 const STAGE_MASK: u16 = 0x3000;
+/// The length of the path, or all ones when it is that long or longer.
+const NAME_MASK: u16 = 0x0FFF;
 /// The regular-file, link and submodule modes the index holds.
 const MODE_KIND: u32 = 0o170_000;
 const MODE_REGULAR: u32 = 0o100_000;
@@ -192,6 +196,11 @@ impl<'a> Reader<'a> {
         if path.is_empty() || (kind != MODE_REGULAR && kind != MODE_LINK) {
             return None;
         }
+        // Git reads a path by this length, not up to its NUL: a path whose length says
+        // otherwise is a different path to git.
+        if usize::from(flags & NAME_MASK) != path.len().min(usize::from(NAME_MASK)) {
+            return None;
+        }
         Some(IndexEntry {
             path,
             id,
@@ -250,11 +259,17 @@ fn cache_tree_node(reader: &mut Reader<'_>, depth: usize) -> Option<CacheTree> {
     } else {
         None
     };
+    let entry_count = usize::try_from(entries).unwrap_or(0);
     let mut children = Vec::with_capacity(subtrees.min(1024));
     for _ in 0..subtrees {
         children.push(cache_tree_node(reader, depth + 1)?);
     }
-    Some(CacheTree { name, id, children })
+    Some(CacheTree {
+        name,
+        id,
+        entry_count,
+        children,
+    })
 }
 
 #[cfg(test)]
@@ -336,6 +351,7 @@ mod tests {
         let index = parse(&index_file(2, &["a", "src/b"], &[(b"TREE", body)])).expect("parses");
         let tree = index.cache_tree.expect("a cache-tree");
         assert_eq!(tree.id, Some(Oid::from_bytes(&[0x11; ID_LEN]).unwrap()));
+        assert_eq!(tree.entry_count, 2);
         assert_eq!(tree.child(b"src").map(|src| src.id), Some(None));
     }
 
@@ -371,6 +387,10 @@ mod tests {
         let mut count = good.clone();
         count[8..12].copy_from_slice(&u32::MAX.to_be_bytes());
         assert!(parse(&count).is_none());
+        // A name-length field that is not the path's: git reads another path.
+        let mut length = good.clone();
+        length[12 + 61] -= 1;
+        assert!(parse(&length).is_none());
         // A malformed cache-tree.
         let broken = index_file(2, &["a"], &[(b"TREE", b"\0x 1\n".to_vec())]);
         assert!(parse(&broken).is_none());

@@ -4,8 +4,9 @@
 //! Three comparisons, as git makes them, then merged the way `git diff BASE` merges them:
 //!
 //! 1. Base tree to index: the two walked side by side, and a directory skipped whole when
-//!    the index's cache-tree says its staged content is the base's tree (after a checkout
-//!    with unstaged edits only, nothing is read at all).
+//!    the index's cache-tree says its staged content is the base's tree, over exactly the
+//!    entries the index holds there, as far as git trusts it (after a checkout with
+//!    unstaged edits only, nothing is read at all).
 //! 2. Index to files: every tracked file `lstat`ed (on a second thread) and compared with
 //!    the stat data the index recorded; only a file whose stat data changed, or that was
 //!    written in the same second as the index (git's "racy" rule), is read and hashed.
@@ -131,8 +132,10 @@ impl Repo {
         prefix: &mut Vec<u8>,
         changes: &mut Vec<Entry>,
     ) -> Result<(), GitError> {
-        if let (Some(tree), Some(cached)) = (tree, cache.and_then(|cache| cache.id)) {
-            if tree.id() == cached {
+        // Git walks as many entries as the cache-tree says as the tree's: one whose count
+        // is not the entries' is not trusted here either.
+        if let (Some(tree), Some(cache)) = (tree, cache) {
+            if cache.id == Some(tree.id()) && cache.entry_count == entries.len() {
                 return Ok(());
             }
         }
@@ -545,6 +548,28 @@ fn index_side(entry: &IndexEntry) -> Side {
     }
 }
 
+/// A staged change whose file was edited again: what the base and the file on disk differ
+/// by, nothing when the file went back to the base's content and mode.
+fn staged_then_edited(staged: Entry, new: Option<Side>) -> Option<Entry> {
+    match (&staged.old, &new) {
+        (Some(old), Some(side)) if old.id == side.id && old.mode == side.mode => None,
+        (Some(old), Some(side)) => Some(Entry {
+            status: if old.mode & mode::KIND == side.mode & mode::KIND {
+                ChangeStatus::Modified
+            } else {
+                ChangeStatus::TypeChange
+            },
+            old: staged.old,
+            new,
+        }),
+        _ => Some(Entry {
+            status: staged.status,
+            old: staged.old,
+            new,
+        }),
+    }
+}
+
 /// Merges the staged changes, the files' states and the untracked files the way
 /// `git diff BASE` (and libgit2's tree-to-working-tree diff) merges them: the working
 /// tree's content on the new side, the base's on the old.
@@ -590,11 +615,7 @@ fn merge(
                     new: None,
                 })
             }
-            Some(staged) => Some(Entry {
-                status: staged.status,
-                old: staged.old,
-                new,
-            }),
+            Some(staged) => staged_then_edited(staged, new),
             None => Some(Entry {
                 status,
                 old: Some(index_side(entry)),

@@ -274,3 +274,129 @@ fn indexes_and_settings_this_reader_does_not_handle_fall_back() {
     fixture.write("nested/repo/.git/HEAD", "ref: refs/heads/main\n");
     assert!(fixture.index_is_refused(), "a nested repository");
 }
+
+/// `git diff --name-status HEAD` in the fixture: git's own view of the change.
+fn git_name_status(fixture: &Fixture) -> String {
+    let output = Command::new("git")
+        .args(["diff", "--no-ext-diff", "--name-status", "HEAD"])
+        .current_dir(fixture.dir.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("run git");
+    assert!(output.status.success(), "git diff: {output:?}");
+    String::from_utf8(output.stdout).expect("UTF-8")
+}
+
+/// The change working-tree mode reports: through the index, or through libgit2 when the
+/// reader declines.
+fn reported(fixture: &Fixture) -> Vec<(String, ChangeStatus)> {
+    let repo = Repo::open(fixture.dir.path()).expect("opens");
+    let base = repo
+        .tree_of(repo.commit_of("HEAD").expect("HEAD"))
+        .expect("tree");
+    let entries = match repo.worktree_entries_from_index(&base).expect("no error") {
+        Some(entries) => entries,
+        None => repo.worktree_entries_from_libgit2(&base).expect("no error"),
+    };
+    statuses(&entries)
+}
+
+/// Rewrites the fixture's index with `edit` applied to its bytes and a valid checksum (as
+/// a tool could write it; git checks the checksum).
+fn rewrite_index(fixture: &Fixture, edit: impl FnOnce(&mut Vec<u8>)) {
+    let path = fixture.path(".git/index");
+    let mut data = std::fs::read(&path).expect("read the index");
+    data.truncate(data.len() - 20);
+    edit(&mut data);
+    std::fs::write(&path, &data).expect("write");
+    let sum = Command::new("sha1sum")
+        .arg(&path)
+        .output()
+        .expect("run sha1sum");
+    let hex = String::from_utf8(sum.stdout).expect("UTF-8");
+    let id = Oid::from_str(&hex[..40]).expect("a SHA-1");
+    data.extend_from_slice(id.as_bytes());
+    std::fs::write(&path, &data).expect("write");
+}
+
+/// The index's cache-tree extension, signature to end (the fixtures write no other).
+fn cache_tree_extension(fixture: &Fixture) -> Vec<u8> {
+    let data = std::fs::read(fixture.path(".git/index")).expect("read the index");
+    let body = &data[..data.len() - 20];
+    let at = memchr::memmem::rfind(body, b"TREE").expect("a cache-tree");
+    body[at..].to_vec()
+}
+
+#[test]
+fn a_staged_change_reverted_on_disk_is_no_change_as_in_git() {
+    let fixture = Fixture::new(&[("a.txt", "a\n"), ("tool.sh", "echo\n"), ("b.txt", "b\n")]);
+    fixture.write("a.txt", "staged\n");
+    std::fs::set_permissions(
+        fixture.path("tool.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .expect("chmod");
+    fixture.git(&["add", "a.txt", "tool.sh"]);
+    fixture.write("a.txt", "a\n");
+    std::fs::set_permissions(
+        fixture.path("tool.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    )
+    .expect("chmod");
+    assert_eq!(git_name_status(&fixture), "");
+    // (libgit2's comparison reports both as modified: git's answer is the one to give.)
+    assert_eq!(summary(&fixture.both().0), Vec::<String>::new());
+    // Staged, then edited on disk into something else again: still a change.
+    fixture.write("b.txt", "b2\n");
+    fixture.git(&["add", "b.txt"]);
+    fixture.write("b.txt", "b3\n");
+    assert_eq!(git_name_status(&fixture), "M\tb.txt\n");
+    assert_eq!(
+        statuses(&fixture.both().0),
+        [("b.txt".to_string(), ChangeStatus::Modified)]
+    );
+}
+
+#[test]
+fn a_cache_tree_that_covers_fewer_entries_than_the_index_holds_is_not_trusted() {
+    let fixture = Fixture::new(&[("d/a.txt", "a\n"), ("d/b.txt", "b\n"), ("top.txt", "t\n")]);
+    fixture.git(&["read-tree", "HEAD"]);
+    let before = cache_tree_extension(&fixture);
+    // Two files staged under d/, then the cache-tree put back as it was: it claims d/ is
+    // still the base's tree, of two entries, where the index holds four.
+    fixture.write("d/0-new.txt", "new\n");
+    fixture.write("d/z-new.txt", "new\n");
+    fixture.git(&["add", "d/0-new.txt", "d/z-new.txt"]);
+    rewrite_index(&fixture, |data| {
+        let at = memchr::memmem::rfind(data, b"TREE").expect("a cache-tree");
+        data.truncate(at);
+        data.extend_from_slice(&before);
+    });
+    // Git accepts the index and, walking two entries as the tree's, still sees additions.
+    assert_ne!(git_name_status(&fixture), "");
+    let reported = reported(&fixture);
+    for path in ["d/0-new.txt", "d/z-new.txt"] {
+        assert!(
+            reported.contains(&(path.to_string(), ChangeStatus::Added)),
+            "{path} in {reported:?}"
+        );
+    }
+}
+
+#[test]
+fn a_cache_tree_git_trusts_is_trusted_as_git_does() {
+    // The count right and the id the base's: git walks the directory as the base's tree,
+    // and so does this reader (a commit written from this index keeps that tree too).
+    let fixture = Fixture::new(&[("d/a.txt", "a\n"), ("d/b.txt", "b\n"), ("top.txt", "t\n")]);
+    fixture.git(&["read-tree", "HEAD"]);
+    let before = cache_tree_extension(&fixture);
+    fixture.write("d/a.txt", "staged\n");
+    fixture.git(&["add", "d/a.txt"]);
+    rewrite_index(&fixture, |data| {
+        let at = memchr::memmem::rfind(data, b"TREE").expect("a cache-tree");
+        data.truncate(at);
+        data.extend_from_slice(&before);
+    });
+    assert_eq!(git_name_status(&fixture), "");
+    assert_eq!(reported(&fixture), []);
+}
