@@ -373,7 +373,16 @@ impl Repo {
         let diff = self
             .inner
             .diff_tree_to_workdir_with_index(Some(base_tree), Some(&mut options))
-            .map_err(GitError::git("comparing the working tree with the base"))?;
+            .map_err(|error| {
+                if error.class() == git2::ErrorClass::Index {
+                    // A corrupt, truncated or unreadable index: name the file.
+                    return GitError::ReadFile {
+                        path: self.inner.path().join("index"),
+                        message: error.message().to_string(),
+                    };
+                }
+                GitError::git("comparing the working tree with the base")(error)
+            })?;
         Ok(listing::worktree_changes(&diff))
     }
 

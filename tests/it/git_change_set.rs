@@ -476,3 +476,33 @@ fn the_changed_files_under_a_directory_are_the_change_sets_there_less_deletions(
         expected(change_set(&repo, &base, &head_commit()))
     );
 }
+
+#[test]
+fn a_corrupt_or_truncated_index_is_an_error_naming_it() {
+    let (repo, base) = TestRepo::with_files(&[("a.txt", "a\n"), ("d/b.txt", "b\n")]);
+    repo.write("a.txt", "edited\n");
+    let index = repo.path().join(".git").join("index");
+    let good = std::fs::read(&index).unwrap();
+    let mut flipped_count = good.clone();
+    flipped_count[8..12].copy_from_slice(&u32::MAX.to_be_bytes());
+    let corrupt = [
+        good[..good.len() / 2].to_vec(),
+        good[..13].to_vec(),
+        b"DIRC".to_vec(),
+        b"not an index at all\n".to_vec(),
+        flipped_count,
+    ];
+    for data in corrupt {
+        std::fs::write(&index, &data).unwrap();
+        let error = Repo::open(repo.path())
+            .unwrap()
+            .change_set(&base, &Head::WorkTree)
+            .unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.contains(&index.display().to_string()),
+            "{} bytes: {message}",
+            data.len()
+        );
+    }
+}
