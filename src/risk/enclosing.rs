@@ -212,6 +212,63 @@ fn continues_header(line: &[u8]) -> bool {
             && text.last().is_some_and(|b| matches!(b, b'{' | b':')))
 }
 
+/// Whether a YAML file is a catalogue of translations: in a `locales`/`i18n`/`lang`/
+/// `translations` folder, its root key the language its name ends with
+/// (`config/locales/fr.yml` under `fr:`, `devise.pt-BR.yml` under `pt-BR:`, as Rails I18n
+/// and its kin write them). Its keys name messages, so a
+/// `security:` section holds the wording of a page, not a setting: no scope or data rule
+/// reads it.
+fn is_translation_catalogue(path: &str, text: &[u8]) -> bool {
+    let mut folders = path.rsplit('/');
+    let name = folders.next().unwrap_or(path);
+    let in_catalogue_folder = folders.any(|folder| {
+        matches!(
+            folder.to_ascii_lowercase().as_str(),
+            "locale"
+                | "locales"
+                | "i18n"
+                | "l10n"
+                | "lang"
+                | "langs"
+                | "languages"
+                | "translations"
+        )
+    });
+    if !in_catalogue_folder {
+        return false;
+    }
+    let Some(stem) = name
+        .strip_suffix(".yml")
+        .or_else(|| name.strip_suffix(".yaml"))
+    else {
+        return false;
+    };
+    let language = stem.rsplit('.').next().unwrap_or(stem);
+    let tag = |part: &str, lengths: std::ops::RangeInclusive<usize>| {
+        lengths.contains(&part.len()) && part.bytes().all(|b| b.is_ascii_alphabetic())
+    };
+    let mut parts = language.split(['-', '_']);
+    let is_tag = parts.next().is_some_and(|primary| {
+        tag(primary, 2..=3) && primary.bytes().all(|b| b.is_ascii_lowercase())
+    }) && parts.all(|region| tag(region, 2..=4));
+    if !is_tag {
+        return false;
+    }
+    let root = text
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii_end)
+        .find(|line| !line.trim_ascii().is_empty() && !line.starts_with(b"#") && *line != b"---");
+    root.is_some_and(|line| {
+        let key = line.strip_suffix(b":").unwrap_or(b"");
+        let key = key
+            .strip_prefix(b"\"")
+            .and_then(|k| k.strip_suffix(b"\""))
+            .or_else(|| key.strip_prefix(b"'").and_then(|k| k.strip_suffix(b"'")))
+            .unwrap_or(key);
+        key == language.as_bytes()
+    })
+}
+
 /// Whether `line` opens a branch: `if`, `elif`, `elsif`, `unless`, `when`, `else if`,
 /// after a closing brace or not.
 fn is_branch(line: &[u8]) -> bool {
@@ -288,6 +345,9 @@ pub(crate) fn scope_findings(
             let Some(text) = repo.read_file_at(at, &path_text)? else {
                 continue;
             };
+            if is_translation_catalogue(&path_text, &text) {
+                continue;
+            }
             let mut blocks = None;
             let mut twins: Option<Vec<usize>> = None;
             let mut key_paths = None;
@@ -429,6 +489,33 @@ mod tests {
         // A copy in another function is not beside it; a short statement is not read.
         assert!(blocks.twin_branches(&[4]).is_empty());
         assert!(blocks.twin_branches(&[14]).is_empty());
+    }
+
+    #[test]
+    fn translation_catalogues_are_told_by_their_root_key_and_name() {
+        let fr = b"# generated\n---\nfr:\n  pages:\n    security:\n      title: S\n";
+        assert!(is_translation_catalogue("config/locales/fr.yml", fr));
+        assert!(is_translation_catalogue(
+            "config/locales/devise.pt-BR.yml",
+            b"'pt-BR':\n  devise:\n"
+        ));
+        // A config file, a root key that is not the file's language, a name that is no tag.
+        assert!(!is_translation_catalogue(
+            "config/application.yml",
+            b"security:\n  jwt: x\n"
+        ));
+        assert!(!is_translation_catalogue(
+            "config/locales/fr.yml",
+            b"en:\n  a: b\n"
+        ));
+        assert!(!is_translation_catalogue(
+            "config/db.yml",
+            b"db:\n  host: x\n"
+        ));
+        assert!(!is_translation_catalogue(
+            "locales/settings.yml",
+            b"settings:\n  a: b\n"
+        ));
     }
 
     #[test]

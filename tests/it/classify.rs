@@ -1234,3 +1234,20 @@ fn a_statement_added_beside_a_role_branch_that_runs_it_is_auth() {
     );
     assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
 }
+
+#[test]
+fn a_security_section_of_a_translation_catalogue_is_wording_not_a_setting() {
+    let catalogue = |title: &str| format!("fr:\n  pages:\n    security:\n      title: {title}\n");
+    let result = change_over(
+        &[("config/locales/fr.yml", &catalogue("Sécurité"))],
+        &[("config/locales/fr.yml", &catalogue("Sécurité du site"))],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+    // The same block in a configuration file is an auth setting.
+    let config = |minutes: &str| format!("security:\n  session_minutes: {minutes}\n");
+    let result = change_over(
+        &[("config/application.yml", &config("30"))],
+        &[("config/application.yml", &config("600"))],
+    );
+    assert_eq!(rules(&result), ["auth.scope.config"]);
+}
