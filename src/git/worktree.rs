@@ -12,14 +12,17 @@
 //!    written in the same second as the index (git's "racy" rule), is read and hashed.
 //! 3. Untracked files: the directories walked, a name the index does not hold checked
 //!    against the ignore rules (libgit2's, so `.gitignore`, `info/exclude` and
-//!    `core.excludesFile` mean what they mean to git).
+//!    `core.excludesFile` mean what they mean to git). An untracked directory that holds
+//!    a repository of its own is one entry, a submodule added, as `git status` shows it
+//!    (`dir/`) and `git add` would stage it; a `.git` anywhere else is passed over.
 //!
 //! Where any of this could differ from git's answer — an index this reader does not
 //! handle ([`super::index`]), content filters that could make a changed file clean (a file
 //! holding a carriage return or `$Id`, a filter driver, `working-tree-encoding`), settings
-//! such as `core.ignorecase`, a nested repository, a symbolic link where the index has a
-//! directory — the caller falls back to libgit2's comparison, which re-reads everything:
-//! slower, never a different answer.
+//! such as `core.ignorecase`, a nested repository behind a `.git` file, a symbolic link
+//! where the index has a directory — the caller falls back to libgit2's comparison, which
+//! re-reads everything: slower, and not always git's answer (it calls modified a filtered
+//! file whose size changed and a staged change reverted on disk, which git calls clean).
 
 use super::index::{self, CacheTree, Index, IndexEntry, StatData};
 use super::listing::{mode, Entry, Side};
@@ -247,12 +250,10 @@ impl Repo {
             let kind = item.file_type().map_err(|_| Unsupported)?;
             let name = os_bytes(&item.file_name());
             if name == b".git" {
-                // The repository's own; anywhere else a nested repository, which git
-                // reports in a way of its own.
-                if prefix.is_empty() {
-                    continue;
-                }
-                return Err(Unsupported);
+                // Never listed by git: the repository's own, one made inside a tracked
+                // directory, or one that is no repository (an untracked directory that
+                // holds a repository was taken whole before it was walked).
+                continue;
             }
             let length = prefix.len();
             prefix.extend_from_slice(&name);
@@ -289,10 +290,17 @@ impl Repo {
             mode::REGULAR
         } else if kind.is_dir() {
             prefix.push(b'/');
-            if !self.is_ignored(prefix)? {
-                self.walk(root, prefix, None, found)?;
+            if self.is_ignored(prefix)? {
+                return Ok(());
             }
-            return Ok(());
+            if holds_repository(&root.join(super::path_of(prefix)))? {
+                // A repository of its own: one untracked entry to git (`dir/`), what
+                // `git add` would stage as a submodule.
+                prefix.pop();
+                found.push((prefix.clone(), mode::GITLINK));
+                return Ok(());
+            }
+            return self.walk(root, prefix, None, found);
         } else {
             return Err(Unsupported);
         };
@@ -315,6 +323,38 @@ impl Repo {
             .is_path_ignored(super::path_of(path))
             .map_err(|_| Unsupported)
     }
+}
+
+/// Whether `dir` holds a repository of its own, by git's test (`is_git_directory`): a
+/// `.git` directory with `objects` and `refs` directories and a `HEAD` that names a ref
+/// or holds an object id. A `.git` that is a file or a link (a pointer git would follow)
+/// is left to libgit2.
+fn holds_repository(dir: &Path) -> Result<bool, Unsupported> {
+    let git = dir.join(".git");
+    let Ok(metadata) = std::fs::symlink_metadata(&git) else {
+        return Ok(false);
+    };
+    if !metadata.is_dir() {
+        return Err(Unsupported);
+    }
+    let readable_dir = |name: &str| std::fs::read_dir(git.join(name)).is_ok();
+    if !readable_dir("objects") || !readable_dir("refs") {
+        return Ok(false);
+    }
+    let head = git.join("HEAD");
+    if let Ok(target) = std::fs::read_link(&head) {
+        return Ok(target.starts_with("refs/"));
+    }
+    let Ok(content) = std::fs::read(&head) else {
+        return Ok(false);
+    };
+    Ok(match content.strip_prefix(b"ref:") {
+        Some(rest) => rest.trim_ascii_start().starts_with(b"refs/"),
+        None => {
+            let hex = content.trim_ascii_end();
+            hex.len() == 40 && hex.iter().all(u8::is_ascii_hexdigit)
+        }
+    })
 }
 
 /// Reads the index file and its modification time; `None` when there is none or this

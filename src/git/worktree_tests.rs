@@ -271,8 +271,11 @@ fn indexes_and_settings_this_reader_does_not_handle_fall_back() {
     assert!(fixture.index_is_refused(), "a carriage return to filter");
     fixture.write("a.txt", "a2\n");
     fixture.assert_same_as_libgit2();
-    fixture.write("nested/repo/.git/HEAD", "ref: refs/heads/main\n");
-    assert!(fixture.index_is_refused(), "a nested repository");
+    fixture.write("nested/repo/.git", "gitdir: ../elsewhere\n");
+    assert!(
+        fixture.index_is_refused(),
+        "a nested repository behind a .git file"
+    );
 }
 
 /// `git diff --name-status HEAD` in the fixture: git's own view of the change.
@@ -399,4 +402,32 @@ fn a_cache_tree_git_trusts_is_trusted_as_git_does() {
     });
     assert_eq!(git_name_status(&fixture), "");
     assert_eq!(reported(&fixture), []);
+}
+
+#[test]
+fn a_nested_repository_is_one_untracked_entry_and_a_false_one_is_walked_as_in_git() {
+    let fixture = Fixture::new(&[("d/tracked.txt", "t\n")]);
+    // A repository in an untracked directory; one made in a tracked directory, whose
+    // files stay the directory's; a `.git` that is no repository.
+    fixture.git(&["init", "-q", "nested"]);
+    fixture.write("nested/a.txt", "a\n");
+    fixture.git(&["init", "-q", "d"]);
+    fixture.write("d/untracked.txt", "u\n");
+    fixture.write("fake/.git/HEAD", "ref: refs/heads/main\n");
+    fixture.write("fake/b.txt", "b\n");
+    let status = Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=all"])
+        .current_dir(fixture.dir.path())
+        .output()
+        .expect("run git");
+    assert_eq!(
+        String::from_utf8_lossy(&status.stdout),
+        "?? d/untracked.txt\n?? fake/b.txt\n?? nested/\n"
+    );
+    let (own, _) = fixture.both();
+    let expected = ["d/untracked.txt", "fake/b.txt", "nested"]
+        .map(|path| (path.to_string(), ChangeStatus::Added));
+    assert_eq!(statuses(&own), expected);
+    let nested = own[2].new.as_ref().expect("a new side");
+    assert_eq!(nested.mode, mode::GITLINK);
 }

@@ -506,3 +506,20 @@ fn a_corrupt_or_truncated_index_is_an_error_naming_it() {
         );
     }
 }
+
+#[test]
+fn a_repository_inside_the_working_tree_is_a_submodule_added_not_an_error() {
+    let (repo, base) = TestRepo::with_files(&[("a.txt", "a\n")]);
+    git_in(repo.path(), &["init", "-q", "vendor/lib"]);
+    repo.write("vendor/lib/code.rs", "fn f() {}\n");
+    repo.write("a.txt", "edited\n");
+    let change = change_set(&repo, &base, &Head::WorkTree);
+    assert_eq!(
+        summary(&change),
+        vec![
+            ("a.txt".into(), None, ChangeStatus::Modified),
+            ("vendor/lib".into(), None, ChangeStatus::Added),
+        ]
+    );
+    assert!(file(&change, "vendor/lib").submodule);
+}
