@@ -8,9 +8,12 @@
 //! commit's can be skipped without reading either side. Extensions that only speed git up
 //! (`REUC`, `UNTR`, `FSMN`, `EOIE`, `IEOT`) are passed over.
 //!
+//! An entry marked skip-worktree (a sparse checkout's files outside its patterns) is kept
+//! with its mark: with no file there, it is not a deletion to git, nor to the caller.
+//!
 //! Anything this reader does not fully understand — another version, a split or sparse
-//! index, an unknown required extension, a conflict, an entry marked assume-unchanged,
-//! skip-worktree or intent-to-add, a submodule, a truncated or malformed file — makes it
+//! index, an unknown required extension, a conflict, an entry marked assume-unchanged or
+//! intent-to-add, a submodule, a truncated or malformed file — makes it
 //! return `None`, and the caller asks libgit2 instead: a slower answer, never a wrong one.
 //! The trailing checksum is not verified (git checks it for integrity only; an entry whose
 //! object is damaged fails later, when the object is read).
@@ -28,6 +31,8 @@ pub(super) struct IndexEntry {
     pub mode: u32,
     /// The file's stat data when git last looked at it.
     pub stat: StatData,
+    /// Marked skip-worktree: git takes the file to be the staged one without looking.
+    pub skip_worktree: bool,
 }
 
 /// The part of a file's stat data git records, truncated to 32 bits as git stores it.
@@ -78,6 +83,8 @@ const ENTRY_FIXED: usize = 40 + ID_LEN;
 const ASSUME_VALID: u16 = 0x8000;
 const EXTENDED: u16 = 0x4000;
 const STAGE_MASK: u16 = 0x3000;
+/// The extended flag (version 3 and later) of a skip-worktree entry.
+const SKIP_WORKTREE: u16 = 0x4000;
 /// The length of the path, or all ones when it is that long or longer.
 const NAME_MASK: u16 = 0x0FFF;
 /// The regular-file, link and submodule modes the index holds.
@@ -171,11 +178,17 @@ impl<'a> Reader<'a> {
         if flags & (ASSUME_VALID | STAGE_MASK) != 0 {
             return None;
         }
+        let mut skip_worktree = false;
         if flags & EXTENDED != 0 {
-            // Version 3 and later: skip-worktree, intent-to-add and reserved bits; any of
-            // them changes what the entry means.
-            if version < 3 || self.u16()? != 0 {
+            // Version 3 and later: skip-worktree, intent-to-add and reserved bits; the
+            // last two change what the entry means.
+            if version < 3 {
                 return None;
+            }
+            match self.u16()? {
+                0 => {}
+                SKIP_WORKTREE => skip_worktree = true,
+                _ => return None,
             }
         }
         let path = if version == 4 {
@@ -213,6 +226,7 @@ impl<'a> Reader<'a> {
                 gid,
                 size,
             },
+            skip_worktree,
         })
     }
 

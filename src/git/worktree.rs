@@ -486,7 +486,11 @@ fn file_state(
 ) -> Result<FileState, Unsupported> {
     let full = root.join(super::path_of(&entry.path));
     let metadata = match std::fs::symlink_metadata(&full) {
+        // A file git takes to be the staged one: whether git looks at it when it is
+        // there depends on the sparse-checkout settings, so libgit2 is asked then.
+        Ok(_) if entry.skip_worktree => return Err(Unsupported),
         Ok(metadata) => metadata,
+        Err(_) if entry.skip_worktree => return Ok(FileState::Same),
         Err(error)
             if error.kind() == std::io::ErrorKind::NotFound
                 || error.kind() == std::io::ErrorKind::NotADirectory =>

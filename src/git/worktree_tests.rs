@@ -224,6 +224,7 @@ fn a_file_changed_in_the_second_the_index_was_written_is_hashed() {
             gid: metadata.gid(),
             size: metadata.size() as u32,
         },
+        skip_worktree: false,
     };
     let root = fixture.dir.path();
     let same_second = mtime(&metadata);
@@ -249,10 +250,11 @@ fn indexes_and_settings_this_reader_does_not_handle_fall_back() {
     fixture.git(&["update-index", "--assume-unchanged", "a.txt"]);
     assert!(fixture.index_is_refused(), "assume-unchanged");
     fixture.git(&["update-index", "--no-assume-unchanged", "a.txt"]);
-    fixture.git(&["update-index", "--skip-worktree", "b.txt"]);
-    assert!(fixture.index_is_refused(), "skip-worktree");
-    fixture.git(&["update-index", "--no-skip-worktree", "b.txt"]);
-    assert!(!fixture.index_is_refused());
+    fixture.write("intent.txt", "i\n");
+    fixture.git(&["add", "-N", "intent.txt"]);
+    assert!(fixture.index_is_refused(), "intent to add");
+    fixture.git(&["rm", "-q", "--cached", "intent.txt"]);
+    std::fs::remove_file(fixture.path("intent.txt")).expect("remove");
     fixture.git(&["update-index", "--split-index"]);
     assert!(fixture.index_is_refused(), "split index");
     fixture.git(&["update-index", "--no-split-index"]);
@@ -430,4 +432,28 @@ fn a_nested_repository_is_one_untracked_entry_and_a_false_one_is_walked_as_in_gi
     assert_eq!(statuses(&own), expected);
     let nested = own[2].new.as_ref().expect("a new side");
     assert_eq!(nested.mode, mode::GITLINK);
+}
+
+#[test]
+fn a_sparse_checkout_reads_as_git_reads_it() {
+    let fixture = Fixture::new(&[
+        ("in/a.txt", "a\n"),
+        ("in/b.txt", "b\n"),
+        ("out/c.txt", "c\n"),
+        ("out/deep/d.txt", "d\n"),
+        ("top.txt", "t\n"),
+    ]);
+    fixture.git(&["sparse-checkout", "set", "--no-cone", "/in/"]);
+    assert!(!fixture.path("out/c.txt").exists(), "outside the patterns");
+    fixture.write("in/a.txt", "edited\n");
+    // The files outside the patterns are not deletions (libgit2 calls them deleted).
+    assert_eq!(git_name_status(&fixture), "M\tin/a.txt\n");
+    assert_eq!(
+        statuses(&fixture.both().0),
+        [("in/a.txt".to_string(), ChangeStatus::Modified)]
+    );
+    // A skip-worktree file on disk: git looks at it in a sparse checkout and not
+    // elsewhere, so libgit2 is asked.
+    fixture.write("out/c.txt", "back on disk\n");
+    assert!(fixture.index_is_refused(), "a skip-worktree file on disk");
 }
