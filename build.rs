@@ -15,7 +15,7 @@
 //! `OUT_DIR/literals.rs`, two sorted tables the classifier's prefilters look patterns up
 //! in: reading them from the rules' text cost every run about 4.5 M instructions.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -126,10 +126,12 @@ fn node(text: &mut String, value: &Value) {
     }
 }
 
-/// Writes `OUT_DIR/literals.rs`: `BUILT_REGEX_LITERALS` (each built-in line regex) and
+/// Writes `OUT_DIR/literals.rs`: `BUILT_LITERALS` (every literal of a built-in pattern
+/// once, sorted) and `BUILT_REGEX_LITERALS` (each built-in line regex) and
 /// `BUILT_GLOB_LITERALS` (each built-in rule glob as the policy holds it, `.‹code›`
-/// expanded), with their literals, sorted by pattern. A pattern missing from them is
-/// read at run time (a test checks every built-in one is there).
+/// expanded), with their literals as indices in `BUILT_LITERALS`, sorted by pattern. A
+/// pattern missing from them is read at run time (a test checks every built-in one is
+/// there).
 fn write_literals(defaults: &Value) {
     println!("cargo:rerun-if-changed=src/pattern/required.rs");
     let extensions: Vec<&str> = words(defaults.get("code_extensions")).collect();
@@ -146,9 +148,27 @@ fn write_literals(defaults: &Value) {
             globs.insert(glob, literals);
         }
     }
+    let literals: Vec<&String> = regexes
+        .values()
+        .chain(globs.values())
+        .flatten()
+        .flatten()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let ids: BTreeMap<&String, usize> = literals
+        .iter()
+        .enumerate()
+        .map(|(id, literal)| (*literal, id))
+        .collect();
+    assert!(
+        ids.len() <= usize::from(u16::MAX),
+        "more built-in literals than a u16 counts"
+    );
     let mut text = String::new();
-    table(&mut text, "BUILT_REGEX_LITERALS", &regexes);
-    table(&mut text, "BUILT_GLOB_LITERALS", &globs);
+    let _ = writeln!(text, "static BUILT_LITERALS: &[&str] = &{literals:?};");
+    table(&mut text, "BUILT_REGEX_LITERALS", &regexes, &ids);
+    table(&mut text, "BUILT_GLOB_LITERALS", &globs, &ids);
     write_out("literals.rs", &text);
 }
 
@@ -162,13 +182,21 @@ fn words(value: Option<&Value>) -> impl Iterator<Item = &str> {
     sequence(value).filter_map(Value::as_str)
 }
 
-/// One table of patterns and their literals as a Rust `static` (`{:?}` writes a string
-/// as a Rust literal).
-fn table(text: &mut String, name: &str, entries: &BTreeMap<String, Option<Vec<String>>>) {
-    let _ = writeln!(text, "static {name}: &[(&str, Option<&[&str]>)] = &[");
+/// One table of patterns and their literals' indices as a Rust `static` (`{:?}` writes a
+/// string as a Rust literal).
+fn table(
+    text: &mut String,
+    name: &str,
+    entries: &BTreeMap<String, Option<Vec<String>>>,
+    ids: &BTreeMap<&String, usize>,
+) {
+    let _ = writeln!(text, "static {name}: &[(&str, Option<&[u16]>)] = &[");
     for (pattern, literals) in entries {
         let literals = match literals {
-            Some(literals) => format!("Some(&{literals:?})"),
+            Some(literals) => {
+                let literals: Vec<usize> = literals.iter().map(|literal| ids[literal]).collect();
+                format!("Some(&{literals:?})")
+            }
             None => "None".to_string(),
         };
         let _ = writeln!(text, "    ({pattern:?}, {literals}),");

@@ -13,36 +13,52 @@ use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-// `BUILT_REGEX_LITERALS` and `BUILT_GLOB_LITERALS`: the built-in line regexes, and the
-// built-in rule globs as written, each with its literals, sorted by pattern.
+// `BUILT_LITERALS`, every literal of a built-in pattern once, and `BUILT_REGEX_LITERALS`
+// and `BUILT_GLOB_LITERALS`: the built-in line regexes, and the built-in rule globs as
+// written, each with its literals' indices in `BUILT_LITERALS`, sorted by pattern.
 include!(concat!(env!("OUT_DIR"), "/literals.rs"));
 
-/// A pattern's literals: borrowed from the tables built at build time, or read from its
-/// text at run time (copying a thousand literals out of the tables cost every run a
-/// quarter of a million instructions).
-pub(crate) type Literals = Vec<Cow<'static, str>>;
+/// A pattern's literals: a built-in pattern's, as indices in the table built at build
+/// time (nothing copied, nothing hashed when a prefilter gathers them), or read from its
+/// text at run time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Literals {
+    /// Indices in `BUILT_LITERALS`.
+    Built(&'static [u16]),
+    /// Read at run time.
+    Read(Vec<String>),
+}
+
+impl Literals {
+    /// The literals themselves.
+    #[cfg(test)]
+    fn texts(&self) -> Vec<&str> {
+        match self {
+            Literals::Built(ids) => ids
+                .iter()
+                .map(|&id| BUILT_LITERALS[usize::from(id)])
+                .collect(),
+            Literals::Read(texts) => texts.iter().map(String::as_str).collect(),
+        }
+    }
+}
 
 /// The literals of a pattern in a table built at build time, if it is there.
 fn built(
-    table: &'static [(&'static str, Option<&'static [&'static str]>)],
+    table: &'static [(&'static str, Option<&'static [u16]>)],
     pattern: &str,
 ) -> Option<Option<Literals>> {
     let at = table
         .binary_search_by(|(key, _)| (*key).cmp(pattern))
         .ok()?;
-    let literals = table[at].1;
-    Some(literals.map(|literals| literals.iter().map(|l| Cow::Borrowed(*l)).collect()))
-}
-
-/// Literals read at run time.
-fn read(literals: Option<Vec<String>>) -> Option<Literals> {
-    literals.map(|literals| literals.into_iter().map(Cow::Owned).collect())
+    Some(table[at].1.map(Literals::Built))
 }
 
 /// Literals of which every match of the line regex `regex` holds one (ASCII lower case),
 /// or `None` when its text does not say ([`required::regex_literals`]).
 pub(crate) fn regex_literals(regex: &str) -> Option<Literals> {
-    built(BUILT_REGEX_LITERALS, regex).unwrap_or_else(|| read(required::regex_literals(regex)))
+    built(BUILT_REGEX_LITERALS, regex)
+        .unwrap_or_else(|| required::regex_literals(regex).map(Literals::Read))
 }
 
 /// What every match of a line regex requires, whole ([`required::regex_requirement`]):
@@ -70,29 +86,31 @@ impl RegexRequirement {
 /// holds one, or `None` ([`required::glob_literals`] of [`required::rule_glob`]).
 pub(crate) fn rule_glob_literals(glob: &str) -> Option<Literals> {
     built(BUILT_GLOB_LITERALS, glob)
-        .unwrap_or_else(|| read(required::glob_literals(&required::rule_glob(glob))))
+        .unwrap_or_else(|| required::glob_literals(&required::rule_glob(glob)).map(Literals::Read))
 }
 
 /// Finds which rules could match a text, from their literals, at a cost that suits the
 /// size of the change.
 ///
-/// The first [`BY_LITERAL`] texts are searched for each literal in turn (building an
-/// automaton would cost more than a few searches). Up to [`BY_NFA`] texts, an
-/// Aho-Corasick NFA finds every literal in one pass (cheap to build, about forty
-/// instructions a byte); beyond, a DFA does (a few instructions a byte, but about ten
-/// million instructions to build, which only a large change pays back).
+/// The first [`BY_LITERAL`] texts are searched for each literal in turn, and only for a
+/// literal each of whose pairs of adjacent bytes the text holds (a table of the text's
+/// pairs costs a few instructions a byte; a searcher per literal, ten times more, was
+/// built once and torn down at exit). Up to [`BY_NFA`] texts, an Aho-Corasick NFA finds
+/// every literal in one pass (cheap to build, about forty instructions a byte); beyond, a
+/// DFA does (a few instructions a byte, but about ten million instructions to build,
+/// which only a large change pays back).
 #[derive(Debug)]
 pub(crate) struct Prefilter {
-    /// Every distinct literal of every rule that has some, in lower case.
-    literals: Literals,
-    /// The rules (or globs) holding each literal.
-    owners: Vec<Vec<usize>>,
+    /// Every distinct literal of every rule that has some, in lower case (a literal read
+    /// at run time may repeat a built-in one: it is searched twice, for the same rules).
+    literals: Vec<Cow<'static, str>>,
+    /// The rules (or globs) holding literal `i`: `owners[starts[i]..starts[i + 1]]`.
+    starts: Vec<usize>,
+    owners: Vec<usize>,
     /// The rules (or globs) with no literal: candidates for every text.
     always: Vec<usize>,
     /// How many texts were searched.
     searched: AtomicUsize,
-    /// One searcher per literal.
-    finders: OnceLock<Vec<memchr::memmem::Finder<'static>>>,
     /// The literals as one NFA, then as one DFA.
     nfa: OnceLock<AhoCorasick>,
     dfa: OnceLock<AhoCorasick>,
@@ -107,36 +125,76 @@ const BY_NFA: usize = 4096;
 impl Prefilter {
     /// Gathers each item's literals (`None`: no prefilter).
     pub(crate) fn new(items: impl Iterator<Item = Option<Literals>>) -> Prefilter {
-        // hashbrown's hasher, not std's SipHash, and room for a few literals an item: the
-        // built-in rules give about 1,500, hashed at every start (0.4 M instructions with
-        // SipHash and the table's growth).
-        let mut slots: HashMap<Cow<'static, str>, usize> =
-            HashMap::with_capacity(items.size_hint().0 * 4);
-        let (mut literals, mut owners, mut always) =
-            (Vec::new(), Vec::<Vec<usize>>::new(), Vec::new());
-        for (index, item) in items.enumerate() {
-            let Some(item) = item else {
-                always.push(index);
-                continue;
+        // A built-in literal's slot is found by its index, a literal read at run time's
+        // by hashing it (hashbrown's hasher, not std's SipHash).
+        let mut built_slots = vec![usize::MAX; BUILT_LITERALS.len()];
+        let mut read_slots: HashMap<String, usize> = HashMap::new();
+        let mut literals: Vec<Cow<'static, str>> = Vec::new();
+        // Each item's literals' slots, in order, and how many items hold each.
+        let (mut slots, mut counts, mut always) = (Vec::new(), Vec::<usize>::new(), Vec::new());
+        let mut new_slot = |literal: Cow<'static, str>| {
+            literals.push(literal);
+            literals.len() - 1
+        };
+        let items: Vec<Option<Literals>> = items.collect();
+        for (index, item) in items.iter().enumerate() {
+            let start = slots.len();
+            match item {
+                None => always.push(index),
+                Some(Literals::Built(ids)) => slots.extend(ids.iter().map(|&id| {
+                    let slot = &mut built_slots[usize::from(id)];
+                    if *slot == usize::MAX {
+                        *slot = new_slot(Cow::Borrowed(BUILT_LITERALS[usize::from(id)]));
+                    }
+                    *slot
+                })),
+                Some(Literals::Read(texts)) => slots.extend(texts.iter().map(|text| {
+                    *read_slots
+                        .entry_ref(text.as_str())
+                        .or_insert_with(|| new_slot(Cow::Owned(text.clone())))
+                })),
+            }
+            for &slot in &slots[start..] {
+                if slot >= counts.len() {
+                    counts.resize(slot + 1, 0);
+                }
+                counts[slot] += 1;
+            }
+        }
+        // The owners grouped by literal, each group in item order.
+        let mut starts = Vec::with_capacity(counts.len() + 1);
+        starts.push(0);
+        for count in &counts {
+            starts.push(starts[starts.len() - 1] + count);
+        }
+        let mut next = starts.clone();
+        let mut owners = vec![0; slots.len()];
+        let mut slot_of = slots.iter();
+        for (index, item) in items.iter().enumerate() {
+            let held = match item {
+                None => 0,
+                Some(Literals::Built(ids)) => ids.len(),
+                Some(Literals::Read(texts)) => texts.len(),
             };
-            for literal in item {
-                let slot = *slots.entry(literal).or_insert_with_key(|literal| {
-                    literals.push(literal.clone());
-                    owners.push(Vec::new());
-                    owners.len() - 1
-                });
-                owners[slot].push(index);
+            for &slot in slot_of.by_ref().take(held) {
+                owners[next[slot]] = index;
+                next[slot] += 1;
             }
         }
         Prefilter {
             literals,
+            starts,
             owners,
             always,
             searched: AtomicUsize::new(0),
-            finders: OnceLock::new(),
             nfa: OnceLock::new(),
             dfa: OnceLock::new(),
         }
+    }
+
+    /// The items that hold literal `slot`.
+    fn owners_of(&self, slot: usize) -> &[usize] {
+        &self.owners[self.starts[slot]..self.starts[slot + 1]]
     }
 
     /// The items that could match `text`, in order, each once.
@@ -144,16 +202,12 @@ impl Prefilter {
         let mut found: Vec<usize> = Vec::new();
         let searched = self.searched.fetch_add(1, Ordering::Relaxed);
         if searched < BY_LITERAL {
-            let finders = self.finders.get_or_init(|| {
-                let finder = |literal: &Cow<'static, str>| {
-                    memchr::memmem::Finder::new(literal.as_bytes()).into_owned()
-                };
-                self.literals.iter().map(finder).collect()
-            });
             let lower = text.to_ascii_lowercase();
-            for (finder, owners) in finders.iter().zip(&self.owners) {
-                if finder.find(&lower).is_some() {
-                    found.extend(owners);
+            let pairs = BytePairs::of(&lower);
+            for (slot, literal) in self.literals.iter().enumerate() {
+                let literal = literal.as_bytes();
+                if pairs.may_hold(literal) && memchr::memmem::find(&lower, literal).is_some() {
+                    found.extend(self.owners_of(slot));
                 }
             }
         } else {
@@ -170,7 +224,7 @@ impl Prefilter {
                     .expect("literal patterns always build an automaton")
             });
             for hit in automaton.find_overlapping_iter(text) {
-                found.extend(&self.owners[hit.pattern().as_usize()]);
+                found.extend(self.owners_of(hit.pattern().as_usize()));
             }
         }
         if found.is_empty() {
@@ -180,6 +234,42 @@ impl Prefilter {
         found.sort_unstable();
         found.dedup();
         found
+    }
+}
+
+/// The bytes, and the pairs of adjacent bytes, a text holds: a literal that holds one
+/// the text does not cannot be in it.
+struct BytePairs {
+    bytes: [u64; 4],
+    pairs: Vec<u64>,
+}
+
+impl BytePairs {
+    fn of(text: &[u8]) -> BytePairs {
+        let mut found = BytePairs {
+            bytes: [0; 4],
+            pairs: vec![0; 1 << 10],
+        };
+        for &byte in text {
+            found.bytes[usize::from(byte >> 6)] |= 1 << (byte & 63);
+        }
+        for pair in text.windows(2) {
+            let pair = usize::from(pair[0]) << 8 | usize::from(pair[1]);
+            found.pairs[pair >> 6] |= 1 << (pair & 63);
+        }
+        found
+    }
+
+    /// Whether `literal` could be in the text.
+    fn may_hold(&self, literal: &[u8]) -> bool {
+        match literal {
+            [] => true,
+            [byte] => self.bytes[usize::from(byte >> 6)] & 1 << (byte & 63) != 0,
+            _ => literal.windows(2).all(|pair| {
+                let pair = usize::from(pair[0]) << 8 | usize::from(pair[1]);
+                self.pairs[pair >> 6] & 1 << (pair & 63) != 0
+            }),
+        }
     }
 }
 
@@ -201,10 +291,13 @@ mod tests {
                 RuleMatch::Paths { globs } => (globs, None),
                 RuleMatch::Line { regex, files } => (files, Some(regex)),
             };
+            let texts = |literals: Option<Option<Literals>>| {
+                literals.map(|literals| literals.map(|literals| literals.texts().join(" ")))
+            };
             if let Some(regex) = regex {
-                let read = read(required::regex_literals(regex));
+                let read = required::regex_literals(regex).map(|read| read.join(" "));
                 assert_eq!(
-                    built(BUILT_REGEX_LITERALS, regex),
+                    texts(built(BUILT_REGEX_LITERALS, regex)),
                     Some(read),
                     "{}",
                     rule.id
@@ -212,8 +305,10 @@ mod tests {
                 patterns += 1;
             }
             for glob in globs {
-                let read = read(required::glob_literals(&required::rule_glob(glob)));
-                assert_eq!(built(BUILT_GLOB_LITERALS, glob), Some(read), "{}", rule.id);
+                let read = required::glob_literals(&required::rule_glob(glob));
+                let read = read.map(|read| read.join(" "));
+                let found = texts(built(BUILT_GLOB_LITERALS, glob));
+                assert_eq!(found, Some(read), "{}", rule.id);
                 patterns += 1;
             }
         }
@@ -221,7 +316,7 @@ mod tests {
         assert_eq!(built(BUILT_REGEX_LITERALS, r"not\.a\.rule"), None);
         assert_eq!(
             regex_literals(r"not\.a\.rule"),
-            Some(vec![Cow::Borrowed("not.a.rule")])
+            Some(Literals::Read(vec!["not.a.rule".to_string()]))
         );
     }
 
@@ -236,6 +331,50 @@ mod tests {
             .collect()
     }
 
+    #[test]
+    fn built_in_and_read_literals_find_the_same_candidates_at_every_tier() {
+        let mut items: Vec<Option<Literals>> = BUILT_REGEX_LITERALS
+            .iter()
+            .chain(BUILT_GLOB_LITERALS)
+            .step_by(7)
+            .map(|(_, literals)| literals.map(Literals::Built))
+            .collect();
+        let read = vec!["password".to_string(), BUILT_LITERALS[0].to_string()];
+        items.extend([Some(Literals::Read(read)), None]);
+        let sets: Vec<Option<Vec<String>>> = items
+            .iter()
+            .map(|item| {
+                let texts = item.as_ref().map(Literals::texts);
+                texts.map(|texts| texts.into_iter().map(str::to_string).collect())
+            })
+            .collect();
+        let mut texts = vec![
+            "const PASSWORD = 1".to_string(),
+            "nothing".to_string(),
+            String::new(),
+            "x".to_string(),
+        ];
+        texts.extend(
+            sets.iter()
+                .flatten()
+                .flatten()
+                .map(|l| format!("a {} b", l.to_uppercase())),
+        );
+        let prefilter = Prefilter::new(items.into_iter());
+        for (tier, searched) in [(0, 0), (1, BY_LITERAL), (2, BY_NFA)] {
+            prefilter.searched.store(searched, Ordering::Relaxed);
+            for text in &texts {
+                let expected = owners_holding(&sets, text);
+                assert_eq!(
+                    prefilter.candidates(text.as_bytes()),
+                    expected,
+                    "tier {tier} on {text:?}"
+                );
+            }
+        }
+        assert!(texts.len() > 50, "{} texts", texts.len());
+    }
+
     proptest! {
         #[test]
         fn every_tier_of_a_prefilter_finds_the_same_candidates(
@@ -245,7 +384,7 @@ mod tests {
             ),
             texts in prop::collection::vec("[a-cA-C. ]{0,12}", 1..6),
         ) {
-            let prefilter = Prefilter::new(sets.iter().cloned().map(read));
+            let prefilter = Prefilter::new(sets.iter().cloned().map(|set| set.map(Literals::Read)));
             for (tier, searched) in [(0, 0), (1, BY_LITERAL), (2, BY_NFA)] {
                 prefilter.searched.store(searched, Ordering::Relaxed);
                 for text in &texts {
