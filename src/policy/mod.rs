@@ -264,7 +264,7 @@ pub struct ReviewerPolicy {
 impl Default for Policy {
     /// The built-in defaults (`defaults.yaml`).
     fn default() -> Policy {
-        defaults().clone()
+        defaults::owned_defaults()
     }
 }
 
