@@ -129,18 +129,20 @@ fn node(text: &mut String, value: &Value) {
 /// Writes `OUT_DIR/literals.rs`: `BUILT_LITERALS` (every literal of a built-in pattern
 /// once, sorted) and `BUILT_REGEX_LITERALS` (each built-in line regex) and
 /// `BUILT_GLOB_LITERALS` (each built-in rule glob as the policy holds it, `.‹code›`
-/// expanded), with their literals as indices in `BUILT_LITERALS`, sorted by pattern. A
-/// pattern missing from them is read at run time (a test checks every built-in one is
-/// there).
+/// expanded), with their literals as indices in `BUILT_LITERALS`, sorted by pattern, and
+/// `BUILT_REGEX_REQUIREMENTS`, each built-in line regex's whole requirement. A pattern
+/// missing from them is read at run time (a test checks every built-in one is there).
 fn write_literals(defaults: &Value) {
     println!("cargo:rerun-if-changed=src/pattern/required.rs");
     let extensions: Vec<&str> = words(defaults.get("code_extensions")).collect();
     let code = format!(".{{{}}}", extensions.join(","));
-    let (mut regexes, mut globs) = (BTreeMap::new(), BTreeMap::new());
+    let (mut regexes, mut requirements, mut globs) =
+        (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
     let rules = sequence(defaults.get("triggers")).flat_map(|t| sequence(t.get("rules")));
     for rule in rules {
         if let Some(regex) = rule.get("line").and_then(Value::as_str) {
             regexes.insert(regex.to_string(), required::regex_literals(regex));
+            requirements.insert(regex.to_string(), required::regex_requirement(regex));
         }
         for glob in words(rule.get("paths")).chain(words(rule.get("files"))) {
             let glob = glob.replace(".‹code›", &code);
@@ -169,6 +171,16 @@ fn write_literals(defaults: &Value) {
     let _ = writeln!(text, "static BUILT_LITERALS: &[&str] = &{literals:?};");
     table(&mut text, "BUILT_REGEX_LITERALS", &regexes, &ids);
     table(&mut text, "BUILT_GLOB_LITERALS", &globs, &ids);
+    let _ = writeln!(
+        text,
+        "static BUILT_REGEX_REQUIREMENTS: &[(&str, Requirement)] = &["
+    );
+    for (regex, requirement) in &requirements {
+        let _ = write!(text, "    ({regex:?}, ");
+        requirement_tree(&mut text, requirement);
+        text.push_str("),\n");
+    }
+    text.push_str("];\n");
     write_out("literals.rs", &text);
 }
 
@@ -202,6 +214,24 @@ fn table(
         let _ = writeln!(text, "    ({pattern:?}, {literals}),");
     }
     let _ = writeln!(text, "];");
+}
+
+/// Writes `requirement` as a `Requirement` expression that borrows all its parts.
+fn requirement_tree(text: &mut String, requirement: &required::Requirement) {
+    let (variant, parts) = match requirement {
+        required::Requirement::Literal(literal) => {
+            let _ = write!(text, "Requirement::Literal(Cow::Borrowed({literal:?}))");
+            return;
+        }
+        required::Requirement::All(parts) => ("All", parts),
+        required::Requirement::Any(parts) => ("Any", parts),
+    };
+    let _ = write!(text, "Requirement::{variant}(Cow::Borrowed(&[");
+    for part in parts.iter() {
+        requirement_tree(text, part);
+        text.push_str(", ");
+    }
+    text.push_str("]))");
 }
 
 /// Writes `name` in `OUT_DIR`.

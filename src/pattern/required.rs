@@ -22,6 +22,8 @@
 //! These are functions of text alone, written with `std` only: `build.rs` reads this file
 //! too, and reads the built-in rules' literals at build time.
 
+use std::borrow::Cow;
+
 /// A rule glob as the full-path glob it means: a leading `/` anchors it at the root; a
 /// glob with no other `/` matches at any depth (`*.pem` means `**/*.pem`); a trailing `/`
 /// means everything below a directory (`vendor/` means `**/vendor/**`).
@@ -65,25 +67,28 @@ pub(crate) fn regex_requirement(regex: &str) -> Requirement {
 /// holds: a literal run, each of a concatenation's requirements, one of an alternation's.
 /// Nothing known is `All` of nothing, which every text meets.
 #[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// A built-in regex's requirement is read at build time and borrows the program's
+/// tables; one read at run time owns its parts.
 pub(crate) enum Requirement {
     /// The literal occurs in the text.
-    Literal(String),
+    Literal(Cow<'static, str>),
     /// Every one of these holds.
-    All(Vec<Requirement>),
+    All(Cow<'static, [Requirement]>),
     /// One of these holds (two or more, none of them nothing).
-    Any(Vec<Requirement>),
+    Any(Cow<'static, [Requirement]>),
 }
 
 impl Requirement {
     /// Nothing is known: every text meets it.
-    const NOTHING: Requirement = Requirement::All(Vec::new());
+    const NOTHING: Requirement = Requirement::All(Cow::Borrowed(&[]));
 
     /// Each of `items` (requirements of nothing left out), as one requirement.
     fn all(mut items: Vec<Requirement>) -> Requirement {
         items.retain(|item| *item != Requirement::NOTHING);
         match items.len() {
             1 => items.remove(0),
-            _ => Requirement::All(items),
+            _ => Requirement::All(Cow::Owned(items)),
         }
     }
 
@@ -94,7 +99,7 @@ impl Requirement {
         }
         match branches.len() {
             1 => branches.remove(0),
-            _ => Requirement::Any(branches),
+            _ => Requirement::Any(Cow::Owned(branches)),
         }
     }
 
@@ -112,13 +117,13 @@ impl Requirement {
     /// requirement, the union of an alternation's branches'.
     fn literals(&self) -> Need {
         match self {
-            Requirement::Literal(literal) => Some(vec![literal.clone()]),
+            Requirement::Literal(literal) => Some(vec![literal.to_string()]),
             Requirement::All(items) => items
                 .iter()
                 .fold(None, |best, item| better(best, item.literals())),
             Requirement::Any(branches) => {
                 let mut union = Vec::new();
-                for branch in branches {
+                for branch in branches.iter() {
                     union.extend(branch.literals()?);
                 }
                 union.sort();
@@ -496,8 +501,10 @@ impl<'a> Parser<'a> {
 
 /// A literal run as a requirement, leaving the run empty.
 fn take(run: &mut Vec<u8>) -> Option<Requirement> {
-    (!run.is_empty())
-        .then(|| Requirement::Literal(String::from_utf8_lossy(&std::mem::take(run)).into_owned()))
+    (!run.is_empty()).then(|| {
+        let literal = String::from_utf8_lossy(&std::mem::take(run)).into_owned();
+        Requirement::Literal(Cow::Owned(literal))
+    })
 }
 
 /// Literals this long are selective enough: among requirements whose literals all are,
@@ -586,13 +593,13 @@ mod tests {
         assert!(holds(r"(unclosed", ""), "nothing understood holds");
         assert_eq!(
             regex_requirement(r"x(yz){2}|w"),
-            Requirement::Any(vec![
-                Requirement::All(vec![
-                    Requirement::Literal("x".to_string()),
-                    Requirement::Literal("yz".to_string()),
-                ]),
-                Requirement::Literal("w".to_string()),
-            ])
+            Requirement::Any(Cow::Owned(vec![
+                Requirement::All(Cow::Owned(vec![
+                    Requirement::Literal(Cow::Borrowed("x")),
+                    Requirement::Literal(Cow::Borrowed("yz")),
+                ])),
+                Requirement::Literal(Cow::Borrowed("w")),
+            ]))
         );
     }
 
