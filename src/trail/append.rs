@@ -6,13 +6,14 @@
 //! writes nothing; a failed first append takes the directory it created away again.
 
 use super::chain::{self, GENESIS};
-use super::checkpoint::{self, Checkpoint};
+use super::checkpoint::{self, Checkpoint, Index};
 use super::error::TrailError;
 use super::event::Event;
 use super::lifecycle::Ledger;
 use super::store::{parse_line, sync_dir, ChainPoint, Resume, Segment, Trail, HEAD, LOCK};
 use super::time;
 use jiff::Timestamp;
+use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -170,34 +171,57 @@ impl Trail {
     }
 
     /// Reads the ledger of the handoffs in `scope` and the chain's tail, checked
-    /// against `HEAD` and `ANCHOR`: from the checkpoint on when one holds and knows
-    /// where the scope's handoffs stand, else from the start.
+    /// against `HEAD` and `ANCHOR`: from the checkpoint on when one holds (the scope's
+    /// handoffs as its index recorded them, then the lines after it), else from the
+    /// start.
     fn read_state(&self, scope: &Scope) -> Result<State, TrailError> {
         let head = self.head()?;
         let anchor = self.anchor()?;
-        let mut state = State::new(anchor.as_ref(), head.as_ref());
         if !self.dir.exists() {
-            return Ok(state);
+            return Ok(State::new(anchor.as_ref(), head.as_ref()));
         }
         let segments = self.segments()?;
-        let from = match scope {
-            Scope::Only {
-                handoffs,
-                receivers,
-            } if receivers.is_empty() => checkpoint::load(self, &segments)
-                .map(|saved| state.start_at(&segments, &saved, handoffs, head.as_ref()))
-                .transpose()?
-                .flatten(),
-            _ => None,
+        let saved = match scope {
+            Scope::Only { .. } => checkpoint::load(self, &segments),
+            Scope::All => None,
         };
-        if from.is_none() {
-            state = State::new(anchor.as_ref(), head.as_ref());
+        let points = (head.as_ref(), anchor.as_ref());
+        if let Some(saved) = saved {
+            if let Some(state) = self.read_lines(scope, &segments, points, Some(&saved))? {
+                return Ok(state);
+            }
         }
-        let pruned_up_to = anchor.as_ref().map(|a| a.seq);
+        self.read_lines(scope, &segments, points, None)?
+            .ok_or_else(|| TrailError::plain("the trail could not be read from its start"))
+    }
+
+    /// [`Trail::read_state`] from `saved` on, or from the start; `None` when the
+    /// checkpoint does not hold.
+    fn read_lines(
+        &self,
+        scope: &Scope,
+        segments: &[Segment],
+        (head, anchor): (Option<&ChainPoint>, Option<&ChainPoint>),
+        saved: Option<&Checkpoint>,
+    ) -> Result<Option<State>, TrailError> {
+        let mut state = State::new(anchor, head);
+        let (from, mut index) = match saved {
+            Some(saved) => match state.start_at(segments, saved, scope, head)? {
+                Some((from, index)) => (from, Some(index)),
+                None => return Ok(None),
+            },
+            None => (Resume::default(), None),
+        };
+        // Handoffs the lines after the checkpoint touch are taken from its index once.
+        let mut looked_up: HashSet<String> = match scope {
+            Scope::Only { handoffs, .. } => handoffs.iter().cloned().collect(),
+            Scope::All => HashSet::new(),
+        };
+        let mut index_failed = false;
+        let pruned_up_to = anchor.map(|a| a.seq);
         let seq_key = memchr::memmem::FinderRev::new(b"\"seq\":");
         let finders = scope.finders();
-        let from = from.unwrap_or_default();
-        self.for_each_line_from(&segments, from, |line| {
+        let read = self.for_each_line_from(segments, from, |line| {
             let broken = |what: String| TrailError::at(line.segment, Some(line.number), what);
             state.read += line.text.len() as u64 + 1;
             if !line.terminated {
@@ -217,15 +241,27 @@ impl Trail {
                 )));
             }
             state.expected += 1;
-            let wanted = line.last
-                || head.as_ref().is_some_and(|h| h.seq == seq)
-                || finders.as_ref().is_none_or(|f| f.iter().any(|f| f.find(line.text).is_some()));
-            if !wanted {
+            let matched =
+                finders.as_ref().is_none_or(|f| f.iter().any(|f| f.find(line.text).is_some()));
+            if !(matched || line.last || head.is_some_and(|h| h.seq == seq)) {
                 return Ok(());
             }
             let event = parse_line(line)?;
-            if head.as_ref().is_some_and(|h| h.seq == event.seq && h.hash == event.hash) {
+            if head.is_some_and(|h| h.seq == event.seq && h.hash == event.hash) {
                 state.head_matched = true;
+            }
+            let id = &event.handoff_id;
+            if let Some(index) = index.as_mut().filter(|_| matched) {
+                if !state.ledger.contains(id) && looked_up.insert(id.clone()) {
+                    match index.handoff(segments, id) {
+                        Ok(Some((_, handoff))) => state.ledger.insert(handoff),
+                        Ok(None) => {}
+                        Err(()) => {
+                            index_failed = true;
+                            return Err(broken("the checkpoint's index does not hold".into()));
+                        }
+                    }
+                }
             }
             state.ledger.apply(&event);
             if line.last {
@@ -236,14 +272,13 @@ impl Trail {
                 });
             }
             Ok(())
-        })??;
-        check_head(
-            &self.dir,
-            head.as_ref(),
-            state.tail.as_ref(),
-            state.head_matched,
-        )?;
-        Ok(state)
+        })?;
+        if index_failed {
+            return Ok(None);
+        }
+        read?;
+        check_head(&self.dir, head, state.tail.as_ref(), state.head_matched)?;
+        Ok(Some(state))
     }
 
     /// Writes the batch's sealed lines to the segment of `recorded`'s day, syncs it,
@@ -311,18 +346,25 @@ impl State {
         }
     }
 
-    /// At the checkpoint `saved`, with the lines of the `handoffs` open there read
-    /// into the ledger; where reading goes on. `None` when the checkpoint cannot
-    /// stand for the lines before it: a handoff in scope that it knew but that was
-    /// no longer open there (closed, or another id with the same key), or a `HEAD`
-    /// before it. The trail is then read from the start.
+    /// At the checkpoint `saved`: the scope's handoffs as its index recorded them
+    /// (three lines each), its receivers' open handoffs counted; where reading goes on,
+    /// with the index. `None` when the checkpoint cannot stand for the lines before
+    /// it: its index does not hold, or an anchor or a `HEAD` is not after it. The
+    /// trail is then read from the start.
     fn start_at(
         &mut self,
         segments: &[Segment],
         saved: &Checkpoint,
-        handoffs: &[String],
+        scope: &Scope,
         head: Option<&ChainPoint>,
-    ) -> Result<Option<Resume>, TrailError> {
+    ) -> Result<Option<(Resume, Index)>, TrailError> {
+        let Scope::Only {
+            handoffs,
+            receivers,
+        } = scope
+        else {
+            return Ok(None);
+        };
         if self
             .tail
             .as_ref()
@@ -331,22 +373,34 @@ impl State {
         {
             return Ok(None);
         }
-        let mut places = Vec::new();
-        for id in handoffs {
-            match saved.open.iter().find(|open| open.id == *id) {
-                Some(open) => places.extend_from_slice(&open.lines),
-                None if saved.knew(id.as_bytes()) => return Ok(None),
-                None => {}
+        let Some(mut index) = saved.index() else {
+            return Ok(None);
+        };
+        if !receivers.is_empty() {
+            let Some(counts) = index.receivers() else {
+                return Ok(None);
+            };
+            for agent in receivers {
+                let open = counts.iter().find(|(name, _)| name == agent);
+                let open = open.map_or(0, |(_, open)| usize::try_from(*open).unwrap_or(0));
+                self.ledger.open_elsewhere(agent, open);
             }
         }
-        places.sort_unstable();
-        places.dedup();
-        super::open::fold(segments, places, &mut self.ledger)?;
+        for id in handoffs {
+            if self.ledger.contains(id) {
+                continue;
+            }
+            match index.handoff(segments, id) {
+                Ok(Some((_, handoff))) => self.ledger.insert(handoff),
+                Ok(None) => {}
+                Err(()) => return Ok(None),
+            }
+        }
         self.expected = saved.point.seq + 1;
         self.head_matched = head == Some(&saved.point);
         self.last_recorded = time::parse_utc(&saved.recorded_at).ok();
         self.tail = Some(saved.point.clone());
-        Ok(Some(saved.resume()))
+        Ok(Some((saved.resume(), index)))
     }
 }
 
@@ -677,6 +731,127 @@ mod tests {
             assert_eq!(handoff, Some((state_there, "b")), "{id}");
             assert_eq!(state.tail.map(|t| t.seq), Some(800));
         }
+    }
+
+    /// A trail of over 1 MiB with handoffs in every shape a single step meets: open,
+    /// closed, rejected and re-routed once, an escalation's closed parent, and events
+    /// after the checkpoint (a step on one open there, one closed after it, a new one).
+    fn checkpointed_trail(dir: &Path) -> Trail {
+        let trail = Trail::at(dir);
+        let padding = "x".repeat(2_000);
+        let event = |id: &str, event_type: &str, to: &str, tail: &str| -> Event {
+            let draft = format!(
+                r#"{{"attempt":1,"event_type":"{event_type}","from_agent":"a","handoff_id":"{id}","handoff_type":"sequential","prev":"","reason":"{padding}","recorded_at":"","seq":0,"timestamp":"2026-01-11T20:30:00.000Z","to_agent":"{to}"{tail}}}"#
+            );
+            serde_json::from_str(&draft).expect("an event")
+        };
+        let reroute = r#","parent_handoff":"h2""#;
+        let escalation = r#","parent_handoff":"h3","depth":1"#;
+        let built = trail.transact(Timestamp::now(), |batch| {
+            for n in 0..600 {
+                let to = if n % 2 == 0 { "b" } else { "c" };
+                batch.push(event(&format!("h{n}"), "initiated", to, ""))?;
+            }
+            for (id, step, to) in [
+                ("h1", "accepted", "c"),
+                ("h1", "completed", "c"),
+                ("h2", "rejected", "b"),
+                ("h3", "accepted", "c"),
+                ("h3", "escalated", "c"),
+                ("h4", "accepted", "b"),
+            ] {
+                batch.push(event(id, step, to, ""))?;
+            }
+            batch.push(event("r1", "initiated", "c", reroute))?;
+            let mut child = event("e1", "initiated", "d", escalation);
+            child.handoff_type = HandoffType::Escalation;
+            batch.push(child)?;
+            Ok(())
+        });
+        assert!(built.is_ok(), "{built:?}");
+        assert!(super::super::open::open_ledger(&trail).is_ok());
+        assert!(dir.join(checkpoint::CHECKPOINT).exists());
+        assert!(dir.join(checkpoint::INDEX).exists());
+        let after = trail.transact(Timestamp::now(), |batch| {
+            batch.push(event("h6", "accepted", "b", ""))?;
+            batch.push(event("h8", "rejected", "b", ""))?;
+            batch.push(event("n1", "initiated", "b", ""))?;
+            Ok(())
+        });
+        assert!(after.is_ok(), "{after:?}");
+        trail
+    }
+
+    /// From the checkpoint, each kind of single step reads a few lines and knows its
+    /// handoffs, and its receiver's load, as a read from the start does.
+    #[test]
+    fn each_single_step_from_the_checkpoint_knows_what_a_read_from_the_start_knows() {
+        let root = tempfile::tempdir().expect("a temporary directory");
+        let dir = root.path().join("trail");
+        let trail = checkpointed_trail(&dir);
+        let only = |handoffs: &[&str], receivers: &[&str]| Scope::Only {
+            handoffs: handoffs.iter().map(|id| id.to_string()).collect(),
+            receivers: receivers.iter().map(|agent| agent.to_string()).collect(),
+        };
+        let scopes = [
+            (
+                only(&["h4"], &[]),
+                "a step on a handoff open at the checkpoint",
+            ),
+            (only(&["h6"], &[]), "a step on one stepped on after it"),
+            (only(&["h1"], &[]), "a step on a handoff closed before it"),
+            (only(&["h8"], &[]), "a step on one closed after it"),
+            (only(&["n2", "h2"], &[]), "a re-route of a rejected parent"),
+            (only(&["n2", "h3"], &[]), "a child of an escalated parent"),
+            (only(&["n2"], &[]), "an open of a new id"),
+            (only(&["n2"], &["b"]), "an open checked against a registry"),
+            (only(&["n2"], &["c"]), "the same, another receiver"),
+            (only(&["n1"], &[]), "a step on one opened after it"),
+        ];
+        for (scope, what) in &scopes {
+            let from_checkpoint = trail.read_state(scope).expect("read");
+            assert!(
+                from_checkpoint.read < 20_000,
+                "{what}: {} bytes read",
+                from_checkpoint.read
+            );
+            let moved = dir.join("moved");
+            fs::rename(dir.join(checkpoint::CHECKPOINT), &moved).expect("moved");
+            let from_start = trail.read_state(scope).expect("read");
+            fs::rename(&moved, dir.join(checkpoint::CHECKPOINT)).expect("back");
+            assert!(from_start.read > 1 << 20, "{what}");
+            let Scope::Only {
+                handoffs,
+                receivers,
+            } = scope
+            else {
+                continue;
+            };
+            for id in handoffs {
+                let expected = from_start.ledger.get(id);
+                assert_eq!(from_checkpoint.ledger.get(id), expected, "{what}: {id}");
+            }
+            for agent in receivers {
+                assert_eq!(
+                    from_checkpoint.ledger.open_for(agent),
+                    from_start.ledger.open_for(agent),
+                    "{what}: {agent}"
+                );
+            }
+            assert_eq!(from_checkpoint.tail, from_start.tail, "{what}");
+            assert_eq!(from_checkpoint.expected, from_start.expected, "{what}");
+        }
+        let state = trail
+            .read_state(&only(&["n2", "h2"], &["b", "c"]))
+            .expect("read");
+        assert_eq!(state.ledger.get("h2").map(|h| h.reroutes), Some(1));
+        assert_eq!(state.ledger.open_for("b"), 299);
+        assert_eq!(state.ledger.open_for("c"), 299);
+        let closed = trail.read_state(&only(&["h1"], &[])).expect("read");
+        assert_eq!(
+            closed.ledger.get("h1").map(|h| h.state),
+            Some(EventType::Completed)
+        );
     }
 
     /// Every field set, strings that need escaping, a message with floats and Unicode:

@@ -1,29 +1,45 @@
-//! `CHECKPOINT`: what `list` and a single append need of the trail up to one event,
-//! so that the next reads only the lines after it.
+//! `CHECKPOINT` and `CHECKPOINT.index`: what `list` and a single append need of the
+//! trail up to one event, so that the next reads the lines after it and a few lines
+//! the index names, not the trail.
 //!
-//! It holds the `seq` and `hash` of that event and where its line is, the handoffs open
-//! there with their state and where each of their lines is, and a 64-bit key of every
-//! handoff id seen (FNV-1a), so that a later event of a handoff that was already closed
-//! is noticed (the trail is then read from the start). It is derived data: `verify`,
-//! the batch appends and every other view never read it, and deleting it loses nothing.
+//! `CHECKPOINT` is small and is the only one of the two an append rewrites
+//! ([`after_append`]): the `seq` and `hash` of that event and where its line is, the
+//! stamp of every segment up to it, and the sizes and SHA-256 digests of the index's
+//! parts. `CHECKPOINT.index` is written once per checkpoint, then only read, a block
+//! at a time:
 //!
-//! It is trusted only while the trail stands as it stood: its digest (SHA-256 of the
-//! rest of the file) must hold, every segment it covers must still have the length,
-//! modification and change times and inode it had (an edit, a truncation or a file put
-//! in its place changes them; an append under the lock moves the stamp of the segment
-//! it wrote on, [`after_append`]), and the line it names must still be that event.
-//! Otherwise it is ignored and the next `list` that reads more than [`WORTH_KEEPING`]
-//! bytes writes a new one. Like the segments themselves it carries no key: someone who
-//! can rewrite the trail can rewrite it too, and the views believe both; `verify`,
-//! which never reads it, is what catches an edit.
+//! - a table of every block's first key and SHA-256 (its own SHA-256 is in
+//!   `CHECKPOINT`);
+//! - an entry per handoff initiated up to the event (64 bytes), sorted by a 64-bit key
+//!   of its id (FNV-1a), in blocks of [`BLOCK`] entries: its state there, its
+//!   re-routes, and where its first `initiated`, its latest `initiated` and its last
+//!   line are. Folding those three lines gives the ledger entry a fold of all its
+//!   lines gives (re-routes aside, which are counted from other handoffs' lines), so a
+//!   step on a handoff closed long ago, or a child of one, reads three lines;
+//! - the handoffs open there with their ids (for `list`), and how many are open to
+//!   each receiver (for a registry's capacity check), each a JSON part.
 //!
-//! A single-handoff append reads it too ([`super::append`]): the tail is its event
-//! and the lines after it, the handoff's state its lines (when it is open there) and
-//! those after it, so an append on a large trail reads a handful of lines. An append
-//! that had to read much leaves a new one, as `list` does.
+//! A lookup reads the table and one block and checks both digests. A key names an id
+//! only once the lines it points to were read and are that id's, so two ids with one
+//! key cost a read, never a wrong answer; an id with no entry was not initiated up to
+//! the checkpoint.
+//!
+//! It is derived data: `verify`, the batch appends and the views other than `list`
+//! never read it, and deleting it loses nothing. It is trusted only while the trail
+//! stands as it stood: `CHECKPOINT`'s digest must hold, every segment it covers must
+//! still have the length, modification and change times and inode it had (an edit, a
+//! truncation or a file put in its place changes them; an append under the lock moves
+//! the stamp of the segment it wrote on), the line it names must still be that event,
+//! and every part of the index read must have the digest `CHECKPOINT` gives it (an
+//! index edited, cut short, left from another checkpoint or from another trail does
+//! not). Otherwise the trail is read from the start, and the next `list` or step that
+//! reads more than [`WORTH_KEEPING`] bytes writes a new one. Like the segments
+//! themselves it carries no key: someone who can rewrite the trail can rewrite it
+//! too, and the views believe both; `verify`, which never reads it, catches an edit.
 
 use super::chain;
 use super::event::EventType;
+use super::lifecycle::{Handoff, Ledger};
 use super::store::{ChainPoint, Resume, Segment, Trail};
 use super::verify::{parse, Parsed};
 use serde::{Deserialize, Serialize};
@@ -33,9 +49,15 @@ use std::path::Path;
 
 /// The name of the checkpoint file.
 pub const CHECKPOINT: &str = "CHECKPOINT";
+/// The name of its index.
+pub const INDEX: &str = "CHECKPOINT.index";
 /// A `list` that reads this many bytes or more leaves a checkpoint where it stopped.
 pub const WORTH_KEEPING: u64 = 1 << 20;
-const VERSION: u32 = 1;
+/// Entries per block of the index.
+pub const BLOCK: usize = 256;
+const VERSION: u32 = 2;
+const ENTRY: usize = 64;
+const TABLE_ROW: usize = 40;
 
 /// One line: the segment's index, the line's number, its offset and its length.
 pub type Place = [u64; 4];
@@ -78,6 +100,85 @@ impl Stamp {
     }
 }
 
+/// What the index holds of a handoff initiated up to the checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// [`id_key`] of its id.
+    pub key: u64,
+    /// Its state there.
+    pub state: EventType,
+    /// Its re-routes there.
+    pub reroutes: u32,
+    /// Its first `initiated`, its latest `initiated` and its last line.
+    pub lines: [Place; 3],
+}
+
+impl Entry {
+    /// The lines to fold, in trail order, each once.
+    pub fn places(&self) -> Vec<Place> {
+        let mut places = self.lines.to_vec();
+        places.dedup();
+        places
+    }
+
+    /// Its 64 bytes in the index; `None` when a place does not fit (a segment index
+    /// over 65,535, an offset over 2^48, a line number or length over 2^32).
+    pub fn encode(&self) -> Option<Raw> {
+        let mut raw = [0; ENTRY];
+        raw[..8].copy_from_slice(&self.key.to_le_bytes());
+        raw[8] = u8::try_from(EventType::ALL.iter().position(|t| *t == self.state)?).ok()?;
+        raw[12..16].copy_from_slice(&self.reroutes.to_le_bytes());
+        for (n, [segment, number, offset, length]) in self.lines.into_iter().enumerate() {
+            if segment > 0xffff || offset >= 1 << 48 {
+                return None;
+            }
+            let at = 16 + n * 16;
+            raw[at..at + 8].copy_from_slice(&(segment << 48 | offset).to_le_bytes());
+            raw[at + 8..at + 12].copy_from_slice(&u32::try_from(length).ok()?.to_le_bytes());
+            raw[at + 12..at + 16].copy_from_slice(&u32::try_from(number).ok()?.to_le_bytes());
+        }
+        Some(raw)
+    }
+
+    fn decode(bytes: &[u8]) -> Option<Entry> {
+        let word = |at: usize| Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?));
+        let half = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+        let state = *EventType::ALL.get(usize::from(*bytes.get(8)?))?;
+        let mut lines = [[0; 4]; 3];
+        for (n, line) in lines.iter_mut().enumerate() {
+            let at = 16 + n * 16;
+            let packed = word(at)?;
+            let (length, number) = (half(at + 8)?, half(at + 12)?);
+            *line = [
+                packed >> 48,
+                u64::from(number),
+                packed & ((1 << 48) - 1),
+                u64::from(length),
+            ];
+        }
+        Some(Entry {
+            key: word(0)?,
+            state,
+            reroutes: half(12)?,
+            lines,
+        })
+    }
+}
+
+/// An entry as the index holds it.
+pub type Raw = [u8; ENTRY];
+
+/// The order of entries in the index: by key, then by where the first line is.
+pub fn order(raw: &Raw) -> (u64, u64) {
+    let word = |at: usize| u64::from_le_bytes(raw[at..at + 8].try_into().unwrap_or_default());
+    (word(0), word(16))
+}
+
+/// [`order`]'s second half for a handoff whose first line is at `place`.
+pub fn first_line(place: Place) -> u64 {
+    place[0] << 48 | place[2]
+}
+
 /// A handoff open at the checkpoint.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct OpenHandoff {
@@ -85,8 +186,48 @@ pub struct OpenHandoff {
     pub id: String,
     /// Its state there.
     pub state: EventType,
-    /// Where its lines are, in trail order.
-    pub lines: Vec<Place>,
+    /// Its re-routes there.
+    pub reroutes: u32,
+    /// Its first `initiated`, its latest `initiated` and its last line.
+    pub lines: [Place; 3],
+}
+
+/// The size and SHA-256 of a part of the index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Part {
+    len: u64,
+    sha256: String,
+}
+
+/// The index as `CHECKPOINT` describes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Layout {
+    entries: u64,
+    table: String,
+    open: Part,
+    receivers: Part,
+}
+
+impl Layout {
+    fn blocks(&self) -> u64 {
+        self.entries.div_ceil(BLOCK as u64)
+    }
+
+    fn entries_at(&self) -> u64 {
+        self.blocks() * TABLE_ROW as u64
+    }
+
+    fn open_at(&self) -> u64 {
+        self.entries_at() + self.entries * ENTRY as u64
+    }
+
+    fn receivers_at(&self) -> u64 {
+        self.open_at() + self.open.len
+    }
+
+    fn len(&self) -> u64 {
+        self.receivers_at() + self.receivers.len
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -96,22 +237,20 @@ struct Header {
     hash: String,
     segments: Vec<Stamp>,
     last: Place,
-    open: Vec<OpenHandoff>,
-    ids: usize,
+    index: Layout,
 }
 
-/// A checkpoint that holds.
+/// A checkpoint whose `CHECKPOINT` holds (its index is checked as it is read).
 #[derive(Debug)]
 pub struct Checkpoint {
     /// Its event's place in the chain.
     pub point: ChainPoint,
     /// When its event was appended.
     pub recorded_at: String,
-    /// The handoffs open at it.
-    pub open: Vec<OpenHandoff>,
     /// Where its event's line is.
     pub last: Place,
-    ids: Vec<u64>,
+    layout: Layout,
+    dir: std::path::PathBuf,
 }
 
 impl Checkpoint {
@@ -125,15 +264,130 @@ impl Checkpoint {
         }
     }
 
-    /// Whether a handoff of this id was seen before the checkpoint (rarely, another id
-    /// with the same key: reading from the start is then merely slower).
-    pub fn knew(&self, id: &[u8]) -> bool {
-        self.ids.binary_search(&id_key(id)).is_ok()
+    /// Its index, when the file is the one `CHECKPOINT` describes (its length, and
+    /// the digest of its table).
+    pub fn index(&self) -> Option<Index> {
+        let mut file = File::open(self.dir.join(INDEX)).ok()?;
+        if file.metadata().ok()?.len() != self.layout.len() {
+            return None;
+        }
+        let mut table = vec![0; usize::try_from(self.layout.entries_at()).ok()?];
+        file.read_exact(&mut table).ok()?;
+        if chain::sha256_hex(&table) != self.layout.table {
+            return None;
+        }
+        let rows = table
+            .chunks_exact(TABLE_ROW)
+            .map(|row| {
+                let key = u64::from_le_bytes(row[..8].try_into().unwrap_or_default());
+                (key, row[8..].try_into().unwrap_or([0; 32]))
+            })
+            .collect();
+        Some(Index {
+            file,
+            table: rows,
+            layout: self.layout.clone(),
+        })
+    }
+}
+
+/// A checkpoint's index, open for lookups; every read is checked against its digest.
+#[derive(Debug)]
+pub struct Index {
+    file: File,
+    table: Vec<(u64, [u8; 32])>,
+    layout: Layout,
+}
+
+impl Index {
+    /// The entries whose key is `key`; `None` when a block read does not hold.
+    pub fn find(&mut self, key: u64) -> Option<Vec<Entry>> {
+        let from = self
+            .table
+            .partition_point(|row| row.0 < key)
+            .saturating_sub(1);
+        let to = self.table.partition_point(|row| row.0 <= key).max(from + 1);
+        let mut found = Vec::new();
+        for block in from..to.min(self.table.len()) {
+            found.extend(self.block(block)?.into_iter().filter(|e| e.key == key));
+        }
+        Some(found)
     }
 
-    /// The keys of every id seen.
-    pub fn ids(&self) -> &[u64] {
-        &self.ids
+    /// Every entry as the index holds it, in [`order`]; `None` when a block does not
+    /// hold.
+    pub fn all(&mut self) -> Option<Vec<Raw>> {
+        let mut all = Vec::with_capacity(usize::try_from(self.layout.entries).ok()?);
+        for block in 0..self.table.len() {
+            let bytes = self.block_bytes(block)?;
+            all.extend(bytes.chunks_exact(ENTRY).map(|raw| {
+                let mut entry = [0; ENTRY];
+                entry.copy_from_slice(raw);
+                entry
+            }));
+        }
+        Some(all)
+    }
+
+    /// The handoffs open at the checkpoint.
+    pub fn open(&mut self) -> Option<Vec<OpenHandoff>> {
+        let bytes = self.part(self.layout.open_at(), &self.layout.open.clone())?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// How many handoffs were open to each receiver at the checkpoint.
+    pub fn receivers(&mut self) -> Option<Vec<(String, u64)>> {
+        let bytes = self.part(self.layout.receivers_at(), &self.layout.receivers.clone())?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// The handoff `id` as it stood at the checkpoint, with its entry, or `Ok(None)`
+    /// when it was not initiated up to it; `Err(())` when the index or the lines it
+    /// names do not hold (read the trail instead).
+    pub fn handoff(
+        &mut self,
+        segments: &[Segment],
+        id: &str,
+    ) -> Result<Option<(Entry, Handoff)>, ()> {
+        for entry in self.find(id_key(id.as_bytes())).ok_or(())? {
+            let mut ledger = Ledger::new();
+            super::open::fold(segments, entry.places(), &mut ledger).map_err(|_| ())?;
+            if let Some(handoff) = ledger.get(id) {
+                if handoff.state != entry.state {
+                    return Err(());
+                }
+                let mut handoff = handoff.clone();
+                handoff.reroutes = entry.reroutes;
+                return Ok(Some((entry, handoff)));
+            }
+        }
+        Ok(None)
+    }
+
+    fn block(&mut self, block: usize) -> Option<Vec<Entry>> {
+        let bytes = self.block_bytes(block)?;
+        bytes.chunks_exact(ENTRY).map(Entry::decode).collect()
+    }
+
+    /// A block's bytes, when they have the digest and first key the table gives.
+    fn block_bytes(&mut self, block: usize) -> Option<Vec<u8>> {
+        let first = block as u64 * BLOCK as u64;
+        let count = (self.layout.entries - first).min(BLOCK as u64);
+        let at = self.layout.entries_at() + first * ENTRY as u64;
+        let mut bytes = vec![0; usize::try_from(count).ok()? * ENTRY];
+        self.file.seek(SeekFrom::Start(at)).ok()?;
+        self.file.read_exact(&mut bytes).ok()?;
+        let (first_key, digest) = self.table.get(block)?;
+        let key = bytes.get(..8)?;
+        let holds = chain::sha256_parts(&[&bytes]) == *digest && key == first_key.to_le_bytes();
+        holds.then_some(bytes)
+    }
+
+    fn part(&mut self, at: u64, part: &Part) -> Option<Vec<u8>> {
+        let mut bytes = vec![0; usize::try_from(part.len).ok()?];
+        self.file.seek(SeekFrom::Start(at)).ok()?;
+        self.file.read_exact(&mut bytes).ok()?;
+        (chain::sha256_hex(&bytes) == part.sha256).then_some(bytes)
     }
 }
 
@@ -144,10 +398,10 @@ pub fn id_key(id: &[u8]) -> u64 {
     })
 }
 
-/// The trail's checkpoint when there is one and it holds (see the module's text).
+/// The trail's checkpoint when `CHECKPOINT` holds (see the module's text).
 pub fn load(trail: &Trail, segments: &[Segment]) -> Option<Checkpoint> {
     let bytes = fs::read(trail.dir().join(CHECKPOINT)).ok()?;
-    let (header, ids) = decode(&bytes)?;
+    let header = decode(&bytes)?;
     let covered = header.segments.len();
     let last_segment = segments.get(usize::try_from(header.last[0]).ok()?)?;
     if covered != usize::try_from(header.last[0]).ok()? + 1 || segments.len() < covered {
@@ -175,20 +429,30 @@ pub fn load(trail: &Trail, segments: &[Segment]) -> Option<Checkpoint> {
                     hash: stored,
                 },
                 recorded_at: event.recorded_at,
-                open: header.open,
                 last: header.last,
-                ids,
+                layout: header.index,
+                dir: trail.dir().to_path_buf(),
             })
         }
         _ => None,
     }
 }
 
+/// What a new checkpoint records, besides where its event is.
+pub struct Contents {
+    /// Every handoff initiated up to it, in [`order`].
+    pub entries: Vec<Raw>,
+    /// The handoffs open there.
+    pub open: Vec<OpenHandoff>,
+    /// Open handoffs per receiver.
+    pub receivers: Vec<(String, u64)>,
+}
+
 /// Writes a checkpoint at the event whose line is at `last` (its `seq` and `hash` read
-/// from it), with the handoffs open there and the keys of every id seen (sorted),
-/// unless another process holds the trail's lock (an append is under way: the next
-/// `list` writes it). Derived data: a failure to write it is not an error.
-pub fn save(trail: &Trail, segments: &[Segment], last: Place, open: Vec<OpenHandoff>, ids: &[u64]) {
+/// from it): the index first, then `CHECKPOINT`, unless another process holds the
+/// trail's lock (an append is under way: the next `list` writes it). Derived data: a
+/// failure to write it is not an error.
+pub fn save(trail: &Trail, segments: &[Segment], last: Place, contents: &Contents) {
     let _ = trail.try_with_lock(|| {
         let covered = segments.get(..=usize::try_from(last[0]).ok()?)?;
         let mut stamps = Vec::with_capacity(covered.len());
@@ -203,28 +467,58 @@ pub fn save(trail: &Trail, segments: &[Segment], last: Place, open: Vec<OpenHand
         let Parsed::Event(hash, _, event) = parse(&line, true) else {
             return None;
         };
+        let (index, layout) = build_index(contents)?;
+        crate::io::replace_atomically_unsynced(&trail.dir().join(INDEX), &index).ok()?;
         let header = Header {
             version: VERSION,
             seq: event.seq,
             hash,
             segments: stamps,
             last,
-            open,
-            ids: ids.len(),
+            index: layout,
         };
-        write(trail.dir(), &header, ids)
+        write(trail.dir(), &header)
     });
+}
+
+/// The index file's bytes and their layout.
+fn build_index(contents: &Contents) -> Option<(Vec<u8>, Layout)> {
+    let entries = contents.entries.as_flattened();
+    let mut table = Vec::new();
+    for bytes in entries.chunks(BLOCK * ENTRY) {
+        table.extend_from_slice(&bytes[..8]);
+        table.extend_from_slice(&chain::sha256_parts(&[bytes]));
+    }
+    let open = serde_json::to_vec(&contents.open).ok()?;
+    let receivers = serde_json::to_vec(&contents.receivers).ok()?;
+    let part = |bytes: &[u8]| Part {
+        len: bytes.len() as u64,
+        sha256: chain::sha256_hex(bytes),
+    };
+    let layout = Layout {
+        entries: contents.entries.len() as u64,
+        table: chain::sha256_hex(&table),
+        open: part(&open),
+        receivers: part(&receivers),
+    };
+    let mut file = table;
+    file.reserve(entries.len() + open.len() + receivers.len());
+    file.extend_from_slice(entries);
+    file.extend_from_slice(&open);
+    file.extend_from_slice(&receivers);
+    Some((file, layout))
 }
 
 /// After an append under the lock wrote to the segment `name` (standing as `before`
 /// until then, as `after` now): a checkpoint that covers that segment and held before
-/// the append moves its stamp on; one that did not hold is removed.
+/// the append moves its stamp on (`CHECKPOINT` alone is rewritten, a few hundred
+/// bytes); one that did not hold is removed.
 pub fn after_append(dir: &Path, name: &str, before: &Metadata, after: &Metadata) {
     let path = dir.join(CHECKPOINT);
     let Ok(bytes) = fs::read(&path) else {
         return;
     };
-    let Some((mut header, ids)) = decode(&bytes) else {
+    let Some(mut header) = decode(&bytes) else {
         let _ = fs::remove_file(&path);
         return;
     };
@@ -233,7 +527,7 @@ pub fn after_append(dir: &Path, name: &str, before: &Metadata, after: &Metadata)
     };
     let held = *stamp == Stamp::of(name, before);
     *stamp = Stamp::of(name, after);
-    if !held || write(dir, &header, &ids).is_none() {
+    if !held || write(dir, &header).is_none() {
         let _ = fs::remove_file(&path);
     }
 }
@@ -244,33 +538,224 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// The digest line, the header line, the keys (8 bytes each, little-endian).
-fn write(dir: &Path, header: &Header, ids: &[u64]) -> Option<()> {
+/// The digest line, then the header line.
+fn write(dir: &Path, header: &Header) -> Option<()> {
     let mut body = serde_json::to_vec(header).ok()?;
     body.push(b'\n');
-    for id in ids {
-        body.extend_from_slice(&id.to_le_bytes());
-    }
     let mut file = chain::sha256_hex(&body).into_bytes();
     file.push(b'\n');
     file.extend_from_slice(&body);
     crate::io::replace_atomically_unsynced(&dir.join(CHECKPOINT), &file).ok()
 }
 
-fn decode(bytes: &[u8]) -> Option<(Header, Vec<u64>)> {
+fn decode(bytes: &[u8]) -> Option<Header> {
     let (digest, body) = (bytes.get(..64)?, bytes.get(65..)?);
     if bytes.get(64) != Some(&b'\n') || digest != chain::sha256_hex(body).as_bytes() {
         return None;
     }
-    let end = memchr::memchr(b'\n', body)?;
-    let header: Header = serde_json::from_slice(&body[..end]).ok()?;
-    let keys = &body[end + 1..];
-    if header.version != VERSION || keys.len() != header.ids.checked_mul(8)? {
-        return None;
+    let header: Header = serde_json::from_slice(body.strip_suffix(b"\n")?).ok()?;
+    (header.version == VERSION).then_some(header)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trail::event::Event;
+    use crate::trail::{Scope, TrailError};
+    use jiff::Timestamp;
+
+    fn event(id: &str, event_type: &str) -> Event {
+        let padding = "x".repeat(2_000);
+        let draft = format!(
+            r#"{{"attempt":1,"event_type":"{event_type}","from_agent":"a","handoff_id":"{id}","handoff_type":"sequential","prev":"","reason":"{padding}","recorded_at":"","seq":0,"timestamp":"2026-01-11T20:30:00.000Z","to_agent":"b"}}"#
+        );
+        serde_json::from_str(&draft).expect("an event")
     }
-    let ids = keys
-        .chunks_exact(8)
-        .map(|key| u64::from_le_bytes(key.try_into().unwrap_or_default()))
-        .collect();
-    Some((header, ids))
+
+    /// Appends `events` and leaves a checkpoint after them.
+    fn append_and_keep(trail: &Trail, events: Vec<Event>) {
+        let appended = trail.transact(Timestamp::now(), |batch| {
+            for event in events {
+                batch.push(event)?;
+            }
+            Ok(())
+        });
+        assert!(appended.is_ok(), "{appended:?}");
+        let _ = fs::remove_file(trail.dir().join(CHECKPOINT));
+        assert!(super::super::open::open_ledger(trail).is_ok());
+        assert!(trail.dir().join(CHECKPOINT).exists());
+    }
+
+    fn opened(range: std::ops::Range<usize>) -> Vec<Event> {
+        range
+            .map(|n| event(&format!("h{n}"), "initiated"))
+            .collect()
+    }
+
+    /// What a step on `id` comes to (nothing is written: a legal one is undone).
+    fn step(trail: &Trail, id: &str, event_type: &str) -> String {
+        let outcome = trail.transact_in(&Scope::handoffs([id]), Timestamp::now(), |batch| {
+            batch.push(event(id, event_type))?;
+            Err::<(), _>(TrailError::plain("legal"))
+        });
+        match outcome {
+            Ok(_) => "written".into(),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    /// The checkpoint's files.
+    fn files(dir: &Path) -> [Vec<u8>; 2] {
+        [CHECKPOINT, INDEX].map(|name| fs::read(dir.join(name)).expect("a checkpoint file"))
+    }
+
+    fn put(dir: &Path, [checkpoint, index]: &[Vec<u8>; 2]) {
+        fs::write(dir.join(CHECKPOINT), checkpoint).expect("written");
+        fs::write(dir.join(INDEX), index).expect("written");
+    }
+
+    /// Where `id`'s entry is in the index file.
+    fn entry_at(trail: &Trail, id: &str) -> (usize, Layout) {
+        let segments = trail.segments().expect("segments");
+        let saved = load(trail, &segments).expect("a checkpoint that holds");
+        let mut index = saved.index().expect("its index");
+        let key = id_key(id.as_bytes());
+        let all = index.all().expect("every entry");
+        let at = all
+            .iter()
+            .position(|raw| order(raw).0 == key)
+            .expect("an entry");
+        let layout = saved.layout;
+        ((layout.entries_at() as usize) + at * ENTRY, layout)
+    }
+
+    /// An index or `CHECKPOINT` edited, cut short, left from an earlier checkpoint or
+    /// taken from another trail is never believed: a reused id and a step on a
+    /// closed handoff are refused as a read from the start refuses them, a legal step
+    /// still goes through, and the trail is left as it was.
+    #[test]
+    fn a_checkpoint_that_does_not_hold_never_lets_a_step_through() {
+        let root = tempfile::tempdir().expect("a temporary directory");
+        let (dir, other_dir) = (root.path().join("trail"), root.path().join("other"));
+        let (trail, other) = (Trail::at(&dir), Trail::at(&other_dir));
+        // The earlier checkpoint, and another trail's: h1 open there.
+        append_and_keep(&trail, opened(0..600));
+        let earlier = files(&dir);
+        append_and_keep(&other, opened(0..600));
+        let others = files(&other_dir);
+        let mut later = vec![event("h1", "accepted"), event("h1", "completed")];
+        later.extend(opened(600..1200));
+        append_and_keep(&trail, later);
+        let current = files(&dir);
+        let segment = trail.segments().expect("segments")[0].path.clone();
+        let bytes = fs::read(&segment).expect("the segment");
+        let _ = fs::remove_file(dir.join(CHECKPOINT));
+        let expected = [
+            step(&trail, "h1", "initiated"),
+            step(&trail, "h1", "accepted"),
+            step(&trail, "h5", "accepted"),
+        ];
+        assert!(
+            expected[0].contains("may not follow completed"),
+            "{expected:?}"
+        );
+        assert!(
+            expected[1].contains("may not follow completed"),
+            "{expected:?}"
+        );
+        assert_eq!(expected[2], "legal");
+        put(&dir, &current);
+        let (h1, layout) = entry_at(&trail, "h1");
+        let with_h1_gone = |fix_block: bool| {
+            let [header, mut index] = current.clone();
+            index[h1] ^= 1;
+            if fix_block {
+                let block = (h1 - layout.entries_at() as usize) / ENTRY / BLOCK;
+                let from = layout.entries_at() as usize + block * BLOCK * ENTRY;
+                let to = (from + BLOCK * ENTRY).min(layout.open_at() as usize);
+                let digest = chain::sha256_parts(&[&index[from..to]]);
+                let row = block * TABLE_ROW + 8;
+                index[row..row + 32].copy_from_slice(&digest);
+            }
+            [header, index]
+        };
+        let shapes: Vec<(&str, [Vec<u8>; 2])> = vec![
+            ("h1's entry edited", with_h1_gone(false)),
+            (
+                "h1's entry edited, its block's digest put right",
+                with_h1_gone(true),
+            ),
+            ("the index cut short", {
+                let [header, index] = current.clone();
+                [header, index[..index.len() / 2].to_vec()]
+            }),
+            ("the index of an earlier checkpoint", {
+                [current[0].clone(), earlier[1].clone()]
+            }),
+            ("CHECKPOINT of an earlier checkpoint", {
+                [earlier[0].clone(), current[1].clone()]
+            }),
+            ("both of an earlier checkpoint", earlier.clone()),
+            ("both from another trail", others.clone()),
+            (
+                "another trail's index",
+                [current[0].clone(), others[1].clone()],
+            ),
+            ("CHECKPOINT edited", {
+                let [header, index] = current.clone();
+                let text = String::from_utf8(header).expect("text");
+                [
+                    text.replacen("\"seq\":", "\"seq\":1", 1).into_bytes(),
+                    index,
+                ]
+            }),
+        ];
+        for (shape, files) in shapes {
+            put(&dir, &files);
+            let outcomes = [
+                step(&trail, "h1", "initiated"),
+                step(&trail, "h1", "accepted"),
+                step(&trail, "h5", "accepted"),
+            ];
+            assert_eq!(outcomes, expected, "{shape}");
+            assert!(fs::read(&segment).expect("the segment") == bytes, "{shape}");
+        }
+        // The checkpoint as written is believed: the same answers.
+        put(&dir, &current);
+        assert!(load(&trail, &trail.segments().expect("segments")).is_some());
+        let outcomes = [
+            step(&trail, "h1", "initiated"),
+            step(&trail, "h1", "accepted"),
+            step(&trail, "h5", "accepted"),
+        ];
+        assert_eq!(outcomes, expected);
+    }
+
+    #[test]
+    fn an_entry_reads_back_as_written_and_refuses_what_it_cannot_hold() {
+        let entry = Entry {
+            key: 0x0123_4567_89ab_cdef,
+            state: EventType::Escalated,
+            reroutes: 3,
+            lines: [
+                [0, 1, 0, 900],
+                [2, 70_000, (1 << 48) - 1, 12],
+                [0xffff, 9, 5, 1],
+            ],
+        };
+        let mut bytes = entry.encode().expect("it fits");
+        assert_eq!(Entry::decode(&bytes), Some(entry.clone()));
+        assert_eq!(order(&bytes), (entry.key, first_line(entry.lines[0])));
+        for too_big in [[0x1_0000, 1, 0, 1], [0, 1, 1 << 48, 1], [0, 1 << 32, 0, 1]] {
+            let mut lines = entry.lines;
+            lines[1] = too_big;
+            let entry = Entry {
+                lines,
+                ..entry.clone()
+            };
+            assert_eq!(entry.encode(), None, "{too_big:?}");
+        }
+        bytes[8] = 7;
+        assert_eq!(Entry::decode(&bytes), None, "no eighth event type");
+    }
 }

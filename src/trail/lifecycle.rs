@@ -192,6 +192,9 @@ pub struct Ledger {
     /// In a compact ledger, handoffs that have ended, with only what later checks need.
     closed: HashMap<String, Closed>,
     compact: bool,
+    /// Handoffs open to an agent that the ledger does not hold (a checkpoint counted
+    /// them): part of [`Ledger::open_for`].
+    elsewhere: HashMap<String, usize>,
 }
 
 /// What a compact ledger keeps of a handoff that has ended.
@@ -269,10 +272,34 @@ impl Ledger {
 
     /// Handoffs to `agent` that have not ended: its current load (002 §5.2).
     pub fn open_for(&self, agent: &str) -> usize {
-        self.handoffs
+        let held = self
+            .handoffs
             .values()
             .filter(|h| h.to_agent == agent && !h.is_closed())
-            .count()
+            .count();
+        held + self.elsewhere.get(agent).copied().unwrap_or(0)
+    }
+
+    /// Counts `open` handoffs to `agent` that the ledger does not hold (a checkpoint
+    /// counted them); [`Ledger::insert`] takes one of them in.
+    pub(crate) fn open_elsewhere(&mut self, agent: &str, open: usize) {
+        self.elsewhere.insert(agent.to_string(), open);
+    }
+
+    /// Takes in a handoff as a checkpoint recorded it (when it is open there, it is no
+    /// longer counted elsewhere).
+    pub(crate) fn insert(&mut self, handoff: Handoff) {
+        if !handoff.is_closed() {
+            if let Some(open) = self.elsewhere.get_mut(&handoff.to_agent) {
+                *open = open.saturating_sub(1);
+            }
+        }
+        self.handoffs.insert(handoff.id.clone(), handoff);
+    }
+
+    /// Whether the ledger holds a handoff `id`.
+    pub(crate) fn contains(&self, id: &str) -> bool {
+        self.handoffs.contains_key(id) || self.closed.contains_key(id)
     }
 
     /// Re-routes of `id` so far.
