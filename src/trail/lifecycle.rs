@@ -20,7 +20,8 @@ use crate::diagnostic::TrailCode;
 use crate::policy::RiskClass;
 // hashbrown's default hasher (foldhash, seeded per process): the ledger looks up every
 // event's handoff, and SipHash was a measurable share of `verify`.
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
+use std::collections::VecDeque;
 use std::fmt;
 
 /// At most this many attempts of one handoff (002 §4.2 `max_attempts`).
@@ -190,8 +191,14 @@ fn violation(kind: ViolationKind, message: String, legal: Vec<EventType>) -> Vio
 pub struct Ledger {
     handoffs: HashMap<String, Handoff>,
     /// In a compact ledger, handoffs that have ended, with only what later checks need.
-    closed: HashMap<String, Closed>,
+    closed: Ended,
     compact: bool,
+    /// Handoffs a compact ledger has seen initiated (ids initiated again after they
+    /// ended not counted).
+    seen: usize,
+    /// Open handoffs whose id the bounded ledger's filter says may have ended before
+    /// (an id used again, or the filter's rare false alarm).
+    shadowed: HashSet<String>,
     /// Handoffs open to an agent that the ledger does not hold (a checkpoint counted
     /// them): part of [`Ledger::open_for`].
     elsewhere: HashMap<String, usize>,
@@ -204,6 +211,102 @@ struct Closed {
     depth: u32,
     to_agent: String,
     reroutes: u32,
+    /// When it was put in (for [`Ended`]'s window).
+    generation: u64,
+}
+
+/// How many ended handoffs a bounded ledger keeps in full.
+pub const RECENT: usize = 4_096;
+/// The bounded ledger's filter of ended ids: 2^19 words of 64 bits (4 MiB).
+const FILTER_WORDS: usize = 1 << 19;
+
+/// The handoffs a compact ledger has seen end: every one (exact), or, in a bounded
+/// one, the latest [`RECENT`] in full and every id in a filter of fixed size, whose
+/// bits for one id share a 64-bit word (no false negatives; about one false alarm in
+/// a million ids at 333k ended handoffs).
+#[derive(Debug, Clone, Default)]
+struct Ended {
+    map: HashMap<String, Closed>,
+    /// Bounded: the ids put in, oldest first, with their generation.
+    order: VecDeque<(String, u64)>,
+    /// Bounded: the filter.
+    filter: Vec<u64>,
+    generation: u64,
+}
+
+impl Ended {
+    fn bounded() -> Ended {
+        Ended {
+            filter: vec![0; FILTER_WORDS],
+            ..Ended::default()
+        }
+    }
+
+    fn is_bounded(&self) -> bool {
+        !self.filter.is_empty()
+    }
+
+    fn get(&self, id: &str) -> Option<&Closed> {
+        self.map.get(id)
+    }
+
+    fn insert(&mut self, id: String, mut closed: Closed) {
+        if !self.is_bounded() {
+            self.map.insert(id, closed);
+            return;
+        }
+        let (word, mask) = filter_bits(&id);
+        self.filter[word] |= mask;
+        self.generation += 1;
+        closed.generation = self.generation;
+        self.order.push_back((id.clone(), self.generation));
+        self.map.insert(id, closed);
+        while self.map.len() > RECENT || self.order.len() > 2 * RECENT {
+            let Some((id, generation)) = self.order.pop_front() else {
+                break;
+            };
+            if self
+                .map
+                .get(&id)
+                .is_some_and(|c| c.generation == generation)
+            {
+                self.map.remove(&id);
+            }
+        }
+    }
+
+    /// Whether `id` may have ended before and left the window (bounded only).
+    fn maybe(&self, id: &str) -> bool {
+        if !self.is_bounded() || self.map.contains_key(id) {
+            return false;
+        }
+        let (word, mask) = filter_bits(id);
+        self.filter[word] & mask == mask
+    }
+}
+
+/// The filter's word for `id` and the four bits in it.
+fn filter_bits(id: &str) -> (usize, u64) {
+    // FNV-1a, then SplitMix64's finaliser to spread it over the word and bit choices.
+    let mut h = super::checkpoint::id_key(id.as_bytes());
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^= h >> 31;
+    let word = (h as usize) & (FILTER_WORDS - 1);
+    let mask = (0..4).fold(0u64, |mask, n| mask | 1 << ((h >> (20 + 6 * n)) & 63));
+    (word, mask)
+}
+
+/// What [`Ledger::judge`] makes of an event.
+#[derive(Debug)]
+pub(crate) enum Verdict {
+    /// A legal next step.
+    Legal,
+    /// Not one.
+    Illegal(Violation),
+    /// It names a handoff that may have ended beyond the bounded ledger's window:
+    /// only a re-read of that handoff's lines can tell.
+    Unsure,
 }
 
 /// What a new handoff's checks need of its parent, from either kind of entry.
@@ -224,11 +327,56 @@ impl Ledger {
     /// An empty ledger that keeps only what the lifecycle checks need of a handoff
     /// once it has ended (`verify`: memory grows with open handoffs, not with events).
     /// [`Ledger::get`] and [`Ledger::handoffs`] do not see ended handoffs.
+    ///
+    /// Memory is bounded: of the handoffs that have ended it keeps the latest
+    /// [`RECENT`] and a filter of every id; [`Ledger::judge`] says which events need a
+    /// re-read of their handoff's lines ([`Ledger::compact_exact`] over those lines).
     pub fn compact() -> Ledger {
+        Ledger {
+            compact: true,
+            closed: Ended::bounded(),
+            ..Ledger::default()
+        }
+    }
+
+    /// A compact ledger that keeps every ended handoff (for a re-read of a few).
+    pub(crate) fn compact_exact() -> Ledger {
         Ledger {
             compact: true,
             ..Ledger::default()
         }
+    }
+
+    /// [`Ledger::check`], or [`Verdict::Unsure`] when the event's handoff (or a new
+    /// handoff's parent) may have ended beyond a bounded ledger's window.
+    pub(crate) fn judge(&self, event: &Event) -> Verdict {
+        let id = event.handoff_id.as_str();
+        let unsure = self.shadowed.contains(id)
+            || (!self.handoffs.contains_key(id) && self.closed.maybe(id))
+            || (event.event_type == EventType::Initiated
+                && !self.handoffs.contains_key(id)
+                && event
+                    .parent_handoff
+                    .as_deref()
+                    .is_some_and(|p| !self.handoffs.contains_key(p) && self.closed.maybe(p)));
+        if unsure {
+            return Verdict::Unsure;
+        }
+        match self.check(event) {
+            Ok(()) => Verdict::Legal,
+            Err(violation) => Verdict::Illegal(violation),
+        }
+    }
+
+    /// Whether `id` has ended and its handoff is not open again (exact in an exact
+    /// compact ledger).
+    pub(crate) fn has_ended(&self, id: &str) -> bool {
+        !self.handoffs.contains_key(id) && self.closed.get(id).is_some()
+    }
+
+    /// One fewer handoff seen (a re-read found an id initiated again).
+    pub(crate) fn unsee(&mut self) {
+        self.seen = self.seen.saturating_sub(1);
     }
 
     fn parent(&self, id: &str) -> Option<Parent<'_>> {
@@ -241,7 +389,7 @@ impl Ledger {
                 reroutes: h.reroutes,
             });
         }
-        self.closed.get_key_value(id).map(|(id, c)| Parent {
+        self.closed.map.get_key_value(id).map(|(id, c)| Parent {
             id,
             state: c.state,
             depth: c.depth,
@@ -262,7 +410,10 @@ impl Ledger {
 
     /// How many handoffs the ledger holds.
     pub fn len(&self) -> usize {
-        self.handoffs.len() + self.closed.len()
+        match self.compact {
+            true => self.seen,
+            false => self.handoffs.len(),
+        }
     }
 
     /// Whether it holds none.
@@ -299,7 +450,7 @@ impl Ledger {
 
     /// Whether the ledger holds a handoff `id`.
     pub(crate) fn contains(&self, id: &str) -> bool {
-        self.handoffs.contains_key(id) || self.closed.contains_key(id)
+        self.handoffs.contains_key(id) || self.closed.get(id).is_some()
     }
 
     /// Re-routes of `id` so far.
@@ -406,9 +557,17 @@ impl Ledger {
                 if event.handoff_type != HandoffType::Escalation {
                     if let Some(p) = self.handoffs.get_mut(parent) {
                         p.reroutes += u32::from(p.state == EventType::Rejected);
-                    } else if let Some(p) = self.closed.get_mut(parent) {
+                    } else if let Some(p) = self.closed.map.get_mut(parent) {
                         p.reroutes += u32::from(p.state == EventType::Rejected);
                     }
+                }
+            }
+            if compact {
+                let id = &event.handoff_id;
+                let again = self.closed.get(id).is_some();
+                self.seen += usize::from(!again);
+                if again || self.closed.maybe(id) {
+                    self.shadowed.insert(id.clone());
                 }
             }
             let started = at_ms();
@@ -429,7 +588,11 @@ impl Ledger {
                         depth: handoff.depth,
                         to_agent: handoff.to_agent,
                         reroutes: handoff.reroutes,
+                        generation: 0,
                     };
+                    if !self.shadowed.is_empty() {
+                        self.shadowed.remove(&id);
+                    }
                     self.closed.insert(id, closed);
                 }
             }

@@ -10,16 +10,21 @@
 //! escalation deeper than 3, a fourth re-route). At the end, `HEAD` must name the last
 //! event (a shorter chain was truncated), and the chain must start at `ANCHOR`.
 //!
-//! Every break names the `seq`, the segment file and the line. Memory is the ledger
-//! (one entry per handoff), not the events: the trail is streamed.
+//! Every break names the `seq`, the segment file and the line. Memory is bounded: the
+//! trail is streamed, and the ledger keeps the open handoffs, the latest ended ones and
+//! a filter of fixed size of the others ([`Ledger::compact`]). An event the ledger
+//! cannot judge (its handoff, or a new handoff's parent, may have ended beyond that
+//! window: an id used again, a late re-route, or the filter's rare false alarm) is
+//! judged after the pass by a second read of the lines of just those handoffs (and of
+//! their children, for re-routes), and its break, if any, put in its place.
 
 use super::blocks;
 use super::chain::{self, GENESIS};
 use super::error::TrailError;
-use super::event::Event;
+use super::event::{Event, EventType};
 use super::fast::{self, Canonical, Keep};
-use super::lifecycle::Ledger;
-use super::store::{ChainPoint, Trail};
+use super::lifecycle::{Ledger, Verdict};
+use super::store::{ChainPoint, Resume, Segment, Trail};
 use crate::diagnostic::{shape, Diagnostic, TrailCode};
 use serde::Serialize;
 use serde_json::Value;
@@ -74,6 +79,18 @@ struct Pass {
     last_line: usize,
     anchor_seq: Option<u64>,
     noted_leftover: bool,
+    /// Events the ledger could not judge, in trail order.
+    unsure: Vec<Unsure>,
+}
+
+/// An event [`Ledger::judge`] could not judge in the pass.
+struct Unsure {
+    segment: PathBuf,
+    line: usize,
+    /// Where its break goes among the breaks.
+    at: usize,
+    handoff_id: String,
+    parent: Option<String>,
 }
 
 /// One line as the pass checks it: the stored hash, the computed one, the event.
@@ -182,6 +199,7 @@ pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
         last_line: 0,
         anchor_seq: None,
         noted_leftover: false,
+        unsure: Vec::new(),
     };
     let head = pass.point_or_break(head, trail, super::store::HEAD);
     let anchor = pass.point_or_break(anchor, trail, super::store::ANCHOR);
@@ -224,6 +242,7 @@ pub fn verify(trail: &Trail) -> Result<Verification, TrailError> {
         Ok::<(), ()>(())
     })?;
     pass.finish(trail, head, anchor);
+    pass.judge_unsure(trail, &segments)?;
     Ok(pass.report)
 }
 
@@ -315,9 +334,19 @@ impl Pass {
             );
             self.push(TrailCode::WrongSegment, seq, here.0, here.1, message);
         }
-        if let Err(violation) = self.ledger.check(event) {
-            let message = format!("seq {}: {violation}", event.seq);
-            self.push(violation.kind.code(), seq, here.0, here.1, message);
+        match self.ledger.judge(event) {
+            Verdict::Legal => {}
+            Verdict::Illegal(violation) => {
+                let message = format!("seq {}: {violation}", event.seq);
+                self.push(violation.kind.code(), seq, here.0, here.1, message);
+            }
+            Verdict::Unsure => self.unsure.push(Unsure {
+                segment: segment.to_path_buf(),
+                line: number,
+                at: self.report.breaks.len(),
+                handoff_id: event.handoff_id.clone(),
+                parent: event.parent_handoff.clone(),
+            }),
         }
         self.ledger.apply(event);
         if self.head_seq == Some(event.seq) {
@@ -326,6 +355,83 @@ impl Pass {
         self.prev_hash.clear();
         self.prev_hash.push_str(stored);
         self.last_seq = Some(event.seq);
+    }
+
+    /// Judges the events the pass could not: the lines of their handoffs (and their
+    /// parents, and those handoffs' children) read again in trail order into an exact
+    /// compact ledger, each event checked where it stands, its break put where the
+    /// pass would have put it.
+    fn judge_unsure(&mut self, trail: &Trail, segments: &[Segment]) -> Result<(), TrailError> {
+        if self.unsure.is_empty() {
+            return Ok(());
+        }
+        let unsure = std::mem::take(&mut self.unsure);
+        let mut ids: Vec<&str> = Vec::new();
+        for event in &unsure {
+            ids.push(&event.handoff_id);
+            ids.extend(event.parent.as_deref());
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        // A few handoffs: only lines that name one are parsed; many: every line.
+        let finders: Option<Vec<_>> = (ids.len() <= 64).then(|| {
+            ids.iter()
+                .flat_map(|id| {
+                    let quoted = serde_json::to_string(id).unwrap_or_default();
+                    ["handoff_id", "parent_handoff"].map(|key| {
+                        memchr::memmem::Finder::new(format!("\"{key}\":{quoted}").as_bytes())
+                            .into_owned()
+                    })
+                })
+                .collect()
+        });
+        let mut ledger = Ledger::compact_exact();
+        let mut next = unsure.iter().peekable();
+        let mut judged_breaks: Vec<(usize, Diagnostic)> = Vec::new();
+        let mut started = false;
+        let _ = trail.for_each_line_from(segments, Resume::default(), |line| {
+            let named = finders
+                .as_ref()
+                .is_none_or(|f| f.iter().any(|f| f.find(line.text).is_some()));
+            let here = next
+                .peek()
+                .is_some_and(|u| u.line == line.number && u.segment == line.segment);
+            if !named && !here {
+                return Ok::<(), ()>(());
+            }
+            let Parsed::Event(_, _, event) = read(line.text, line.terminated, Keep::Event) else {
+                return Ok(());
+            };
+            // As the pass: a prune's leftovers before the first event are not read.
+            if !started && self.anchor_seq.is_some_and(|last| event.seq <= last) {
+                return Ok(());
+            }
+            started = true;
+            if let Some(judged) = next.next_if(|_| here) {
+                if event.event_type == EventType::Initiated && ledger.has_ended(&event.handoff_id) {
+                    self.ledger.unsee();
+                }
+                if let Err(violation) = ledger.check(&event) {
+                    let message = format!("seq {}: {violation}", event.seq);
+                    let code = violation.kind.code();
+                    let at = found(
+                        code,
+                        Some(event.seq),
+                        line.segment,
+                        Some(line.number),
+                        message,
+                    );
+                    judged_breaks.push((judged.at, at));
+                }
+            }
+            ledger.apply(&event);
+            Ok(())
+        })?;
+        for (at, diagnostic) in judged_breaks.into_iter().rev() {
+            self.report.breaks.insert(at, diagnostic);
+        }
+        self.report.handoffs = self.ledger.len();
+        Ok(())
     }
 
     fn check_order(&mut self, event: &Event, segment: &Path, line: Option<usize>) {

@@ -347,3 +347,84 @@ fn an_independent_jcs_implementation_verifies_the_chain() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains(":3: seq 2: edited"));
 }
+
+/// Handoffs that ended thousands of handoffs earlier than the events that name them
+/// (more than `verify` keeps in full): a reused id, a step on a rejected handoff and a
+/// fourth re-route, each forged with a valid hash, are lifecycle breaks at their seq,
+/// file and line, as they are when the handoff ended just before.
+#[test]
+fn a_reused_id_and_steps_long_after_a_handoff_ended_are_lifecycle_breaks() {
+    use handoff::{follow_handoff, initiate_handoff, EventType, HandoffType, Initiation, Step};
+    let trail = TestTrail::new();
+    let open = |batch: &mut handoff::Batch, id: &str, to: &str, parent: Option<&str>| {
+        let mut request = Initiation::new("lead", to, HandoffType::Sequential, "ENG-1", "r");
+        request.handoff_id = id.into();
+        request.parent_handoff = parent.map(str::to_string);
+        initiate_handoff(batch, request).expect("initiate");
+    };
+    let step = |batch: &mut handoff::Batch, id: &str, event: EventType| {
+        follow_handoff(batch, Step::new(id, event)).expect("step");
+    };
+    handoff::Trail::at(trail.path())
+        .transact(jiff::Timestamp::now(), |batch| {
+            open(batch, "old", "coder", None);
+            step(batch, "old", EventType::Accepted);
+            step(batch, "old", EventType::Completed);
+            open(batch, "parent", "coder", None);
+            step(batch, "parent", EventType::Rejected);
+            for n in 1..=3 {
+                open(
+                    batch,
+                    &format!("reroute-{n}"),
+                    &format!("agent-{n}"),
+                    Some("parent"),
+                );
+            }
+            for n in 0..4_200 {
+                let id = format!("h{n}");
+                open(batch, &id, "coder", None);
+                step(batch, &id, EventType::Rejected);
+            }
+            Ok(())
+        })
+        .expect("append");
+    let mut lines = trail.lines();
+    let event = |line: &str| -> Event { serde_json::from_str(line).expect("an event") };
+    let mut reused = event(&lines[0]);
+    let mut stepped = event(&lines[4]);
+    stepped.event_type = EventType::Accepted;
+    let mut fourth = event(&lines[7]);
+    fourth.handoff_id = "reroute-4".into();
+    fourth.to_agent = "agent-4".into();
+    let mut expected = Vec::new();
+    for mut forged in [reused.clone(), stepped, fourth] {
+        let last = event(lines.last().expect("a line"));
+        forged.seq = last.seq + 1;
+        forged.prev = last.hash.clone();
+        forged.recorded_at = last.recorded_at.clone();
+        lines.push(String::from_utf8(seal_event(&mut forged)).expect("UTF-8"));
+        expected.push((forged.seq, lines.len()));
+        reused = forged;
+    }
+    trail.write_lines(&lines);
+    let head = format!("{{\"seq\":{},\"hash\":\"{}\"}}\n", reused.seq, reused.hash);
+    std::fs::write(trail.path().join("HEAD"), head).expect("HEAD");
+    let codes = ["illegal-transition", "illegal-transition", "reroute-limit"];
+    for ((seq, line), code) in expected.into_iter().zip(codes) {
+        let report = assert_break(&trail, code, seq, line);
+        assert_eq!(report.matches("error[").count(), 3, "{report}");
+    }
+    let report = verify(&trail).stdout;
+    assert!(
+        report.contains("initiated may not follow completed for handoff `old`"),
+        "{report}"
+    );
+    assert!(
+        report.contains("accepted may not follow rejected for handoff `parent`"),
+        "{report}"
+    );
+    // `old` initiated again is not another handoff; `reroute-4` is.
+    let json = trail.run(&["verify", "--format", "json"]).stdout;
+    let json: Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(json["handoffs"], 2 + 3 + 4_200 + 1);
+}
