@@ -217,13 +217,17 @@ struct Closed {
 
 /// How many ended handoffs a bounded ledger keeps in full.
 pub const RECENT: usize = 4_096;
-/// The bounded ledger's filter of ended ids: 2^19 words of 64 bits (4 MiB).
-const FILTER_WORDS: usize = 1 << 19;
+/// The bounded ledger's filter of ended ids: 2^16 blocks of 512 bits (4 MiB).
+const FILTER_BLOCKS: usize = 1 << 16;
+/// 64-bit words per block: one cache line.
+const BLOCK_WORDS: usize = 8;
+/// Bits set per id.
+const FILTER_BITS: u32 = 6;
 
 /// The handoffs a compact ledger has seen end: every one (exact), or, in a bounded
-/// one, the latest [`RECENT`] in full and every id in a filter of fixed size, whose
-/// bits for one id share a 64-bit word (no false negatives; about one false alarm in
-/// a million ids at 333k ended handoffs).
+/// one, the latest [`RECENT`] in full and every id in a Bloom filter of fixed size
+/// whose six bits for one id fall in one 512-bit block, one cache line (no false
+/// negatives; at 340k ended ids about one false alarm in ten million lookups).
 #[derive(Debug, Clone, Default)]
 struct Ended {
     map: HashMap<String, Closed>,
@@ -237,7 +241,7 @@ struct Ended {
 impl Ended {
     fn bounded() -> Ended {
         Ended {
-            filter: vec![0; FILTER_WORDS],
+            filter: vec![0; FILTER_BLOCKS * BLOCK_WORDS],
             ..Ended::default()
         }
     }
@@ -255,8 +259,9 @@ impl Ended {
             self.map.insert(id, closed);
             return;
         }
-        let (word, mask) = filter_bits(&id);
-        self.filter[word] |= mask;
+        for (word, bit) in filter_bits(&id) {
+            self.filter[word] |= bit;
+        }
         self.generation += 1;
         closed.generation = self.generation;
         self.order.push_back((id.clone(), self.generation));
@@ -280,21 +285,25 @@ impl Ended {
         if !self.is_bounded() || self.map.contains_key(id) {
             return false;
         }
-        let (word, mask) = filter_bits(id);
-        self.filter[word] & mask == mask
+        filter_bits(id).all(|(word, bit)| self.filter[word] & bit != 0)
     }
 }
 
-/// The filter's word for `id` and the four bits in it.
-fn filter_bits(id: &str) -> (usize, u64) {
-    // FNV-1a, then SplitMix64's finaliser to spread it over the word and bit choices.
-    let mut h = super::checkpoint::id_key(id.as_bytes());
-    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    h ^= h >> 31;
-    let word = (h as usize) & (FILTER_WORDS - 1);
-    let mask = (0..4).fold(0u64, |mask, n| mask | 1 << ((h >> (20 + 6 * n)) & 63));
-    (word, mask)
+/// The filter's bits for `id`: each a word of the filter and the bit in it.
+fn filter_bits(id: &str) -> impl Iterator<Item = (usize, u64)> {
+    // FNV-1a, then SplitMix64's finaliser twice: one for the block, one for the bits.
+    let mix = |mut h: u64| {
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
+    };
+    let key = mix(super::checkpoint::id_key(id.as_bytes()));
+    let block = (key as usize & (FILTER_BLOCKS - 1)) * BLOCK_WORDS;
+    let bits = mix(key ^ 0x9e37_79b9_7f4a_7c15);
+    (0..FILTER_BITS).map(move |n| {
+        let at = (bits >> (9 * n)) as usize & 511;
+        (block + at / 64, 1u64 << (at % 64))
+    })
 }
 
 /// What [`Ledger::judge`] makes of an event.
@@ -730,4 +739,39 @@ fn check_next(handoff: &Handoff, event: &Event) -> Result<(), Violation> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every id put in the filter is found (no false negatives), and at the size of a
+    /// 1M-event trail's ended handoffs an id not put in is almost never.
+    #[test]
+    fn the_filter_of_ended_ids_finds_each_and_rarely_another() {
+        let mut ended = Ended::bounded();
+        let closed = || Closed {
+            state: EventType::Completed,
+            depth: 0,
+            to_agent: "b".into(),
+            reroutes: 0,
+            generation: 0,
+        };
+        for n in 0..340_000 {
+            let id = format!("ho_{n:08}");
+            ended.insert(id, closed());
+        }
+        assert_eq!(ended.map.len(), RECENT);
+        let missed = (0..340_000)
+            .filter(|n| {
+                let id = format!("ho_{n:08}");
+                ended.get(&id).is_none() && !ended.maybe(&id)
+            })
+            .count();
+        assert_eq!(missed, 0);
+        let false_alarms = (340_000..1_340_000)
+            .filter(|n| ended.maybe(&format!("ho_{n:08}")))
+            .count();
+        assert!(false_alarms <= 3, "{false_alarms} false alarms in 1M");
+    }
 }

@@ -373,26 +373,19 @@ impl Pass {
         }
         ids.sort_unstable();
         ids.dedup();
-        // A few handoffs: only lines that name one are parsed; many: every line.
-        let finders: Option<Vec<_>> = (ids.len() <= 64).then(|| {
-            ids.iter()
-                .flat_map(|id| {
-                    let quoted = serde_json::to_string(id).unwrap_or_default();
-                    ["handoff_id", "parent_handoff"].map(|key| {
-                        memchr::memmem::Finder::new(format!("\"{key}\":{quoted}").as_bytes())
-                            .into_owned()
-                    })
-                })
-                .collect()
+        // Only lines that name one of them (as the event's or its parent's id) are
+        // parsed; one multi-pattern search per line finds them.
+        let patterns = ids.iter().flat_map(|id| {
+            let quoted = serde_json::to_string(id).unwrap_or_default();
+            ["handoff_id", "parent_handoff"].map(|key| format!("\"{key}\":{quoted}"))
         });
+        let finder = aho_corasick::AhoCorasick::new(patterns).ok();
         let mut ledger = Ledger::compact_exact();
         let mut next = unsure.iter().peekable();
         let mut judged_breaks: Vec<(usize, Diagnostic)> = Vec::new();
         let mut started = false;
         let _ = trail.for_each_line_from(segments, Resume::default(), |line| {
-            let named = finders
-                .as_ref()
-                .is_none_or(|f| f.iter().any(|f| f.find(line.text).is_some()));
+            let named = finder.as_ref().is_none_or(|f| f.is_match(line.text));
             let here = next
                 .peek()
                 .is_some_and(|u| u.line == line.number && u.segment == line.segment);
