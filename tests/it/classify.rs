@@ -1251,3 +1251,23 @@ fn a_security_section_of_a_translation_catalogue_is_wording_not_a_setting() {
     );
     assert_eq!(rules(&result), ["auth.scope.config"]);
 }
+
+#[test]
+fn a_translation_catalogue_does_not_hide_a_secret() {
+    // The catalogue exemption covers the scope rules only: a secret written into a
+    // file shaped like a catalogue still reaches the line rules.
+    let before = "fr:\n  pages:\n    title: Bonjour\n";
+    let after = "fr:\n  pages:\n    title: Bonjour\n  password: \"hunter2-Xq9kLpZ7\"\n";
+    let result = change_over(
+        &[("config/locales/fr.yml", before)],
+        &[("config/locales/fr.yml", after)],
+    );
+    assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
+    assert!(
+        rules(&result)
+            .iter()
+            .any(|rule| rule.starts_with("credential.")),
+        "{:?}",
+        result.findings
+    );
+}
