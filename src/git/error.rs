@@ -54,6 +54,18 @@ pub enum GitError {
          master); pass --base REV"
     )]
     NoDefaultBranch,
+    /// The repository's index (git's staging area) could not be read.
+    #[error(
+        "cannot read {path}: {message}; `git status` shows whether git can read it, and \
+         `git reset` after removing the file rebuilds it from HEAD (working files are kept; \
+         staged changes become unstaged)"
+    )]
+    IndexUnreadable {
+        /// The index file.
+        path: PathBuf,
+        /// libgit2's explanation.
+        message: String,
+    },
     /// A file in the working tree could not be read.
     #[error("cannot read {path}: {message}")]
     ReadFile {

@@ -376,7 +376,7 @@ impl Repo {
             .map_err(|error| {
                 if error.class() == git2::ErrorClass::Index {
                     // A corrupt, truncated or unreadable index: name the file.
-                    return GitError::ReadFile {
+                    return GitError::IndexUnreadable {
                         path: self.inner.path().join("index"),
                         message: error.message().to_string(),
                     };

@@ -504,6 +504,8 @@ fn a_corrupt_or_truncated_index_is_an_error_naming_it() {
             "{} bytes: {message}",
             data.len()
         );
+        // The way out is in the message: git rebuilds an index from HEAD.
+        assert!(message.contains("git reset"), "{message}");
     }
 }
 
