@@ -17,6 +17,7 @@ mod cli_classify;
 mod cmd;
 mod contract;
 mod contracts;
+mod dependencies;
 mod forged_output;
 mod formats;
 mod fuzz_regressions;
