@@ -61,6 +61,18 @@ impl Kept {
         }
     }
 
+    /// Moves out what is kept of `entry`'s two sides, for the thread that streams it.
+    pub(super) fn take_entry(&mut self, entry: &Entry) -> Kept {
+        let mut own = Kept::default();
+        for side in [&entry.old, &entry.new].into_iter().flatten() {
+            if let Some(Content::File(bytes)) = self.take(side) {
+                own.bytes += bytes.len();
+                own.contents.insert(side.id, bytes);
+            }
+        }
+        own
+    }
+
     /// Hands out a kept object once.
     fn take(&mut self, side: &Side) -> Option<Content<'static>> {
         if side.in_worktree {
@@ -99,7 +111,11 @@ impl Repo {
         let Some(file) = changed_file(entry, binary, false) else {
             return Ok(None);
         };
-        if !visitor.file(&file) {
+        let accepted = visitor.file(&file);
+        if let (Some(needle), Some(old)) = (visitor.old_side_needle(), old.as_deref()) {
+            visitor.old_side_holds(&file, memchr::memmem::find(old, needle).is_some());
+        }
+        if !accepted {
             return Ok(Some(file));
         }
         if binary {

@@ -1,27 +1,55 @@
-//! Streaming a large change on two threads: one reads (inflates) and diffs the files,
-//! the caller's thread hands the lines to the visitor, a few files behind.
+//! Streaming a large change on two threads: both read (inflate) and diff the files, the
+//! caller's thread also hands the lines to the visitor, in order.
 //!
 //! Inflating objects and diffing lines are most of the cost of a large change, and the
 //! visitor's own work (classifying each line) is the rest; on two cores the two overlap.
 //! The reading thread opens the repository again (libgit2 shares the pack files between
-//! the two handles) and records, for each file in order, the lines it would stream: the
+//! the two handles) and records, for each file it claims, the lines it would stream: the
 //! changed lines' bytes and numbers, not the whole contents, so memory stays bounded by
-//! the files in flight. It cannot ask the visitor which files it wants, so it diffs them
-//! all; a file the visitor reads whole instead of diffed (a rename out of a place it did
-//! not read, see [`ChangeVisitor::whole`]) is read again on the caller's thread. The visitor sees
-//! exactly the calls, in exactly the order, that the one-thread stream makes.
+//! the files in flight. Files are claimed in order by whichever thread is free: when the
+//! file the visitor needs next is still being read on the other thread (a big file, or a
+//! visitor quicker than the reading), the caller's thread claims and records the next
+//! ones itself rather than wait, a few at most. Neither thread can ask the visitor which
+//! files it wants, so both diff them all; a file the visitor reads whole instead of
+//! diffed (a rename out of a place it did not read, see [`ChangeVisitor::whole`]) is read
+//! again on the caller's thread. The visitor sees exactly the calls, in exactly the
+//! order, that the one-thread stream makes.
 
 use super::content::{stream_whole, Kept};
 use super::listing::Entry;
 use super::{ChangeVisitor, ChangedFile, DiffLine, GitError, LineSide, Repo};
-use std::sync::mpsc;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex, PoisonError};
 
 /// Changes with fewer files than this are streamed on one thread: opening the
 /// repository again would cost more than it saves.
 pub(super) const MIN_FILES: usize = 64;
 
-/// How many files the reading thread may prepare ahead of the visitor.
+/// How many files the reading thread may prepare ahead of the visitor, and how many the
+/// caller's thread may prepare itself while it waits for one.
 const AHEAD: usize = 8;
+
+/// The files of a change, claimed one at a time, in order, by whichever thread is free.
+struct Work<'e> {
+    entries: &'e [Entry],
+    /// The first file nobody has claimed.
+    next: AtomicUsize,
+    /// Contents read while pairing renames, taken by the thread that claims their file.
+    kept: Mutex<Kept>,
+    /// What the visitor wants looked for in each old side.
+    needle: Option<&'static [u8]>,
+}
+
+impl<'e> Work<'e> {
+    fn claim(&self) -> Option<(usize, &'e Entry)> {
+        let index = self.next.fetch_add(1, Ordering::Relaxed);
+        self.entries.get(index).map(|entry| (index, entry))
+    }
+}
+
+/// A file prepared by either thread: its index among the entries, and what was read.
+type Prepared = (usize, Result<Recorded, GitError>);
 
 /// One file as the reading thread prepared it.
 struct Recorded {
@@ -32,14 +60,19 @@ struct Recorded {
     lines: Vec<(LineSide, usize, usize, usize)>,
     /// Whether lines were recorded at all (not for submodules).
     has_lines: bool,
+    /// Whether the old side holds the visitor's needle, when it was looked for.
+    old_holds: Option<bool>,
 }
 
-/// A visitor that wants every file's lines and writes them down.
+/// A visitor that wants every file's lines and writes them down, with whether its old
+/// side holds the needle of the visitor it records for.
 #[derive(Default)]
 struct Recorder {
     text: Vec<u8>,
     lines: Vec<(LineSide, usize, usize, usize)>,
     asked: bool,
+    needle: Option<&'static [u8]>,
+    old_holds: Option<bool>,
 }
 
 impl ChangeVisitor for Recorder {
@@ -54,10 +87,19 @@ impl ChangeVisitor for Recorder {
         self.lines
             .push((line.side, line.number, start, self.text.len()));
     }
+
+    fn old_side_needle(&self) -> Option<&'static [u8]> {
+        self.needle
+    }
+
+    fn old_side_holds(&mut self, _file: &ChangedFile, holds: bool) {
+        self.old_holds = Some(holds);
+    }
 }
 
 impl Repo {
-    /// Streams `entries` to `visitor`, reading and diffing them on a second thread.
+    /// Streams `entries` to `visitor`, reading and diffing them on a second thread, and on
+    /// this one whenever the file the visitor needs next is not ready.
     pub(super) fn stream_in_parallel(
         &self,
         entries: &[Entry],
@@ -65,24 +107,70 @@ impl Repo {
         visitor: &mut dyn ChangeVisitor,
     ) -> Result<Vec<ChangedFile>, GitError> {
         let reader = self.reopen()?;
-        let (sender, receiver) = mpsc::sync_channel::<Result<Recorded, GitError>>(AHEAD);
+        let work = Work {
+            entries,
+            next: AtomicUsize::new(0),
+            kept: Mutex::new(kept),
+            needle: visitor.old_side_needle(),
+        };
+        let (sender, receiver) = mpsc::sync_channel::<Prepared>(AHEAD);
         std::thread::scope(|scope| {
+            let work = &work;
             scope.spawn(move || {
-                let mut kept = kept;
-                for entry in entries {
-                    let recorded = reader.record_entry(entry, &mut kept);
+                while let Some((index, entry)) = work.claim() {
+                    let recorded = reader.record_entry(entry, work);
                     let failed = recorded.is_err();
                     // The receiver is gone when the visitor's side stopped early.
-                    if sender.send(recorded).is_err() || failed {
+                    if sender.send((index, recorded)).is_err() || failed {
                         break;
                     }
                 }
             });
+            let mut ready = BTreeMap::new();
             let mut files = Vec::with_capacity(entries.len());
-            for (entry, recorded) in entries.iter().zip(receiver.iter()) {
+            for (index, entry) in entries.iter().enumerate() {
+                let recorded = loop {
+                    if let Some(recorded) = ready.remove(&index) {
+                        break recorded;
+                    }
+                    let (index, recorded) = self.prepare_next(work, &receiver, ready.len())?;
+                    ready.insert(index, recorded);
+                };
                 files.extend(self.replay(entry, recorded?, visitor)?);
             }
             Ok(files)
+        })
+    }
+
+    /// The next file prepared while the visitor waits for one the reading thread holds:
+    /// one the reading thread has sent, else one this thread claims and prepares itself
+    /// (while fewer than [`AHEAD`] wait here), else the reading thread's next.
+    fn prepare_next(
+        &self,
+        work: &Work<'_>,
+        receiver: &mpsc::Receiver<Prepared>,
+        waiting: usize,
+    ) -> Result<Prepared, GitError> {
+        let stopped = match receiver.try_recv() {
+            Ok(prepared) => return Ok(prepared),
+            Err(error) => error == mpsc::TryRecvError::Disconnected,
+        };
+        if waiting < AHEAD {
+            if let Some((index, entry)) = work.claim() {
+                return Ok((index, self.record_entry(entry, work)));
+            }
+        }
+        // Every file is claimed and the one needed is the reading thread's: it sends it,
+        // or has stopped without it (only when it failed on an earlier file, whose error
+        // the visitor's side returns first).
+        let received = if stopped {
+            Err(mpsc::RecvError)
+        } else {
+            receiver.recv()
+        };
+        received.map_err(|_| GitError::Git {
+            doing: "reading a change on a second thread".to_string(),
+            message: "the reading thread stopped".to_string(),
         })
     }
 
@@ -92,14 +180,23 @@ impl Repo {
         Repo::open(self.inner.path())
     }
 
-    fn record_entry(&self, entry: &Entry, kept: &mut Kept) -> Result<Recorded, GitError> {
-        let mut recorder = Recorder::default();
-        let file = self.stream_entry(entry, kept, &mut recorder)?;
+    fn record_entry(&self, entry: &Entry, work: &Work<'_>) -> Result<Recorded, GitError> {
+        let mut kept = work
+            .kept
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take_entry(entry);
+        let mut recorder = Recorder {
+            needle: work.needle,
+            ..Recorder::default()
+        };
+        let file = self.stream_entry(entry, &mut kept, &mut recorder)?;
         Ok(Recorded {
             file,
             text: recorder.text,
             lines: recorder.lines,
             has_lines: recorder.asked,
+            old_holds: recorder.old_holds,
         })
     }
 
@@ -117,7 +214,11 @@ impl Repo {
             visitor.file(&file);
             return Ok(Some(file));
         }
-        if !visitor.file(&file) {
+        let accepted = visitor.file(&file);
+        if let Some(holds) = recorded.old_holds {
+            visitor.old_side_holds(&file, holds);
+        }
+        if !accepted {
             return Ok(Some(file));
         }
         if !file.binary && visitor.whole(&file) {
@@ -173,6 +274,15 @@ mod tests {
         fn whole(&self, file: &ChangedFile) -> bool {
             file.old_path.is_some()
         }
+
+        fn old_side_needle(&self) -> Option<&'static [u8]> {
+            Some(b"line 7 of 3\n")
+        }
+
+        fn old_side_holds(&mut self, file: &ChangedFile, holds: bool) {
+            self.calls
+                .push(format!("old side of {} holds: {holds}", file.path));
+        }
     }
 
     fn git(dir: &std::path::Path, args: &[&str]) {
@@ -185,8 +295,9 @@ mod tests {
         assert!(status.success(), "git {args:?}");
     }
 
-    #[test]
-    fn the_two_thread_stream_makes_the_one_thread_streams_calls() {
+    /// A change of 92 entries (edits, deletions, additions, an exact rename, a binary
+    /// file): the repository, its entries with renames paired, and the contents kept.
+    fn big_change() -> (tempfile::TempDir, Repo, Vec<Entry>, Kept) {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let root = dir.path();
         git(root, &["init", "-q", "-b", "main", "--template="]);
@@ -224,6 +335,12 @@ mod tests {
         let options = RenameOptions::default();
         let (_, kept) = repo.pair_renames(&mut entries, &options).expect("pairs");
         assert!(entries.len() >= MIN_FILES, "{} entries", entries.len());
+        (dir, repo, entries, kept)
+    }
+
+    #[test]
+    fn the_two_thread_stream_makes_the_one_thread_streams_calls() {
+        let (_dir, repo, entries, kept) = big_change();
 
         let mut one = Log::default();
         let mut none_kept = Kept::default();
@@ -242,5 +359,54 @@ mod tests {
         assert_eq!(two.calls, one.calls);
         assert!(one.calls.iter().any(|call| call.contains("sub-moved.txt")));
         assert!(one.calls.iter().any(|call| call.contains("AKIA")));
+        let holds = |answer: &str| {
+            one.calls
+                .iter()
+                .filter(|call| call.contains(answer))
+                .count()
+        };
+        assert_eq!(holds("holds: true"), 1);
+        assert!(holds("holds: false") > 50);
+    }
+
+    #[test]
+    fn the_callers_thread_prepares_the_next_file_when_none_was_sent() {
+        let (_dir, repo, entries, kept) = big_change();
+        let work = Work {
+            entries: &entries,
+            next: AtomicUsize::new(0),
+            kept: Mutex::new(kept),
+            needle: None,
+        };
+        let (sender, receiver) = mpsc::sync_channel::<Prepared>(AHEAD);
+        // Nothing sent: this thread claims the files in order and reads them itself.
+        for (expected, entry) in entries.iter().enumerate().take(3) {
+            let (index, recorded) = repo.prepare_next(&work, &receiver, 0).expect("prepared");
+            assert_eq!(index, expected);
+            let file = recorded.expect("read").file.expect("a file");
+            let side = entry.new.as_ref().or(entry.old.as_ref());
+            assert_eq!(
+                file.path.to_string_lossy(),
+                side.expect("a side").display_path()
+            );
+        }
+        // With enough waiting, it takes what the other thread sent rather than claim more.
+        let sent = (
+            7,
+            Err(GitError::Git {
+                doing: "testing".to_string(),
+                message: "sent".to_string(),
+            }),
+        );
+        sender.send(sent).expect("sends");
+        let (index, _) = repo
+            .prepare_next(&work, &receiver, AHEAD)
+            .expect("received");
+        assert_eq!(index, 7);
+        // Every file claimed and the other thread gone: an error, not a wait.
+        work.next.store(entries.len(), Ordering::Relaxed);
+        drop(sender);
+        let stopped = repo.prepare_next(&work, &receiver, 0);
+        assert!(matches!(stopped, Err(GitError::Git { .. })));
     }
 }
