@@ -83,6 +83,20 @@ pub trait ChangeVisitor {
     fn reads_lines(&self) -> bool {
         true
     }
+
+    /// Bytes the visitor wants looked for in each file's old side, told through
+    /// [`Self::old_side_holds`]: the stream reads that side anyway, so the search costs
+    /// one pass over bytes in memory, where reading the file again later would cost a
+    /// lookup and an inflation.
+    fn old_side_needle(&self) -> Option<&'static [u8]> {
+        None
+    }
+
+    /// Whether the old side of `file`, just passed to [`Self::file`] (whatever it
+    /// answered), holds [`Self::old_side_needle`]. Called for each file whose old side was
+    /// read (not for an added file or a submodule, nor when [`Self::reads_lines`] is
+    /// false), before its lines.
+    fn old_side_holds(&mut self, _file: &ChangedFile, _holds: bool) {}
 }
 
 /// An open git repository.

@@ -36,6 +36,7 @@ const ANY: &str = "any";
 /// The trigger of the gate's own files.
 const POLICY_TRIGGER: &str = "policy";
 use serde::Serialize;
+use std::collections::HashSet;
 
 /// More changed files than this raise a change to medium (seed: "More than 3 files").
 pub const FILE_COUNT_LIMIT: usize = 3;
@@ -152,6 +153,7 @@ pub fn classify(
     // What the shortcuts below skip depends on the class reached so far, which a
     // finding that may be suppressed does not raise.
     let mut suppressor = Suppressor::new(repo, (&base_rev, head), policy, &change.files);
+    suppressor.know_unmarked(std::mem::take(&mut visitor.unmarked));
     let mut risk_of = |findings: &[Finding]| -> Result<RiskClass, GitError> {
         let mut risk = RiskClass::Low;
         for finding in findings {
@@ -349,6 +351,9 @@ struct Classifier<'a> {
     grammar: Option<Grammar>,
     in_code_matches: Vec<usize>,
     in_code: Vec<InCodeCandidate>,
+    /// The files whose base holds no suppression marker, as the stream saw while reading
+    /// them (so that suppression need not read them again).
+    unmarked: HashSet<RepoPath>,
 }
 
 impl<'a> Classifier<'a> {
@@ -376,6 +381,7 @@ impl<'a> Classifier<'a> {
             grammar: None,
             in_code_matches: vec![0; matcher.line_rules.len()],
             in_code: Vec::new(),
+            unmarked: HashSet::new(),
         }
     }
 
@@ -605,6 +611,16 @@ impl ChangeVisitor for Classifier<'_> {
             (!self.is_classified(old) || old.is_under(&self.policy.records_dir))
                 && self.is_classified(&file.path)
         })
+    }
+
+    fn old_side_needle(&self) -> Option<&'static [u8]> {
+        Some(MARKER.as_bytes())
+    }
+
+    fn old_side_holds(&mut self, file: &ChangedFile, holds: bool) {
+        if !holds {
+            self.unmarked.insert(file.path.clone());
+        }
     }
 
     fn line(&mut self, file: &ChangedFile, line: DiffLine<'_>) {

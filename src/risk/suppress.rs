@@ -28,7 +28,7 @@ use super::classify::{Finding, Suppressed};
 use crate::git::{diff_lines, ChangeStatus, ChangedFile, GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::Policy;
 use crate::suppress::{fingerprint, marker_rules, Baseline, SuppressedBy, MARKER};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 impl Finding {
     /// The finding's message in reports: its trigger, class and rule.
@@ -65,6 +65,8 @@ pub(crate) struct Suppressor<'a> {
     modified: Vec<&'a RepoPath>,
     baseline: Option<Baseline>,
     markers: HashMap<RepoPath, Vec<Marker>>,
+    /// Files whose base is known to hold no marker (not read again).
+    unmarked: HashSet<RepoPath>,
 }
 
 impl<'a> Suppressor<'a> {
@@ -87,7 +89,13 @@ impl<'a> Suppressor<'a> {
             modified,
             baseline: policy.baseline.clone(),
             markers: HashMap::new(),
+            unmarked: HashSet::new(),
         }
+    }
+
+    /// Tells which files' base is known to hold no marker, as the diff saw it.
+    pub(crate) fn know_unmarked(&mut self, paths: HashSet<RepoPath>) {
+        self.unmarked = paths;
     }
 
     /// Whether something may suppress `finding` (the baseline's entries left unspent):
@@ -198,6 +206,9 @@ impl<'a> Suppressor<'a> {
 
     /// The markers of `path` at the base on lines the diff keeps, with their head lines.
     fn standing_markers(&self, path: &RepoPath) -> Result<Vec<Marker>, GitError> {
+        if self.unmarked.contains(path) {
+            return Ok(Vec::new());
+        }
         let text = path.to_string_lossy();
         let Some(base) = self.repo.read_file_at(self.base, &text)? else {
             return Ok(Vec::new());

@@ -284,6 +284,39 @@ fn a_marker_of_the_base_covers_its_files_path_finding_of_the_trigger_it_names() 
     );
 }
 
+#[test]
+fn a_marker_of_the_base_counts_the_same_in_a_change_of_many_files() {
+    // Enough files for the stream to read on two threads, which tell whether each base
+    // holds a marker: the marked file is covered, an unmarked one still counts.
+    let repo = with_markers();
+    let edited = format!("{MARKED}INSERT INTO t VALUES (2);\n");
+    let notes: Vec<(String, String)> = (0..80)
+        .map(|i| (format!("notes/n{i:02}.txt"), format!("note {i}\n")))
+        .collect();
+    let mut files: Vec<(&str, &str)> = notes
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_str()))
+        .collect();
+    files.push(("migrations/0001_seed.sql", &edited));
+    files.push(("migrations/0002.sql", "CREATE TABLE b (id int, x int);\n"));
+    branch(&repo, "many", &files, &[]);
+    let classification = classify(&repo, &[]);
+    let suppressed = &classification["suppressed"][0];
+    assert_eq!(suppressed["by"], "marker", "{classification:#}");
+    assert_eq!(
+        suppressed["reason"],
+        "`handoff:allow` at migrations/0001_seed.sql:1 in the base"
+    );
+    let findings = classification["findings"].as_array().cloned();
+    let counted = findings.unwrap_or_default();
+    assert!(
+        counted
+            .iter()
+            .any(|f| f["trigger"] == "migration" && f["path"] == "migrations/0002.sql"),
+        "{classification:#}"
+    );
+}
+
 /// A fail-closed case: its branch name, the files it writes and deletes, and the
 /// triggers that must count.
 type Case<'a> = (
