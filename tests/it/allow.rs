@@ -14,7 +14,7 @@ const SEED: (&str, &str) = ("migrations/seeds/0001.sql", "INSERT INTO t VALUES (
 /// commit on a branch that writes `files`.
 fn change_under(policy: &str, files: &[(&str, &str)]) -> TestRepo {
     let (repo, _) = TestRepo::with_files(&[("README.md", "# app\n"), (".handoff.yaml", policy)]);
-    repo.git(&["switch", "-q", "-c", "change"]);
+    repo.branch("change");
     for (path, content) in files {
         repo.write(path, content);
     }

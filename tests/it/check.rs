@@ -28,7 +28,7 @@ fn feature_repo_assigning(assignment: Option<&str>) -> TestRepo {
     );
     repo.write("src/old_name.rs", "pub fn old() {}\n");
     repo.commit("base");
-    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.branch("feature");
     repo
 }
 

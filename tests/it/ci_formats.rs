@@ -20,7 +20,7 @@ fn rejected_change() -> TestRepo {
     repo.write("docs/guide.md", "# Guide\n\nHelo.\n");
     repo.write("src/auth/login.py", "def greet():\n    return 'Helo'\n");
     repo.commit("base");
-    repo.git(&["checkout", "-q", "-b", "fix"]);
+    repo.branch("fix");
     repo.write(".handoff/eng-42.md", RECORDS);
     repo.write("docs/guide.md", "# Guide\n\nHello.\n");
     repo.write("src/auth/login.py", "def greet():\n    return 'Hello'\n");
@@ -226,7 +226,7 @@ fn an_allowed_finding_is_a_suppressed_result_and_no_annotation() {
     let policy = "allow:\n  - rule: migration\n    paths: [\"migrations/seeds/\"]\n    \
                   reason: seed data\n";
     let (repo, _) = TestRepo::with_files(&[(".handoff.yaml", policy)]);
-    repo.git(&["checkout", "-q", "-b", "seed"]);
+    repo.branch("seed");
     repo.write("migrations/seeds/0001.sql", "INSERT INTO t VALUES (1);\n");
     repo.write(
         "migrations/0002_users.sql",

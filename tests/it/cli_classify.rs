@@ -79,7 +79,7 @@ fn human_output_shows_the_class_then_each_trigger_with_its_files() {
 #[test]
 fn the_default_head_is_the_working_tree_and_the_default_base_the_merge_base() {
     let (repo, _base) = TestRepo::with_base();
-    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.branch("feature");
     repo.write("src/payments/refund.go", "package payments\n");
     repo.handoff()
         .args(["classify", "--format", "json"])

@@ -123,6 +123,18 @@ impl TestRepo {
         id.to_string()
     }
 
+    /// Starts branch `name` at `HEAD` and makes it `HEAD`: what `git checkout -q -b NAME`
+    /// does (the index and the working tree as they are), in this process.
+    pub fn branch(&self, name: &str) -> &TestRepo {
+        let repo = git2::Repository::open(self.path()).expect("open the test repository");
+        let head = repo.head().and_then(|head| head.peel_to_commit());
+        let head = head.expect("a commit to branch from");
+        repo.branch(name, &head, false).expect("a new branch");
+        repo.set_head(&format!("refs/heads/{name}"))
+            .expect("the new branch as HEAD");
+        self
+    }
+
     /// A repository with one commit holding `README.md`; returns it and that commit.
     pub fn with_base() -> (TestRepo, String) {
         TestRepo::with_files(&[("README.md", "# fixture\n")])

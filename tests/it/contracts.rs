@@ -115,7 +115,7 @@ fn risky_change() -> TestRepo {
         .write("src/auth/session.rs", "pub fn open() {}\n")
         .write(".handoff/eng-7.md", assignment_of(RISKY_RECORDS));
     repo.commit("base");
-    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.branch("feature");
     repo.write("docs/guide.md", "# Guide\n\nHello.\n")
         .write(
             "src/auth/session.rs",
@@ -165,7 +165,7 @@ fn passing_change() -> TestRepo {
         .write("docs/guide.md", "# Guide\n\nHelo.\n")
         .write(".handoff/eng-8.md", assignment_of(PASSING_RECORDS));
     repo.commit("base");
-    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.branch("feature");
     repo.write("docs/guide.md", "# Guide\n\nHello.\n")
         .write(".handoff/eng-8.md", PASSING_RECORDS);
     repo.commit("fix the guide");

@@ -18,7 +18,7 @@ fn forging_change() -> TestRepo {
         ),
         ("docs/guide.md", "guide\n"),
     ]);
-    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.branch("feature");
     repo.write("docs/guide.md", "guide, changed\n");
     repo.write(
         &format!(

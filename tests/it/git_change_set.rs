@@ -268,7 +268,7 @@ fn untracked_file_lines_stream_in_working_tree_mode() {
 #[test]
 fn a_branch_name_as_base_means_the_merge_base() {
     let (repo, fork) = TestRepo::with_base();
-    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.branch("feature");
     repo.write("feature.txt", "f\n");
     repo.commit("feature work");
     repo.git(&["checkout", "-q", "main"]);
@@ -401,7 +401,7 @@ fn a_records_directory_with_glob_characters_is_listed_literally() {
 #[test]
 fn a_branch_base_whose_merge_base_is_cut_off_by_a_shallow_clone_asks_for_history() {
     let (origin, _) = TestRepo::with_base();
-    origin.git(&["checkout", "-q", "-b", "feature"]);
+    origin.branch("feature");
     origin.write("feature.txt", "f\n");
     origin.commit("feature");
     origin.git(&["checkout", "-q", "main"]);

@@ -14,7 +14,7 @@ fn change_writing(file: &str, line: &str) -> TestRepo {
         ),
         (file, "x = 1\n"),
     ]);
-    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.branch("feature");
     repo.write(file, format!("{line}\n"));
     repo.commit("work");
     repo

@@ -34,7 +34,7 @@ fn message<'a>(verdict: &'a Value, code: &str) -> &'a str {
 /// A repository whose `main` holds `files`, on a branch `change` ready for the change.
 fn repository(files: &[(&str, &str)]) -> TestRepo {
     let (repo, _) = TestRepo::with_files(files);
-    repo.git(&["switch", "-q", "-c", "change"]);
+    repo.branch("change");
     repo
 }
 
@@ -149,7 +149,7 @@ fn a_repository_that_has_the_gate_already_cannot_be_adopted_again() {
         .assert()
         .success();
     repo.commit("a record");
-    repo.git(&["switch", "-q", "-c", "change"]);
+    repo.branch("change");
     init(&repo);
     repo.commit("adopt over existing records");
     let (code, verdict) = check(&repo);

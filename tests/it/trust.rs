@@ -102,7 +102,7 @@ fn repo_with(base: &[(&str, &[u8])], head: &[(&str, &[u8])]) -> TestRepo {
         repo.write(path, content);
     }
     repo.commit("base");
-    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.branch("feature");
     repo.write(
         "src/auth/login.py",
         "def login():\n    return check(strict=True)\n",
