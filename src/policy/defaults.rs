@@ -103,6 +103,8 @@ struct RuleDefinition {
     in_code: bool,
     #[serde(default)]
     data: bool,
+    #[serde(default)]
+    file_scope: bool,
 }
 
 /// One evidence item: the seed's wording and the labels that name it.
@@ -206,15 +208,17 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
                 },
                 _ => return Err(format!("rule `{}` needs either paths or a line", rule.id)),
             };
-            if (rule.scope || rule.data) && matches!(matches, RuleMatch::Paths { .. }) {
+            let reads_around = rule.scope || rule.data || rule.file_scope;
+            if reads_around && matches!(matches, RuleMatch::Paths { .. }) {
                 return Err(format!(
                     "rule `{}`: only a line rule reads scopes or data",
                     rule.id
                 ));
             }
-            if u8::from(rule.scope) + u8::from(rule.data) + u8::from(rule.in_code) > 1 {
+            let kinds = [rule.scope, rule.data, rule.in_code, rule.file_scope];
+            if kinds.into_iter().filter(|&kind| kind).count() > 1 {
                 return Err(format!(
-                    "rule `{}`: scope, data and in_code exclude each other",
+                    "rule `{}`: scope, data, file_scope and in_code exclude each other",
                     rule.id
                 ));
             }
@@ -228,6 +232,7 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
                 scope: rule.scope,
                 in_code: rule.in_code,
                 data: rule.data,
+                file_scope: rule.file_scope,
             })
         })
         .collect::<Result<Vec<Rule>, String>>()?;
@@ -276,6 +281,7 @@ mod tests {
                     RuleMatch::Paths { .. } => "path",
                     RuleMatch::Line { .. } if rule.scope => "scope",
                     RuleMatch::Line { .. } if rule.data => "data",
+                    RuleMatch::Line { .. } if rule.file_scope => "file",
                     RuleMatch::Line { .. } => "line",
                 };
                 assert!(

@@ -193,6 +193,11 @@ pub struct Rule {
     /// configuration file (`Deployment/spec.template.spec.containers.-.env.-.name`)
     /// rather than the line (see docs/gate.md, "Configuration read as data").
     pub data: bool,
+    /// For a line rule: whether its regex reads the whole file a changed line of code is
+    /// in (any line of that side's version), not the changed line: a configuration module
+    /// that reads the environment makes every default it holds an environment setting
+    /// (see docs/gate.md, "The file around a change").
+    pub file_scope: bool,
 }
 
 impl Rule {
@@ -208,6 +213,7 @@ impl Rule {
             scope: false,
             in_code: false,
             data: false,
+            file_scope: false,
         }
     }
 }

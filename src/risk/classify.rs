@@ -559,7 +559,7 @@ impl<'a> Classifier<'a> {
                 (self.is_test && !rule.reads_test_files) || !self.stacks.enables(&rule.stack);
             if self.fired_by_path[rule.trigger] || other || skips {
                 self.open[index] = false;
-            } else if self.open[index] && (rule.scope || rule.data) {
+            } else if self.open[index] && (rule.scope || rule.data || rule.file_scope) {
                 self.open[index] = false;
                 self.scoped.push(index);
             }

@@ -12,10 +12,14 @@
 pub(crate) enum CommentStyle {
     /// `//`, and `/*` or `*` lines of block comments: C, Rust, Go, JS/TS, Java, …
     Slash,
-    /// `#`: Python, Ruby, shell, YAML, TOML, Dockerfile, env files, …
+    /// `#`: Python, Ruby, shell, YAML, TOML, Dockerfile, …
     Hash,
     /// `--`: SQL.
     DoubleDash,
+    /// `#` in env files, but a commented-out setting (`# SIGNUPS_ALLOWED=true`) is not a
+    /// comment: an env template documents each variable's default that way, so changing
+    /// it changes a setting the template offers.
+    Env,
     /// Unknown syntax: no line is a comment.
     None,
 }
@@ -44,7 +48,6 @@ const HASH: &[&str] = &[
     "conf",
     "cfg",
     "ini",
-    "env",
     "dockerfile",
 ];
 const HASH_NAMES: &[&str] = &[
@@ -66,13 +69,13 @@ impl CommentStyle {
         let is = |list: &[&str]| extension.as_deref().is_some_and(|ext| list.contains(&ext));
         if is(SLASH) {
             CommentStyle::Slash
-        } else if is(HASH)
-            || HASH_NAMES.iter().any(|n| name.starts_with(n))
-            || name.starts_with(".env")
-        {
+        } else if is_env_file(name) && !is(HASH) {
+            CommentStyle::Env
+        } else if is(HASH) || HASH_NAMES.iter().any(|n| name.starts_with(n)) || name == ".envrc" {
             CommentStyle::Hash
         } else if is(&["sql"]) {
             CommentStyle::DoubleDash
+
         } else {
             CommentStyle::None
         }
@@ -98,9 +101,30 @@ impl CommentStyle {
             CommentStyle::Slash => false,
             CommentStyle::Hash => line.starts_with(b"#"),
             CommentStyle::DoubleDash => line.starts_with(b"--"),
+            CommentStyle::Env => line.starts_with(b"#") && !is_setting(&line[1..]),
             CommentStyle::None => false,
         }
     }
+}
+
+/// Whether `name` is an env file or its template: `.env`, `.env.example`, `prod.env`,
+/// `docker.env.sample`, `env.template` (not `.envrc`, a shell script).
+fn is_env_file(name: &str) -> bool {
+    (name.starts_with(".env") && name != ".envrc")
+        || name.starts_with("env.")
+        || name.ends_with(".env")
+        || name.contains(".env.")
+}
+
+/// Whether a commented env line is a setting: `NAME=value` after the `#` marks.
+fn is_setting(text: &[u8]) -> bool {
+    let text = text.trim_ascii_start();
+    let text = text.strip_prefix(b"export ").unwrap_or(text);
+    let name = text
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    name > 0 && !text[0].is_ascii_digit() && text[name..].trim_ascii_start().starts_with(b"=")
 }
 
 fn is_blank(text: &[u8]) -> bool {
@@ -129,7 +153,16 @@ mod tests {
             CommentStyle::for_path("deploy/Dockerfile.prod"),
             CommentStyle::Hash
         );
-        assert_eq!(CommentStyle::for_path(".env.local"), CommentStyle::Hash);
+        // An env file's comments document its variables: every changed line counts.
+        let template = CommentStyle::for_path("deploy/.env.template");
+        assert!(!template.is_comment(b"# SIGNUPS_ALLOWED=true"));
+        assert!(template.is_comment(b"## Allow new users to sign up"));
+        assert!(template.is_comment(b"# see https://example.org/a=b"));
+        assert_eq!(
+            CommentStyle::for_path("docker.env.sample"),
+            CommentStyle::Env
+        );
+        assert_eq!(CommentStyle::for_path(".envrc"), CommentStyle::Hash);
         assert!(CommentStyle::for_path("db/001.sql").is_comment(b"-- CREATE POLICY p"));
         assert!(!CommentStyle::for_path("README.md").is_comment(b"# Title"));
     }

@@ -355,7 +355,16 @@ pub(crate) fn scope_findings(
                 let rule = &matcher.line_rules[index];
                 // `is_match` compiles the regex only for a line that could match it: most
                 // candidates' definitions never do, and compiling costs far more than looking.
-                let definitions: Vec<(usize, &[u8])> = if rule.data {
+                let definitions: Vec<(usize, &[u8])> = if rule.file_scope {
+                    // The file's first line of code that matches, wherever it is.
+                    let comments = CommentStyle::for_path(&path_text);
+                    text.split(|&b| b == b'\n')
+                        .enumerate()
+                        .find(|(_, line)| rule.is_match(line) && !comments.is_comment(line))
+                        .map(|(at, line)| (at + 1, line))
+                        .into_iter()
+                        .collect()
+                } else if rule.data {
                     // A data rule reads each changed line's own key path.
                     let Some(format) = Format::for_path(&path_text) else {
                         continue;
@@ -379,7 +388,8 @@ pub(crate) fn scope_findings(
                 };
                 // Nothing around the changed lines: the branches beside them that run
                 // the same statement (see `twin_branches`).
-                let definitions = match (definitions.is_empty() && !rule.data, &blocks) {
+                let reads_blocks = !rule.data && !rule.file_scope;
+                let definitions = match (definitions.is_empty() && reads_blocks, &blocks) {
                     (true, Some(found)) => {
                         let twins = twins.get_or_insert_with(|| found.twin_branches(numbers));
                         twins

@@ -85,6 +85,8 @@ pub(crate) struct LineRule {
     /// Whether it reads the key paths of changed lines of configuration files, not the
     /// lines (see `keys`).
     pub data: bool,
+    /// Whether it reads the whole file a changed line of code is in (see `enclosing`).
+    pub file_scope: bool,
     /// Whether a secret rule skips comment lines.
     code_only: bool,
     /// Whether the rule reads removed lines too (every trigger but `credential`).
@@ -347,6 +349,7 @@ impl Builder {
                     scope: rule.scope,
                     in_code: rule.in_code,
                     data: rule.data,
+                    file_scope: rule.file_scope,
                     code_only: rule.code_only,
                     reads_removed: trigger.reads_removed_lines,
                     secret,

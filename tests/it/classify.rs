@@ -1271,3 +1271,52 @@ fn a_translation_catalogue_does_not_hide_a_secret() {
         result.findings
     );
 }
+
+#[test]
+fn a_default_changed_in_a_config_module_that_reads_the_environment_is_an_env_setting() {
+    // A table of settings whose names the module maps to environment variables: the
+    // changed line names no variable, the module reads them.
+    let module = |timeout: &str| {
+        format!(
+            "fn load(name: &str) -> Option<String> {{\n    std::env::var(name).ok()\n}}\n\n\
+             settings! {{\n    general {{\n        smtp_timeout: u64, true, def, {timeout};\n    }}\n}}\n"
+        )
+    };
+    let result = change_over(
+        &[("src/config.rs", &module("true"))],
+        &[("src/config.rs", &module("false"))],
+    );
+    assert_eq!(rules(&result), ["env-var.file.env-config"]);
+    // The same table in a module that reads no environment is not.
+    let plain = |timeout: &str| {
+        format!("settings! {{\n    general {{\n        smtp_timeout: u64, true, def, {timeout};\n    }}\n}}\n")
+    };
+    let result = change_over(
+        &[("src/config.rs", &plain("15"))],
+        &[("src/config.rs", &plain("30"))],
+    );
+    assert!(
+        !rules(&result).contains(&"env-var.file.env-config"),
+        "{:?}",
+        result.findings
+    );
+}
+
+#[test]
+fn a_commented_default_in_an_env_template_is_an_env_change() {
+    let template = |value: &str| {
+        format!("## Seconds before a mail delivery gives up\n# SMTP_TIMEOUT={value}\n")
+    };
+    let result = change_over(
+        &[(".env.template", &template("15"))],
+        &[(".env.template", &template("30"))],
+    );
+    assert_eq!(rules(&result), ["env-var.path.env-file"]);
+    // A comment in a shell script is still a comment.
+    let script = |value: &str| format!("#!/bin/sh\n# signups allowed: {value}\nexec app\n");
+    let result = change_over(
+        &[("run.sh", &script("true"))],
+        &[("run.sh", &script("false"))],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}

@@ -128,6 +128,7 @@ fn rules_tables() -> String {
                         (true, _, _) => "scope",
                         (_, true, _) => "data",
                         (_, _, true) => "line in code",
+                        _ if rule.file_scope => "file",
                         _ => "line",
                     };
                     (format!("{kind} ({files})"), cell(regex))

@@ -73,6 +73,22 @@ pub(super) const YES: &[Case] = &[
     ("env-var.line.java", "src/main/java/app/Db.java", "    @ConfigProperty(name = \"db.url\")"),
     ("env-var.line.rust", "src/config/features.rs", "        let explicit_signup_enabled = var_parsed(\"EXPLICIT_SIGNUP_ENABLED\")?.unwrap_or(false);"),
     ("env-var.line.rust", "src/bin/crates-io/monitor.rs", "        let service_key = required_var(\"PAGERDUTY_INTEGRATION_KEY\")?.into();"),
+    // Issue 12, out of sample: env names set by a configuration library, config modules
+    // that read the environment, env templates under other names.
+    ("env-var.line.go", "cmd/server/root.go", "\tv.SetEnvKeyReplacer(strings.NewReplacer(\".\", \"_\"))"),
+    ("env-var.line.go-tag", "internal/store/config.go", "\tDB DBConfig `envPrefix:\"DB_\"`"),
+    ("env-var.line.env-loader", "cmd/server/root.go", "\tcfg.SetEnvPrefix(\"ACME\")"),
+    ("env-var.line.env-loader", "app/core/config.py", "    model_config = SettingsConfigDict(env_prefix=\"ACME_\", env_file=\".env\")"),
+    ("env-var.line.env-loader", "app/settings.py", "env = Env(expand_vars=True)"),
+    ("env-var.line.env-loader", "app/settings.py", "load_dotenv(BASE_DIR / \".env\")"),
+    ("env-var.line.env-loader", "src/env.mjs", "export const env = createEnv({"),
+    ("env-var.line.env-loader", "internal/config/load.go", "\tif err := env.Parse(&cfg); err != nil {"),
+    ("env-var.line.env-loader", "src/settings.rs", "        .add_source(Environment::with_prefix(\"APP\").prefix_separator(\"_\"))"),
+    ("env-var.file.env-config", "src/config.rs", "        let value = env::var(&name).ok();"),
+    ("env-var.file.env-config", "app/core/config.py", "class Settings(BaseSettings):"),
+    ("env-var.file.env-config", "internal/config/config.go", "\t\tif v, ok := os.LookupEnv(prefix + key); ok {"),
+    ("env-var.path.env-file", "docker/.env-example", ""),
+    ("env-var.path.env-file", "deploy/app.env.sample", ""),
 ];
 
 #[rustfmt::skip]
@@ -124,4 +140,13 @@ pub(super) const NO: &[Case] = &[
     ("env-var.line.java", "src/main/java/app/Db.java", "        String v = props.getProperty(\"db.url\");"),
     ("env-var.line.rust", "src/template.rs", "    let v = render_var(\"name\")?;"),
     ("env-var.scope.option-table", "netbox/netbox/settings.py", "DEBUG_TOOLBAR_CONFIG = {"),
+    ("env-var.line.go", "internal/text/slug.go", "\ts := strings.NewReplacer(\".\", \"_\")"),
+    ("env-var.line.go-tag", "internal/store/config.go", "\tDB DBConfig `yaml:\"db\"`"),
+    ("env-var.line.env-loader", "app/render.py", "    environment = jinja2.Environment(loader=loader)"),
+    ("env-var.line.env-loader", "app/chem.py", "    envelope = read_envelope(path)"),
+    ("env-var.line.env-loader", "src/prefix.ts", "const prefix = routePrefix(env);"),
+    ("env-var.file.env-config", "src/config.rs", "        let args: Vec<String> = std::env::args().collect();"),
+    ("env-var.file.env-config", "app/core/config.py", "class Settings(BaseModel):"),
+    ("env-var.file.env-config", "netbox/settings.py", "DATABASE_URL = os.environ[\"DATABASE_URL\"]"),
+    ("env-var.path.env-file", "src/environment.d.ts", ""),
 ];
