@@ -20,6 +20,9 @@ pub(crate) enum CommentStyle {
     /// comment: an env template documents each variable's default that way, so changing
     /// it changes a setting the template offers.
     Env,
+    /// Prose (Markdown, reStructuredText, AsciiDoc): every line is a comment. A page of
+    /// docs in an `auth/` or `migrations/` folder sets nothing; only secrets count there.
+    Prose,
     /// Unknown syntax: no line is a comment.
     None,
 }
@@ -75,7 +78,8 @@ impl CommentStyle {
             CommentStyle::Hash
         } else if is(&["sql"]) {
             CommentStyle::DoubleDash
-
+        } else if is(&["md", "mdx", "markdown", "rst", "adoc", "asciidoc"]) {
+            CommentStyle::Prose
         } else {
             CommentStyle::None
         }
@@ -102,6 +106,7 @@ impl CommentStyle {
             CommentStyle::Hash => line.starts_with(b"#"),
             CommentStyle::DoubleDash => line.starts_with(b"--"),
             CommentStyle::Env => line.starts_with(b"#") && !is_setting(&line[1..]),
+            CommentStyle::Prose => true,
             CommentStyle::None => false,
         }
     }
@@ -164,6 +169,7 @@ mod tests {
         );
         assert_eq!(CommentStyle::for_path(".envrc"), CommentStyle::Hash);
         assert!(CommentStyle::for_path("db/001.sql").is_comment(b"-- CREATE POLICY p"));
-        assert!(!CommentStyle::for_path("README.md").is_comment(b"# Title"));
+        assert!(CommentStyle::for_path("docs/auth/setup.md").is_comment(b"Set `AUTH_URL`."));
+        assert!(!CommentStyle::for_path("README").is_comment(b"# Title"));
     }
 }

@@ -911,7 +911,10 @@ fn security_settings_whose_values_are_strings_are_auth_settings() {
     );
     // A one-line security setting fires on its own line.
     let cookie = change(&[("config/settings.py", "SESSION_COOKIE_SECURE = False\n")]);
-    assert_eq!(rules(&cookie), ["auth.line.security-setting"]);
+    assert_eq!(
+        rules(&cookie),
+        ["auth.line.config-item", "auth.line.security-setting"]
+    );
     // The same kind of edit in a list that is no security setting stays low.
     let statics = full.replace("    \"static\",\n", "    \"static\",\n    \"assets\",\n");
     let result = change_over(

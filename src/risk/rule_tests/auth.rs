@@ -164,6 +164,20 @@ pub(super) const YES: &[Case] = &[
     ("auth.path.session", "server/polar/member_session/tasks.py", ""),
     ("auth.line.rails-security", "config/initializers/clearance.rb", "  config.signed_cookie = true"),
     ("auth.path.auth-file", "config/initializers/clearance.rb", ""),
+    // Issue 12, out of sample: a denial in an ordinary handler, auth items of config tables.
+    ("auth.line.denial", "app/projects/views.py", "        raise PermissionError(\"not a member of this project\")"),
+    ("auth.line.denial", "lib/app_web/controllers/team_controller.ex", "      {:error, :forbidden}"),
+    ("auth.line.denial", "internal/api/handlers.go", "\t\tc.AbortWithStatus(403)"),
+    ("auth.line.denial", "app/Http/Controllers/TeamController.php", "            throw new AuthorizationException();"),
+    ("auth.line.denial", "app/views.py", "        return jsonify(error=\"not a member\"), 403"),
+    ("auth.line.denial", "src/routes/teams.ts", "    if (!member) return reply.code(403).send();"),
+    ("auth.line.denial", "src/api/core/organizations.rs", "        return Err(ApiError::NotAuthorized);"),
+    ("auth.line.config-item", "src/config.rs", "        admin_token: Pass, true, option;"),
+    ("auth.line.config-item", "internal/config/config.go", "\tDisableSignupAuth bool"),
+    ("auth.line.config-item", "app/core/settings.py", "    SESSION_COOKIE_SECURE: bool = True"),
+    ("auth.line.membership", "app/boards/views.py", "    if not board.members.filter(user=request.user).exists():"),
+    ("auth.line.membership", "app/controllers/stories_controller.rb", "    return head(:not_found) unless is_member?(current_user)"),
+    ("auth.line.membership", "src/handlers/project.ts", "  if (!(await isProjectMember(projectId, user.id))) {"),
 ];
 
 #[rustfmt::skip]
@@ -264,4 +278,14 @@ pub(super) const NO: &[Case] = &[
     ("auth.line.permission-type", "app/storage.py", "    os.makedirs(path, mode=0o700, exist_ok=True, permissions=None)"),
     ("auth.path.session", "app/chat_session/history.py", ""),
     ("auth.path.auth-file", "app/models/customs_clearance_form.rb", ""),
+    ("auth.line.denial", "app/projects/views.py", "        raise ValueError(\"bad slug\")"),
+    ("auth.line.denial", "internal/api/handlers.go", "\t\tc.AbortWithStatus(404)"),
+    ("auth.line.denial", "app/models/post.rb", "  FORBIDDEN_WORDS_LIMIT = 10"),
+    ("auth.line.denial", "src/routes/teams.ts", "    if (!member) return reply.code(409).send();"),
+    ("auth.line.config-item", "src/config.rs", "        smtp_timeout: u64, true, def, 15;"),
+    ("auth.line.config-item", "config/initializers/authors.rb", "  AUTHORS_PER_PAGE = 20"),
+    ("auth.line.config-item", "internal/config/config.go", "\tControllerTimeout time.Duration"),
+    ("auth.line.membership", "app/boards/views.py", "    names = [m.name for m in board.members.all()]"),
+    ("auth.line.membership", "src/chat/room.ts", "  const count = room.participants.length;"),
+    ("auth.path.permissions", "src/components/PermissionsTab.tsx", ""),
 ];

@@ -126,6 +126,8 @@ fn removed_lines_count_for_every_trigger_but_credential() {
         "env-var.line.python".to_string(),
         // PHP's `getenv(` is spelled as Python's.
         "env-var.line.php".to_string(),
+        // A config module's auth items (`login…`).
+        "auth.line.config-item".to_string(),
     ]
     .into();
     assert_eq!(removed, expected);
