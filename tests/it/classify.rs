@@ -758,7 +758,7 @@ fn code_after_a_block_comment_on_its_line_is_code() {
     // the env read and the route on it fire (the comment alone still fires nothing).
     let result = change(&[(
         "src/config.ts",
-        "/* billing */ export const key = process.env.STRIPE_SECRET_KEY;\n\
+        "/* keys */ export const key = process.env.STRIPE_SECRET_KEY;\n\
          /* admin */ app.post('/admin/impersonate', (req, res) => impersonate(req.body));\n\
          /* process.env.UNUSED */\n",
     )]);

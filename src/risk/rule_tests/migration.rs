@@ -51,6 +51,15 @@ pub(super) const YES: &[Case] = &[
     ("migration.scope.prisma", "prisma/schema/books.prisma", "model Book {"),
     ("migration.scope.prisma", "prisma/schema.prisma", "enum Role {"),
     ("migration.path.migrations-dir", "migrations/2026-07-30-140000-0000_add_users_username_index/metadata.toml", ""),
+    // Issue 12, out of sample: SQL under any migration-named folder, knex schema builders.
+    ("migration.path.migrations-dir", "server/db/sql-migrations/0003_add_index.sql", ""),
+    ("migration.line.framework", "server/database.js", "    await db.schema.createTable(\"monitor_tag\", (table) => {"),
+    ("migration.line.framework", "server/database.js", "      table.foreign(\"monitor_id\").references(\"monitor.id\");"),
+    ("migration.path.migrations-dir", "app/migrations/versions/b4c1e9d2a7f0_add_cascade.py", ""),
+    ("migration.path.migrations-dir", "db/migrations/v012_add_tags.go", ""),
+    ("migration.scope.up-down", "src/migrations/add-tags-index.js", "exports.up = async function (knex) {"),
+    ("migration.scope.up-down", "internal/store/migrations/tags.go", "func Up(tx *sql.Tx) error {"),
+    ("migration.scope.up-down", "app/migrations/backfill.ts", "  async up(queryInterface) {"),
 ];
 
 #[rustfmt::skip]
@@ -82,4 +91,10 @@ pub(super) const NO: &[Case] = &[
     ("migration.scope.alembic", "tools/selfupdate.py", "    def upgrade():"),
     ("migration.scope.prisma", "prisma/schema.prisma", "generator client {"),
     ("migration.path.migrations-dir", "migrations/README.md", ""),
+    ("migration.path.migrations-dir", "docs/migration-guide/v2.md", ""),
+    ("migration.line.framework", "src/ui/grid.js", "    grid.table.render(rows);"),
+    ("migration.path.migrations-dir", "server/migrations/importer.ts", ""),
+    ("migration.path.migrations-dir", "app/migration/backup_restore.py", ""),
+    ("migration.scope.up-down", "server/migrations/importer.ts", "export async function importFromOtherApp(file: string) {"),
+    ("migration.scope.up-down", "src/ui/scroll.js", "exports.up = function () {"),
 ];

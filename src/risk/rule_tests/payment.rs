@@ -25,6 +25,11 @@ pub(super) const YES: &[Case] = &[
     ("payment.scope.pay", "app/services/orders.rb", "  def refund!(amount)"),
     ("payment.path.payment-dir", "src/subscriptions/renewal.py", ""),
     ("payment.line.subscription-state", "app/Jobs/Banking/CreateBankingDocumentTransaction.php", "                $this->model->status = 'paid';"),
+    // Issue 12, out of sample: billing data shown by a server-side view or template.
+    ("payment.line.vocabulary", "app/controllers/settings_controller.rb", "    @invoices = current_account.invoices.order(created_at: :desc)"),
+    ("payment.line.vocabulary", "app/views/account.py", "        context[\"current_plan\"] = org.subscription_plan"),
+    ("payment.line.vocabulary", "templates/accounts/billing_history.html", "{% for item in invoices %}"),
+    ("payment.line.vocabulary", "src/server/handlers/org.go", "\tresp.SubscriptionStatus = org.SubscriptionStatus"),
 ];
 
 #[rustfmt::skip]
@@ -44,4 +49,8 @@ pub(super) const NO: &[Case] = &[
     ("payment.scope.pay", "src/player.ts", "  display(frame: Frame) {"),
     ("payment.scope.pay", "mall-portal/src/main/java/com/macro/mall/portal/controller/OmsPortalOrderController.java", "        return paySuccess(orderId, payType);"),
     ("payment.line.subscription-state", "app/Jobs/PublishPost.php", "        $post->status = 'published';"),
+    ("payment.line.vocabulary", "src/server/handlers/ws.go", "\tsubscription := hub.Subscribe(topic)"),
+    ("payment.line.vocabulary", "src/git/checkout.ts", "  await git.checkout(ref)"),
+    ("payment.line.vocabulary", "app/planner.py", "    plan = build_query_plan(query)"),
+    ("payment.line.vocabulary", "templates/accounts/billing.html", "<p>{% trans \"Nothing to see\" %}</p>"),
 ];
