@@ -196,7 +196,7 @@ pub struct Rule {
     /// For a line rule: whether its regex reads the whole file a changed line of code is
     /// in (any line of that side's version), not the changed line: a configuration module
     /// that reads the environment makes every default it holds an environment setting
-    /// (see docs/gate.md, "The file around a change").
+    /// (see docs/gate.md, "Scope rules: the definitions around a change").
     pub file_scope: bool,
 }
 

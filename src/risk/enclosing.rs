@@ -20,7 +20,8 @@
 use super::classify::Finding;
 use super::comments::CommentStyle;
 use super::keys::{self, Format};
-use super::matcher::Matcher;
+use super::matcher::{LineRule, Matcher};
+use super::syntax::{is_code, Grammar, CANDIDATES_PER_FILE};
 use crate::git::{GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::RiskClass;
 use std::collections::{HashMap, HashSet};
@@ -287,6 +288,31 @@ fn is_branch(line: &[u8]) -> bool {
         })
 }
 
+/// A file rule's match (see [`scope_findings`]): the file's first line whose match
+/// starts in code, by the file's grammar where it has one (a string or a comment that
+/// quotes `os.Getenv(` reads nothing), else its first line that is not a comment line.
+/// At most [`CANDIDATES_PER_FILE`] matching lines are parsed for.
+fn file_match<'t>(rule: &LineRule, path: &str, text: &'t [u8]) -> Option<(usize, &'t [u8])> {
+    let comments = CommentStyle::for_path(path);
+    let mut matches = text
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, line)| rule.is_match(line) && !comments.is_comment(line))
+        .take(CANDIDATES_PER_FILE)
+        .peekable();
+    matches.peek()?;
+    let Some(tree) = Grammar::for_path(path).and_then(|grammar| grammar.parse(text)) else {
+        return matches.next().map(|(at, line)| (at + 1, line));
+    };
+    let regex = rule.regex()?;
+    matches
+        .find(|(at, line)| {
+            let mut starts = regex.find_iter(line).map(|found| found.start());
+            starts.any(|column| is_code(&tree, at + 1, column))
+        })
+        .map(|(at, line)| (at + 1, line))
+}
+
 /// Whether `line` only closes blocks: brackets, `end`, separators.
 fn closes_only(line: &[u8]) -> bool {
     let text = line.trim_ascii();
@@ -356,14 +382,7 @@ pub(crate) fn scope_findings(
                 // `is_match` compiles the regex only for a line that could match it: most
                 // candidates' definitions never do, and compiling costs far more than looking.
                 let definitions: Vec<(usize, &[u8])> = if rule.file_scope {
-                    // The file's first line of code that matches, wherever it is.
-                    let comments = CommentStyle::for_path(&path_text);
-                    text.split(|&b| b == b'\n')
-                        .enumerate()
-                        .find(|(_, line)| rule.is_match(line) && !comments.is_comment(line))
-                        .map(|(at, line)| (at + 1, line))
-                        .into_iter()
-                        .collect()
+                    file_match(rule, &path_text, &text).into_iter().collect()
                 } else if rule.data {
                     // A data rule reads each changed line's own key path.
                     let Some(format) = Format::for_path(&path_text) else {
