@@ -84,5 +84,8 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         policy: &policy.source,
     };
     print_report(&report, args.format, &args.templates)?;
+    // The process ends next: freeing the policy, the result and the repository piece by
+    // piece cost a one-file change 3% of its instructions.
+    std::mem::forget((policy, result, change));
     Ok(Outcome::Ok)
 }
