@@ -409,4 +409,17 @@ mod tests {
         let stopped = repo.prepare_next(&work, &receiver, 0);
         assert!(matches!(stopped, Err(GitError::Git { .. })));
     }
+
+    #[test]
+    fn opening_a_repository_bounds_how_much_of_a_pack_is_mapped() {
+        let (_dir, _repo, _, _) = big_change();
+        // SAFETY: reads two of libgit2's globals, set once when the repository opened.
+        let (window, limit) = unsafe {
+            (
+                git2::opts::get_mwindow_size().expect("window"),
+                git2::opts::get_mwindow_mapped_limit().expect("limit"),
+            )
+        };
+        assert_eq!((window, limit), (64 << 20, 128 << 20));
+    }
 }
