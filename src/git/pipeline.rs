@@ -255,11 +255,17 @@ mod tests {
     struct Log {
         calls: Vec<String>,
         seen: usize,
+        /// Every how many files the visitor stops a moment (so that the reading thread
+        /// runs ahead of it), if it does.
+        pause_every: Option<usize>,
     }
 
     impl ChangeVisitor for Log {
         fn file(&mut self, file: &ChangedFile) -> bool {
             self.seen += 1;
+            if self.pause_every.is_some_and(|every| self.seen % every == 1) {
+                std::thread::sleep(std::time::Duration::from_millis(3));
+            }
             self.calls.push(format!("file {file:?}"));
             self.seen % 3 != 0
         }
@@ -421,5 +427,163 @@ mod tests {
             )
         };
         assert_eq!((window, limit), (64 << 20, 128 << 20));
+    }
+
+    /// A generated change of 300 base files: a fifth each edited, deleted, renamed with an
+    /// edit (its contents kept while pairing renames), renamed as they are, and left
+    /// alone, beside 60 added files; one edited file is 20,000 lines long.
+    fn generated_change() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let root = dir.path();
+        git(root, &["init", "-q", "-b", "main", "--template="]);
+        git(root, &["config", "user.email", "test@example.com"]);
+        git(root, &["config", "user.name", "Test"]);
+        let body = |i: usize, lines: usize, edit: &str| -> String {
+            (0..lines)
+                .map(|line| {
+                    format!(
+                        "file {i} line {line}{}\n",
+                        if line == 5 { edit } else { "" }
+                    )
+                })
+                .collect()
+        };
+        let lines = |i: usize| if i == 100 { 20_000 } else { 30 };
+        for i in 0..300 {
+            std::fs::write(root.join(format!("f{i:03}.txt")), body(i, lines(i), ""))
+                .expect("write");
+        }
+        git(root, &["add", "-A"]);
+        git(root, &["commit", "-q", "-m", "base"]);
+        for i in 0..300 {
+            let path = root.join(format!("f{i:03}.txt"));
+            match i % 5 {
+                0 => std::fs::write(&path, body(i, lines(i), " edited")).expect("write"),
+                1 => std::fs::remove_file(&path).expect("remove"),
+                2 => {
+                    std::fs::remove_file(&path).expect("remove");
+                    let to = root.join(format!("r{i:03}.txt"));
+                    std::fs::write(to, body(i, lines(i), " moved")).expect("write");
+                }
+                3 => std::fs::rename(&path, root.join(format!("h{i:03}.txt"))).expect("move"),
+                _ => {
+                    let added = root.join(format!("g{i:03}.txt"));
+                    std::fs::write(added, body(i + 1000, 30, "")).expect("write");
+                }
+            }
+        }
+        git(root, &["add", "-A"]);
+        git(root, &["commit", "-q", "-m", "head"]);
+        dir
+    }
+
+    /// The entries of the last commit of the repository at `root`, renames paired, and
+    /// the contents kept.
+    fn last_commit(root: &std::path::Path) -> (Repo, Vec<Entry>, Kept) {
+        let repo = Repo::open(root).expect("opens");
+        let base = repo.commit_of("HEAD~1").expect("base");
+        let head = repo.commit_of("HEAD").expect("head");
+        let mut entries = repo.entries(base, Some(head)).expect("entries");
+        let (_, kept) = repo
+            .pair_renames(&mut entries, &RenameOptions::default())
+            .expect("pairs");
+        (repo, entries, kept)
+    }
+
+    /// What the one-thread stream of the last commit gives a [`Log`]: its files or its
+    /// error, and the visitor's calls.
+    fn one_thread(root: &std::path::Path) -> (Result<Vec<ChangedFile>, String>, Vec<String>) {
+        let (repo, entries, mut kept) = last_commit(root);
+        let mut log = Log::default();
+        let mut files = Vec::new();
+        for entry in &entries {
+            match repo.stream_entry(entry, &mut kept, &mut log) {
+                Ok(file) => files.extend(file),
+                Err(error) => return (Err(error.to_string()), log.calls),
+            }
+        }
+        (Ok(files), log.calls)
+    }
+
+    /// The same from the two-thread stream, which must end within a minute (on a
+    /// thread of its own, so that a stream whose threads wait on each other fails the
+    /// test rather than hang it).
+    fn two_threads(
+        root: &std::path::Path,
+        pause_every: Option<usize>,
+    ) -> (Result<Vec<ChangedFile>, String>, Vec<String>) {
+        let root = root.to_path_buf();
+        let (done, outcome) = mpsc::channel();
+        std::thread::spawn(move || {
+            let (repo, entries, kept) = last_commit(&root);
+            assert!(entries.len() > 200, "{} entries", entries.len());
+            let mut log = Log {
+                pause_every,
+                ..Log::default()
+            };
+            let streamed = repo.stream_in_parallel(&entries, kept, &mut log);
+            let _ = done.send((streamed.map_err(|error| error.to_string()), log.calls));
+        });
+        outcome
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the two-thread stream ends")
+    }
+
+    /// The object of the new side of `path` in the last commit, as a loose object file.
+    fn new_object_file(root: &std::path::Path, path: &str) -> std::path::PathBuf {
+        let (_, entries, _) = last_commit(root);
+        let entry = entries
+            .iter()
+            .find(|entry| {
+                entry
+                    .new
+                    .as_ref()
+                    .is_some_and(|new| new.display_path() == path)
+            })
+            .expect("the entry");
+        let id = entry.new.as_ref().expect("a new side").id.to_string();
+        root.join(".git/objects").join(&id[..2]).join(&id[2..])
+    }
+
+    #[test]
+    fn a_big_change_streams_the_same_calls_every_time_whichever_thread_reads_a_file() {
+        let dir = generated_change();
+        let (files, calls) = one_thread(dir.path());
+        let files = files.expect("streams");
+        assert!(calls.iter().any(|call| call.contains("r002.txt")));
+        for (run, pause_every) in [None, Some(7), Some(1)].iter().cycle().take(9).enumerate() {
+            let (parallel, parallel_calls) = two_threads(dir.path(), *pause_every);
+            assert_eq!(parallel.as_ref(), Ok(&files), "run {run}");
+            assert!(parallel_calls == calls, "run {run}: other calls");
+        }
+    }
+
+    #[test]
+    fn a_missing_or_unreadable_object_is_the_same_error_after_the_same_calls_every_time() {
+        let dir = generated_change();
+        // The first file the caller's thread reads itself; one in the middle, after the
+        // long file; one near the end.
+        let missing = ["f000.txt", "f105.txt", "f290.txt"];
+        for (at, path) in missing.iter().enumerate() {
+            let object = new_object_file(dir.path(), path);
+            let original = std::fs::read(&object).expect("reads the object");
+            std::fs::remove_file(&object).expect("removes the object");
+            if at == 1 {
+                // Unreadable rather than missing.
+                std::fs::write(&object, b"not a zlib stream").expect("writes");
+            }
+            let (expected, calls) = one_thread(dir.path());
+            let expected = expected.expect_err("an object is missing");
+            assert_eq!(calls.is_empty(), at == 0, "{path} is the first file");
+            assert!(expected.contains(path), "{expected}");
+            for (run, pause_every) in [None, Some(7), Some(1)].iter().cycle().take(9).enumerate() {
+                let (parallel, parallel_calls) = two_threads(dir.path(), *pause_every);
+                assert_eq!(parallel.as_ref(), Err(&expected), "{path}, run {run}");
+                assert!(parallel_calls == calls, "{path}, run {run}: other calls");
+            }
+            // The next round would find this one first: put it back.
+            std::fs::remove_file(&object).ok();
+            std::fs::write(&object, original).expect("puts the object back");
+        }
     }
 }
