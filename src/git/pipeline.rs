@@ -116,6 +116,11 @@ impl Repo {
         let (sender, receiver) = mpsc::sync_channel::<Prepared>(AHEAD);
         std::thread::scope(|scope| {
             let work = &work;
+            // Moved in, so that it is dropped as soon as the visitor's side returns (an
+            // error included), before the scope waits for the reading thread: that
+            // thread's next send then fails and it stops, where it would otherwise wait
+            // for room in a channel nobody reads.
+            let receiver = receiver;
             scope.spawn(move || {
                 while let Some((index, entry)) = work.claim() {
                     let recorded = reader.record_entry(entry, work);
@@ -264,7 +269,7 @@ mod tests {
         fn file(&mut self, file: &ChangedFile) -> bool {
             self.seen += 1;
             if self.pause_every.is_some_and(|every| self.seen % every == 1) {
-                std::thread::sleep(std::time::Duration::from_millis(3));
+                std::thread::sleep(std::time::Duration::from_millis(1));
             }
             self.calls.push(format!("file {file:?}"));
             self.seen % 3 != 0
