@@ -464,6 +464,153 @@ mod tests {
         assert!(texts.len() > 50, "{} texts", texts.len());
     }
 
+    /// The candidates the literal-by-literal search (the first tier before the pair
+    /// index) found: each literal looked for in the text in ASCII lower case, an empty
+    /// literal held by every text.
+    fn candidates_literal_by_literal(sets: &[Option<Vec<String>>], text: &[u8]) -> Vec<usize> {
+        let lower = text.to_ascii_lowercase();
+        (0..sets.len())
+            .filter(|&index| match &sets[index] {
+                Some(literals) => literals
+                    .iter()
+                    .any(|l| memchr::memmem::find(&lower, l.as_bytes()).is_some()),
+                None => true,
+            })
+            .collect()
+    }
+
+    /// Searches `texts` one after another from the `from`th text a prefilter has
+    /// searched, each against the literal-by-literal search.
+    fn assert_each_text_as_literal_by_literal(
+        prefilter: &Prefilter,
+        sets: &[Option<Vec<String>>],
+        texts: &[Vec<u8>],
+        from: usize,
+    ) {
+        prefilter.searched.store(from, Ordering::Relaxed);
+        for (at, text) in texts.iter().enumerate() {
+            assert_eq!(
+                prefilter.candidates(text),
+                candidates_literal_by_literal(sets, text),
+                "text {} ({:?}), literals {sets:?}",
+                from + at,
+                String::from_utf8_lossy(text)
+            );
+        }
+    }
+
+    #[test]
+    fn every_text_of_a_small_alphabet_finds_what_the_literal_by_literal_search_found() {
+        // One item per literal of one to three of `a`, `b`, and items with several:
+        // literals of one byte, prefixes of others, overlapping ones, shared first pairs,
+        // a duplicate, and one literal owned by two items.
+        let mut sets: Vec<Option<Vec<String>>> = Vec::new();
+        for length in 1..=3u32 {
+            for bits in 0..1u32 << length {
+                let literal = (0..length)
+                    .map(|at| if bits >> at & 1 == 1 { 'b' } else { 'a' })
+                    .collect();
+                sets.push(Some(vec![literal]));
+            }
+        }
+        let several = [vec!["ab", "aab", "a"], vec!["ba", "ba"], vec!["aba", "bab"]];
+        sets.extend(several.map(|set| Some(set.into_iter().map(String::from).collect())));
+        sets.push(None);
+        let prefilter = Prefilter::new(sets.iter().cloned().map(|set| set.map(Literals::Read)));
+        // Every text of up to six of `a`, `A`, `b`, `B`, `.`.
+        let mut texts: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut last = texts.clone();
+        for _ in 0..6 {
+            last = last
+                .iter()
+                .flat_map(|text| {
+                    b"aAbB.".iter().map(move |&byte| {
+                        let mut longer = text.clone();
+                        longer.push(byte);
+                        longer
+                    })
+                })
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        assert_eq!(texts.len(), 19_531);
+        // From the first text, across the switch to the automaton, and beyond it.
+        assert_each_text_as_literal_by_literal(&prefilter, &sets, &texts[..BY_PAIRS + 2], 0);
+        assert_each_text_as_literal_by_literal(&prefilter, &sets, &texts, BY_PAIRS - 3);
+    }
+
+    #[test]
+    fn built_in_literals_beside_a_policys_own_find_what_the_literal_by_literal_search_found() {
+        // Every built-in pattern's literals, and a policy's that share their first pair
+        // with built-in ones: a prefix, a longer word, the same literal, its first byte.
+        let mut items: Vec<Option<Literals>> = BUILT_REGEX_LITERALS
+            .iter()
+            .chain(BUILT_GLOB_LITERALS)
+            .map(|(_, literals)| literals.map(Literals::Built))
+            .collect();
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for (at, literal) in BUILT_LITERALS.iter().enumerate().step_by(5) {
+            let cut = literal.len() / 2;
+            let read = [
+                literal.to_string(),
+                format!("{literal}zz"),
+                literal.get(..cut.max(2)).unwrap_or(literal).to_string(),
+                literal.get(..1).unwrap_or(literal).to_string(),
+            ];
+            items.push(Some(Literals::Read(vec![read[at % 4].clone()])));
+            let upper = literal.to_ascii_uppercase();
+            texts.extend([
+                literal.as_bytes().to_vec(),
+                upper.as_bytes().to_vec(),
+                format!("x{upper}").into_bytes(),
+                literal.get(1..).unwrap_or_default().as_bytes().to_vec(),
+                literal
+                    .get(..literal.len() - 1)
+                    .unwrap_or_default()
+                    .as_bytes()
+                    .to_vec(),
+            ]);
+        }
+        texts.extend([
+            b"".to_vec(),
+            b"\xff\xfe".to_vec(),
+            "K\u{212A}\u{df}\u{130}".into(),
+        ]);
+        let sets: Vec<Option<Vec<String>>> = items
+            .iter()
+            .map(|item| {
+                let texts = item.as_ref().map(Literals::texts);
+                texts.map(|texts| texts.into_iter().map(str::to_string).collect())
+            })
+            .collect();
+        let prefilter = Prefilter::new(items.into_iter());
+        assert!(texts.len() > 100, "{} texts", texts.len());
+        assert_each_text_as_literal_by_literal(&prefilter, &sets, &texts, 0);
+        assert_each_text_as_literal_by_literal(&prefilter, &sets, &texts, BY_PAIRS - 10);
+    }
+
+    #[test]
+    fn threads_searching_across_the_switch_to_the_automaton_find_the_same_candidates() {
+        let sets: Vec<Option<Vec<String>>> = ["password", "pass", "secret", "s", "se", "api_key"]
+            .iter()
+            .map(|literal| Some(vec![literal.to_string()]))
+            .collect();
+        let prefilter = Prefilter::new(sets.iter().cloned().map(|set| set.map(Literals::Read)));
+        prefilter.searched.store(BY_PAIRS - 500, Ordering::Relaxed);
+        let texts = ["my PASSWORD is", "SECRET", "api_KEY=1", "nothing", "", "xs"];
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    for text in texts.iter().cycle().take(1_000) {
+                        let expected = candidates_literal_by_literal(&sets, text.as_bytes());
+                        assert_eq!(prefilter.candidates(text.as_bytes()), expected, "{text}");
+                    }
+                });
+            }
+        });
+        assert!(prefilter.dfa.get().is_some());
+    }
+
     proptest! {
         #[test]
         fn every_tier_of_a_prefilter_finds_the_same_candidates(
@@ -486,6 +633,23 @@ mod tests {
                 }
             }
             prop_assert!(prefilter.pairs.get().is_some() && prefilter.dfa.get().is_some());
+        }
+
+        #[test]
+        fn a_prefilter_finds_what_the_literal_by_literal_search_found_on_either_side_of_the_switch(
+            sets in prop::collection::vec(
+                prop::option::weighted(
+                    0.9,
+                    prop::collection::vec("[ab.\u{df}\u{130}\u{212A}]{0,4}", 1..5),
+                ),
+                1..10,
+            ),
+            texts in prop::collection::vec("[abAB. \u{df}\u{1E9E}\u{130}i\u{212A}kK]{0,16}", 1..8),
+            from in BY_PAIRS - 8..BY_PAIRS + 1,
+        ) {
+            let prefilter = Prefilter::new(sets.iter().cloned().map(|set| set.map(Literals::Read)));
+            let texts: Vec<Vec<u8>> = texts.into_iter().map(String::into_bytes).collect();
+            assert_each_text_as_literal_by_literal(&prefilter, &sets, &texts, from);
         }
     }
 }
