@@ -317,6 +317,59 @@ fn a_marker_of_the_base_counts_the_same_in_a_change_of_many_files() {
     );
 }
 
+#[test]
+fn a_marker_on_a_crlf_line_or_at_the_end_of_a_long_base_counts_on_one_thread_and_on_two() {
+    // The stream tells whether each base holds a marker while it reads it: a marker on a
+    // CRLF line, or a file's last bytes after 150 KB of lines, is seen whichever thread
+    // reads the file, as when suppression reads the base itself.
+    let lines = |value: usize| -> String {
+        (0..5_000)
+            .map(|i| format!("INSERT INTO t VALUES ({}, 'row');\r\n", i * value))
+            .collect()
+    };
+    let crlf = format!("{}-- handoff:allow migration\r\n{}", lines(1), lines(1));
+    let at_end = format!("{}-- handoff:allow migration", lines(1));
+    let (repo, _) = TestRepo::with_files(&[
+        ("README.md", "# app\n"),
+        ("migrations/0001_crlf.sql", &crlf),
+        ("migrations/0002_end.sql", &at_end),
+    ]);
+    // Each base's first line edited in place, so the markers keep their lines.
+    let edit = |text: &str| text.replacen("(0, 'row')", "(0, 'edited')", 1);
+    let (crlf_edited, end_edited) = (edit(&crlf), edit(&at_end));
+    let notes: Vec<(String, String)> = (0..80)
+        .map(|i| (format!("notes/n{i:02}.txt"), format!("note {i}\n")))
+        .collect();
+    for (name, many) in [("few", false), ("many", true)] {
+        let mut files = vec![
+            ("migrations/0001_crlf.sql", crlf_edited.as_str()),
+            ("migrations/0002_end.sql", end_edited.as_str()),
+        ];
+        if many {
+            files.extend(
+                notes
+                    .iter()
+                    .map(|(path, text)| (path.as_str(), text.as_str())),
+            );
+        }
+        branch(&repo, name, &files, &[]);
+        let classification = classify(&repo, &[]);
+        let reasons: Vec<&str> = classification["suppressed"]
+            .as_array()
+            .map(|all| all.iter().filter_map(|s| s["reason"].as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(
+            reasons,
+            [
+                "`handoff:allow` at migrations/0001_crlf.sql:5001 in the base",
+                "`handoff:allow` at migrations/0002_end.sql:5001 in the base",
+            ],
+            "{name}: {classification:#}"
+        );
+        assert!(!triggers(&classification).contains(&"migration".to_string()));
+    }
+}
+
 /// A fail-closed case: its branch name, the files it writes and deletes, and the
 /// triggers that must count.
 type Case<'a> = (
