@@ -89,6 +89,7 @@ pub(super) const YES: &[Case] = &[
     ("env-var.file.env-config", "internal/config/config.go", "\t\tif v, ok := os.LookupEnv(prefix + key); ok {"),
     ("env-var.path.env-file", "docker/.env-example", ""),
     ("env-var.path.env-file", "deploy/app.env.sample", ""),
+    ("env-var.file.laravel-config", "config/session.php", "    'lifetime' => (int) env('SESSION_LIFETIME', 120),"),
 ];
 
 #[rustfmt::skip]
@@ -149,4 +150,6 @@ pub(super) const NO: &[Case] = &[
     ("env-var.file.env-config", "app/core/config.py", "class Settings(BaseModel):"),
     ("env-var.file.env-config", "netbox/settings.py", "DATABASE_URL = os.environ[\"DATABASE_URL\"]"),
     ("env-var.path.env-file", "src/environment.d.ts", ""),
+    ("env-var.file.laravel-config", "config/app.php", "    'name' => $this->env('name'),"),
+    ("env-var.file.laravel-config", "app/Support/Settings.php", "    'lifetime' => env('SESSION_LIFETIME', 120),"),
 ];
