@@ -251,26 +251,33 @@ impl Prefilter {
 }
 
 /// The bytes, and the pairs of adjacent bytes, a text holds: a literal that holds one
-/// the text does not cannot be in it.
+/// the text does not cannot be in it. The pairs are kept in 4,096 bits (two pairs may
+/// share one, which only lets a literal through to the search): a table of every pair,
+/// 8 KiB zeroed for each line a requirement was checked on, cost more than it saved.
 struct BytePairs {
     bytes: [u64; 4],
-    pairs: Vec<u64>,
+    pairs: [u64; 64],
 }
 
 impl BytePairs {
     fn of(text: &[u8]) -> BytePairs {
         let mut found = BytePairs {
             bytes: [0; 4],
-            pairs: vec![0; 1 << 10],
+            pairs: [0; 64],
         };
         for &byte in text {
             found.bytes[usize::from(byte >> 6)] |= 1 << (byte & 63);
         }
         for pair in text.windows(2) {
-            let pair = usize::from(pair[0]) << 8 | usize::from(pair[1]);
-            found.pairs[pair >> 6] |= 1 << (pair & 63);
+            let bit = Self::bit(pair[0], pair[1]);
+            found.pairs[bit >> 6] |= 1 << (bit & 63);
         }
         found
+    }
+
+    /// The bit of a pair.
+    fn bit(first: u8, second: u8) -> usize {
+        (usize::from(first) << 5 ^ usize::from(second)) & 4095
     }
 
     /// Whether `literal` could be in the text.
@@ -279,8 +286,8 @@ impl BytePairs {
             [] => true,
             [byte] => self.bytes[usize::from(byte >> 6)] & 1 << (byte & 63) != 0,
             _ => literal.windows(2).all(|pair| {
-                let pair = usize::from(pair[0]) << 8 | usize::from(pair[1]);
-                self.pairs[pair >> 6] & 1 << (pair & 63) != 0
+                let bit = Self::bit(pair[0], pair[1]);
+                self.pairs[bit >> 6] & 1 << (bit & 63) != 0
             }),
         }
     }
