@@ -25,6 +25,10 @@ pub(super) const YES: &[Case] = &[
     ("migration.line.framework", "src/database/migrations/1715028537217-CreateUser.ts", "export class CreateUser1715028537217 implements MigrationInterface {"),
     ("migration.line.framework", "priv/repo/structure/20200708223000_create_messages.exs", "  use Ecto.Migration"),
     ("migration.scope.list", "internal/database/migrations.go", "var migrations = [...]func(tx *sql.Tx) error{"),
+    // An unversioned file in a migration folder is a migration by the SQL it runs.
+    ("migration.line.sql-in-code", "migrations/add-tags-index.js", "  await db.query(\"ALTER TABLE tags ADD COLUMN color text\");"),
+    ("migration.line.sql-in-code", "internal/store/migrate/cleanup.go", "\t_, err := tx.Exec(`DELETE FROM sessions WHERE expires_at < now()`)"),
+    ("migration.line.sql-in-code", "app/migrations/drop_body.py", "    conn.execute(\"alter table notes drop column body\")"),
     // Schema changes outside a folder named `migrations` (each tool's documented layout).
     ("migration.path.rails", "config/db/migrate/20240101000000_create_books.rb", ""),
     ("migration.path.rails", "db/structure.sql", ""),
@@ -97,4 +101,6 @@ pub(super) const NO: &[Case] = &[
     ("migration.path.migrations-dir", "app/migration/backup_restore.py", ""),
     ("migration.scope.up-down", "server/migrations/importer.ts", "export async function importFromOtherApp(file: string) {"),
     ("migration.scope.up-down", "src/ui/scroll.js", "exports.up = function () {"),
+    ("migration.line.sql-in-code", "server/migrations/importer.ts", "  const rows = await db.query(\"SELECT id, title FROM recipes\");"),
+    ("migration.line.sql-in-code", "src/db/tags.ts", "  await db.query(\"ALTER TABLE tags ADD COLUMN color text\");"),
 ];
