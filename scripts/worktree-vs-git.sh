@@ -369,22 +369,21 @@ s_untracked_cache() {
     echo b >"$co/$(dir_of 29)/cached-b.txt"
     echo edit >>"$co/$(f 29)"
 }
-s_fsmonitor_hook_honest() {
-    # A hook (protocol 2) that says everything may have changed.
+# A hook (protocol 2) that says everything may have changed, installed and run once.
+install_fsmonitor_hook() {
     printf '#!/bin/sh\nprintf "token\\0/\\0"\n' >"$co/.git/hooks/fsmonitor"
     chmod +x "$co/.git/hooks/fsmonitor"
     g config core.fsmonitor .git/hooks/fsmonitor
     g config core.fsmonitorHookVersion 2
     g status --porcelain >/dev/null
+}
+s_fsmonitor_hook_honest() {
+    install_fsmonitor_hook
     echo edit >>"$co/$(f 30)"
 }
 s_fsmonitor_hook_lying() {
-    # A hook that says nothing changed: git trusts it and misses the edit.
-    printf '#!/bin/sh\nprintf "token\\0/\\0"\n' >"$co/.git/hooks/fsmonitor"
-    chmod +x "$co/.git/hooks/fsmonitor"
-    g config core.fsmonitor .git/hooks/fsmonitor
-    g config core.fsmonitorHookVersion 2
-    g status --porcelain >/dev/null
+    # Then the hook says nothing changed: git trusts it and misses the edit.
+    install_fsmonitor_hook
     printf '#!/bin/sh\nprintf "token\\0"\n' >"$co/.git/hooks/fsmonitor"
     echo edit >>"$co/$(f 30)"
 }

@@ -437,13 +437,7 @@ mod tests {
             .collect();
         let read = vec!["password".to_string(), BUILT_LITERALS[0].to_string()];
         items.extend([Some(Literals::Read(read)), None]);
-        let sets: Vec<Option<Vec<String>>> = items
-            .iter()
-            .map(|item| {
-                let texts = item.as_ref().map(Literals::texts);
-                texts.map(|texts| texts.into_iter().map(str::to_string).collect())
-            })
-            .collect();
+        let sets = literal_sets(&items);
         let mut texts = vec![
             "const PASSWORD = 1".to_string(),
             "nothing".to_string(),
@@ -482,6 +476,18 @@ mod tests {
                     .iter()
                     .any(|l| memchr::memmem::find(&lower, l.as_bytes()).is_some()),
                 None => true,
+            })
+            .collect()
+    }
+
+    /// Each item's literals as owned strings (`None`: an item without literals), for the
+    /// literal-by-literal search the prefilter is compared with.
+    fn literal_sets(items: &[Option<Literals>]) -> Vec<Option<Vec<String>>> {
+        items
+            .iter()
+            .map(|item| {
+                let texts = item.as_ref().map(Literals::texts);
+                texts.map(|texts| texts.into_iter().map(str::to_string).collect())
             })
             .collect()
     }
@@ -583,13 +589,7 @@ mod tests {
             b"\xff\xfe".to_vec(),
             "K\u{212A}\u{df}\u{130}".into(),
         ]);
-        let sets: Vec<Option<Vec<String>>> = items
-            .iter()
-            .map(|item| {
-                let texts = item.as_ref().map(Literals::texts);
-                texts.map(|texts| texts.into_iter().map(str::to_string).collect())
-            })
-            .collect();
+        let sets = literal_sets(&items);
         let prefilter = Prefilter::new(items.into_iter());
         assert!(texts.len() > 100, "{} texts", texts.len());
         assert_each_text_as_literal_by_literal(&prefilter, &sets, &texts, 0);
