@@ -226,3 +226,35 @@ fn every_example_file_the_readme_names_exists() {
         );
     }
 }
+
+/// `classify` and `check` are parsed against their own arguments first; help and errors
+/// must still be the whole tool's: the command's description, `handoff <command>` in the
+/// usage line, the global `--color` accepted on either side of the command.
+#[test]
+fn gate_commands_print_the_whole_tools_help_and_errors() {
+    for (command, about) in [
+        ("classify", "Classify a change's risk from its git diff"),
+        (
+            "check",
+            "Gate a change: risk, evidence, file scope and sign-off",
+        ),
+    ] {
+        let help = handoff().args([command, "--help"]).assert().success();
+        assert!(stdout_of(&help).starts_with(about), "{}", stdout_of(&help));
+        let wrong = handoff().args([command, "--bogus"]).assert().code(2);
+        let error = String::from_utf8_lossy(&wrong.get_output().stderr).to_string();
+        assert!(error.contains("unexpected argument '--bogus'"), "{error}");
+        assert!(
+            error.contains(&format!("Usage: handoff {command} [OPTIONS]")),
+            "{error}"
+        );
+        for color in [[command, "--color", "never"], ["--color", "never", command]] {
+            let outside = handoff_in(&std::env::temp_dir())
+                .args(color)
+                .assert()
+                .code(2);
+            let error = String::from_utf8_lossy(&outside.get_output().stderr).to_string();
+            assert!(!error.contains("unexpected argument"), "{error}");
+        }
+    }
+}
