@@ -391,43 +391,73 @@ impl Search {
                     minimal_after: !forward,
                 });
             }
-            for k in (-d..=d).rev().step_by(2) {
-                let (below, above) = (self.forward[self.at(k - 1)], self.forward[self.at(k + 1)]);
-                let mut x = if k == -d || (k != d && below < above) {
-                    above
-                } else {
-                    below + 1
-                };
-                let (x0, y0) = (x, (x as isize - k) as usize);
-                if x < n && y0 < m {
-                    x += common_prefix(&a_region[x..], &b_region[y0..]);
-                }
-                let slot = self.at(k);
-                self.forward[slot] = x;
-                if odd && (k - delta).abs() < d && x + self.backward[self.at(delta - k)] >= n {
-                    return Some(middle(x0, y0));
-                }
+            if let Some((x, y)) = self.forward_round(a_region, b_region, d, delta, odd) {
+                return Some(middle(x, y));
             }
-            for k in (-d..=d).rev().step_by(2) {
-                let (below, above) = (self.backward[self.at(k - 1)], self.backward[self.at(k + 1)]);
-                let mut x = if k == -d || (k != d && below < above) {
-                    above
-                } else {
-                    below + 1
-                };
-                let y0 = (x as isize - k) as usize;
-                if x < n && y0 < m {
-                    x += common_suffix(&a_region[..n - x], &b_region[..m - y0]);
-                }
-                let slot = self.at(k);
-                self.backward[slot] = x;
-                if !odd && (k - delta).abs() <= d && x + self.forward[self.at(delta - k)] >= n {
-                    let y = (x as isize - k) as usize;
-                    return Some(middle(n - x, m - y));
-                }
+            if let Some((x, y)) = self.backward_round(a_region, b_region, d, delta, odd) {
+                return Some(middle(x, y));
             }
         }
         None
+    }
+
+    /// Round `d` of the forward search over the region `a`×`b`: each diagonal `k` from
+    /// `d` down to `-d` (every other one) extended from its neighbours and along its
+    /// snake. Where it overlaps the backward search of round `d - 1` (`odd` regions
+    /// only), the start of that snake.
+    fn forward_round(
+        &mut self,
+        a: &[u32],
+        b: &[u32],
+        d: isize,
+        delta: isize,
+        odd: bool,
+    ) -> Option<(usize, usize)> {
+        let (n, m) = (a.len(), b.len());
+        let (offset, backward) = (self.offset, &self.backward);
+        rounds(&mut self.forward, offset, d, |k, x_start| {
+            // Below the region (`x < k`) `y` wraps past `m`, and the snake is empty.
+            let y_start = x_start.wrapping_sub(k as usize);
+            let (mut x, mut y) = (x_start, y_start);
+            while x < n && y < m && a[x] == b[y] {
+                x += 1;
+                y += 1;
+            }
+            let overlaps =
+                odd && (k - delta).abs() < d && x + backward[(offset + delta - k) as usize] >= n;
+            (x, overlaps.then_some((x_start, y_start)))
+        })
+    }
+
+    /// Round `d` of the backward search, as [`Self::forward_round`] from the region's
+    /// far corner (`x` counts lines from the end); where it overlaps the forward search
+    /// of round `d` (even regions only), the end of its snake, from the region's start.
+    fn backward_round(
+        &mut self,
+        a: &[u32],
+        b: &[u32],
+        d: isize,
+        delta: isize,
+        odd: bool,
+    ) -> Option<(usize, usize)> {
+        let (n, m) = (a.len(), b.len());
+        let (offset, forward) = (self.offset, &self.forward);
+        rounds(&mut self.backward, offset, d, |k, x_start| {
+            let (mut x, mut y) = (x_start, x_start.wrapping_sub(k as usize));
+            if x < n && y < m {
+                // The lines left before the snake's end, on each side.
+                let (mut i, mut j) = (n - x, m - y);
+                while i > 0 && j > 0 && a[i - 1] == b[j - 1] {
+                    i -= 1;
+                    j -= 1;
+                }
+                (x, y) = (n - i, m - j);
+            }
+            let overlaps =
+                !odd && (k - delta).abs() <= d && x + forward[(offset + delta - k) as usize] >= n;
+            // Off the region `x` may pass `n`: the point is asked for only on an overlap.
+            (x, overlaps.then(|| (n - x, m - y)))
+        })
     }
 
     /// After `d` rounds of both searches, the point inside an `n`×`m` region that the
@@ -464,6 +494,42 @@ impl Search {
         let corner = (x == 0 && y == 0) || (x == n && y == m);
         (!corner).then_some((x, y, is_forward))
     }
+}
+
+/// Runs round `d` over the diagonals `d`, `d - 2`, … `-d` of `frontier` (diagonal `k`
+/// at `offset + k`), each continued from the neighbour of the round before that reached
+/// further (the one above on the lowest diagonal, the one below on the highest): `step`
+/// gets the diagonal and where it starts, and gives where it ends, with what was found
+/// there, which ends the round.
+fn rounds<T>(
+    frontier: &mut [usize],
+    offset: isize,
+    d: isize,
+    mut step: impl FnMut(isize, usize) -> (usize, Option<T>),
+) -> Option<T> {
+    let (lowest, highest) = ((offset - d) as usize, (offset + d) as usize);
+    // Pairs of slots: the diagonal below (read), the diagonal (written); the last slot
+    // is the diagonal above the highest.
+    let window = &mut frontier[lowest - 1..=highest + 1];
+    let (pairs, top) = window.split_at_mut(window.len() - 1);
+    let mut above = top[0];
+    let mut k = d;
+    for pair in pairs.chunks_exact_mut(2).rev() {
+        let below = pair[0];
+        let start = if k == -d || (k != d && below < above) {
+            above
+        } else {
+            below + 1
+        };
+        let (end, found) = step(k, start);
+        pair[1] = end;
+        if found.is_some() {
+            return found;
+        }
+        above = below;
+        k -= 2;
+    }
+    None
 }
 
 /// The least edit steps spent on a region before it may be split where the search got
