@@ -115,7 +115,7 @@ fn near_misses_fire_nothing() {
         ("src/authors.py", "AUTHORS = ['Ada']\n"),
         (
             "src/contest.py",
-            "password_reset_url = 'https://example.com/reset'\ntoken = None\n",
+            "reset_url = 'https://example.com/password-reset'\ntoken = None\n",
         ),
         ("docs/environment.md", "Set PORT in your shell.\n"),
     ]);
@@ -348,7 +348,7 @@ fn removing_an_auth_check_is_an_auth_change() {
 
     let result = run(&repo, &base, &head_commit(), Some(RiskClass::Low));
 
-    assert_eq!(rules(&result), ["auth.line.python"]);
+    assert_eq!(rules(&result), ["auth.line.identifier", "auth.line.python"]);
     assert_eq!(
         (result.findings[0].line, result.findings[0].side),
         (Some(1), Some(LineSide::Removed))
@@ -706,6 +706,7 @@ fn words_in_strings_and_docstrings_are_text_where_the_language_has_a_grammar() {
             .collect::<Vec<_>>(),
         [
             ("auth.line.access-check", Some(2)),
+            ("auth.line.identifier", Some(2)),
             ("env-var.line.python", Some(3)),
         ]
     );
@@ -715,7 +716,10 @@ fn words_in_strings_and_docstrings_are_text_where_the_language_has_a_grammar() {
         "lib/envelope.ex",
         "@description \"The authentication methods required.\"\n",
     )]);
-    assert_eq!(rules(&elixir), ["auth.line.access-check"]);
+    assert_eq!(
+        rules(&elixir),
+        ["auth.line.access-check", "auth.line.identifier"]
+    );
 }
 
 #[test]
@@ -748,7 +752,11 @@ fn a_change_already_high_keeps_the_line_rules_answer_unparsed() {
     ]);
     assert_eq!(
         rules(&result),
-        ["auth.line.access-check", "migration.path.rails"]
+        [
+            "auth.line.access-check",
+            "auth.line.identifier",
+            "migration.path.rails"
+        ]
     );
 }
 
@@ -913,7 +921,11 @@ fn security_settings_whose_values_are_strings_are_auth_settings() {
     let cookie = change(&[("config/settings.py", "SESSION_COOKIE_SECURE = False\n")]);
     assert_eq!(
         rules(&cookie),
-        ["auth.line.config-item", "auth.line.security-setting"]
+        [
+            "auth.line.config-item",
+            "auth.line.identifier",
+            "auth.line.security-setting"
+        ]
     );
     // The same kind of edit in a list that is no security setting stays low.
     let statics = full.replace("    \"static\",\n", "    \"static\",\n    \"assets\",\n");

@@ -462,7 +462,7 @@ const VIEWS: &str = "import os\n\n\ndef login_page(request):  # handoff:allow au
 /// line of each that counts.
 type Lines = (Vec<(u64, String)>, Vec<u64>);
 
-/// [`Lines`] of `trigger` in `classification`.
+/// [`Lines`] of `trigger` in `classification`, counted lines in report order, each once.
 fn auth_lines(classification: &Value, trigger: &str) -> Lines {
     let of = |key: &str| {
         let list = classification[key].as_array().cloned().unwrap_or_default();
@@ -477,10 +477,13 @@ fn auth_lines(classification: &Value, trigger: &str) -> Lines {
             (line, f["by"].as_str().unwrap_or_default().to_string())
         })
         .collect();
-    let counted = of("findings")
+    // A line can count more than once (a definition's scope finding and the names on
+    // it); each line is listed once.
+    let mut counted: Vec<u64> = of("findings")
         .iter()
         .map(|f| f["line"].as_u64().unwrap_or_default())
         .collect();
+    counted.dedup();
     (suppressed, counted)
 }
 

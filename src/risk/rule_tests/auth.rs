@@ -178,6 +178,16 @@ pub(super) const YES: &[Case] = &[
     ("auth.line.membership", "app/boards/views.py", "    if not board.members.filter(user=request.user).exists():"),
     ("auth.line.membership", "app/controllers/stories_controller.rb", "    return head(:not_found) unless is_member?(current_user)"),
     ("auth.line.membership", "src/handlers/project.ts", "  if (!(await isProjectMember(projectId, user.id))) {"),
+    // Auth concepts named by an identifier in changed code, any stack.
+    ("auth.line.identifier", "app/Http/Requests/DeleteAccountRequest.php", "        if (! Hash::check($given, $member->password)) {"),
+    ("auth.line.identifier", "web/components/gate.tsx", "  const shown = { ...form, pin: undefined };"),
+    ("auth.line.identifier", "server/hooks/transfer.ts", "    res.cookie('sid', stored.value, { httpOnly: true });"),
+    ("auth.line.identifier", "server/hooks/transfer.ts", "  const tokenTransferKey = `transfer:${id}`;"),
+    ("auth.line.identifier", "shop/settings/base.py", "AXES_COOLOFF_TIME = 2"),
+    ("auth.line.identifier", "internal/api/limits.go", "\tif !limiter.Allow(ip) { return ErrRateLimited }"),
+    ("auth.line.identifier", "src/session.rs", "    let session_id = new_session_id();"),
+    ("auth.line.middleware-alias", "routes/web.php", "    'auth.session',"),
+    ("auth.line.middleware-alias", "routes/api.php", "        'can:manage-projects',"),
 ];
 
 #[rustfmt::skip]
@@ -288,4 +298,14 @@ pub(super) const NO: &[Case] = &[
     ("auth.line.membership", "app/boards/views.py", "    names = [m.name for m in board.members.all()]"),
     ("auth.line.membership", "src/chat/room.ts", "  const count = room.participants.length;"),
     ("auth.path.permissions", "src/components/PermissionsTab.tsx", ""),
+    ("auth.line.identifier", "src/parser/lexer.ts", "    const next = this.token();"),
+    ("auth.line.identifier", "app/models/author.rb", "    AUTHORS_PER_PAGE = 20"),
+    ("auth.line.identifier", "web/charts/weight.py", "    fig.update_xaxes(showgrid=False)"),
+    ("auth.line.identifier", "app/db.py", "    db.session.commit()"),
+    ("auth.line.identifier", "src/ui/Spinner.tsx", "  const spinning = isPinned && loading;"),
+    ("auth.line.middleware-alias", "app/Rules/Status.php", "        'verified',"),
+    ("auth.line.middleware-alias", "routes/web.php", "    'authors.index' => AuthorController::class,"),
+    ("auth.line.identifier", "src/http/client.rs", "            Self::Proxy(inner) => Box::pin(inner.call(req)),"),
+    ("auth.line.identifier", "src/http/client.rs", "type Fut = Pin<Box<dyn Future<Output = ()> + Send>>;"),
+    ("auth.line.identifier", "src/http/client.rs", "use std::pin::Pin;"),
 ];

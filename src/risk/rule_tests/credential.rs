@@ -34,6 +34,8 @@ pub(super) const YES: &[Case] = &[
     ("credential.line.secret-reference", "server/tracer.ts", "if (env.DD_API_KEY && cluster.isWorker) {"),
     ("credential.line.npm-token", "scripts/publish.sh", "NPM_TOKEN=npm_7hQk3LmZ9pXw2RtY8vBn4CdE6fGh1JkLs0Qa"),
     ("credential.line.registry-token", ".npmrc", "//registry.npmjs.org/:_authToken=npm_7hQk3LmZ9pXw2RtY8vBn4CdE6fGh1JkLs0Qa"),
+    ("credential.line.template-secret", "charts/app/templates/configmap.yaml", "        {{- if and .Values.useStaticCredentials (not .Values.s3.useIamRole) }}"),
+    ("credential.line.template-secret", "charts/app/templates/deployment.yaml", "              name: {{ .Values.db.existingSecret }}"),
 ];
 
 #[rustfmt::skip]
@@ -70,4 +72,6 @@ pub(super) const NO: &[Case] = &[
     ("credential.line.secret-reference", "app/forms.py", "    token = request.args.get('page_token')"),
     ("credential.line.npm-token", ".github/workflows/ci.yml", "      npm_config_cache: /tmp/npm"),
     ("credential.line.registry-token", ".npmrc", "//registry.npmjs.org/:_authToken=${NPM_TOKEN}"),
+    ("credential.line.template-secret", "charts/app/templates/deployment.yaml", "          image: {{ .Values.image.repository }}:{{ .Values.image.tag }}"),
+    ("credential.line.template-secret", "docs/secrets.md", "Set {{ .Values.db.existingSecret }} to the name."),
 ];

@@ -90,6 +90,12 @@ pub(super) const YES: &[Case] = &[
     ("env-var.path.env-file", "docker/.env-example", ""),
     ("env-var.path.env-file", "deploy/app.env.sample", ""),
     ("env-var.file.laravel-config", "config/session.php", "    'lifetime' => (int) env('SESSION_LIFETIME', 120),"),
+    // Env names declared through a flag or config library.
+    ("env-var.line.flag-env", "cmd/agent/flags.go", "\t\tSources: cli.EnvVars(\"ACME_AGENT_TIMEOUT\"),"),
+    ("env-var.line.flag-env", "cmd/server/flags.go", "\t\tEnvVars: []string{\"ACME_LOG_LEVEL\"},"),
+    ("env-var.line.flag-env", "acme/cli.py", "@click.option(\"--token-file\", envvar=\"ACME_TOKEN_FILE\")"),
+    ("env-var.line.flag-env", "src/cli.rs", "        .env(\"ACME_LISTEN_ADDR\")"),
+    ("env-var.file.prefixed-loader", "src/cfg.rs", "        .merge(Env::prefixed(\"ACME_\"))"),
 ];
 
 #[rustfmt::skip]
@@ -152,4 +158,9 @@ pub(super) const NO: &[Case] = &[
     ("env-var.path.env-file", "src/environment.d.ts", ""),
     ("env-var.file.laravel-config", "config/app.php", "    'name' => $this->env('name'),"),
     ("env-var.file.laravel-config", "app/Support/Settings.php", "    'lifetime' => env('SESSION_LIFETIME', 120),"),
+    ("env-var.line.flag-env", "cmd/agent/flags.go", "\t\tName: \"grpc-skip-verify\","),
+    ("env-var.line.flag-env", "src/mail/envelope.ts", "  envelope.kind = \"BULK_MAIL\";"),
+    ("env-var.line.flag-env", "src/deploy.go", "\tenvironment := \"production\""),
+    ("env-var.file.prefixed-loader", "src/cfg.rs", "        .merge(Toml::file(path))"),
+    ("env-var.line.flag-env", "src/main.rs", "    let key = std::env::var(\"ACME_SESSION_KEY\");"),
 ];

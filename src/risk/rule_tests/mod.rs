@@ -128,6 +128,8 @@ fn removed_lines_count_for_every_trigger_but_credential() {
         "env-var.line.php".to_string(),
         // A config module's auth items (`login…`).
         "auth.line.config-item".to_string(),
+        // Any changed code naming an auth concept (`login…`).
+        "auth.line.identifier".to_string(),
     ]
     .into();
     assert_eq!(removed, expected);
