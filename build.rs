@@ -171,17 +171,72 @@ fn write_literals(defaults: &Value) {
     let _ = writeln!(text, "static BUILT_LITERALS: &[&str] = &{literals:?};");
     table(&mut text, "BUILT_REGEX_LITERALS", &regexes, &ids);
     table(&mut text, "BUILT_GLOB_LITERALS", &globs, &ids);
+    requirement_tables(&mut text, &requirements);
+    write_out("literals.rs", &text);
+}
+
+/// Writes each built-in line regex's whole requirement without a pointer: the regexes
+/// and the requirements' literals as spans of one string (`BUILT_REQUIREMENT_TEXT`), the
+/// requirements as one code of `u32`s (`BUILT_REQUIREMENT_CODE`, [`requirement_code`]),
+/// and `BUILT_REGEX_REQUIREMENTS`, sorted by regex: its span, then its code's. A table of
+/// pointers is relocated by the loader when the program starts, every page of it written
+/// in every run: this one, as a tree of borrowed parts, was 4,000 pointers on 32 pages.
+fn requirement_tables(text: &mut String, requirements: &BTreeMap<String, required::Requirement>) {
+    let (mut strings, mut code, mut rows) = (String::new(), Vec::new(), Vec::new());
+    for (regex, requirement) in requirements {
+        let key = span(&mut strings, regex);
+        let start = code.len();
+        requirement_code(&mut code, &mut strings, requirement);
+        rows.push([key[0], key[1], index(start), index(code.len())]);
+    }
+    let _ = writeln!(text, "const BUILT_REQUIREMENT_TEXT: &str = {strings:?};");
     let _ = writeln!(
         text,
-        "static BUILT_REGEX_REQUIREMENTS: &[(&str, Requirement)] = &["
+        "static BUILT_REQUIREMENT_CODE: [u32; {}] = {code:?};",
+        code.len()
     );
-    for (regex, requirement) in &requirements {
-        let _ = write!(text, "    ({regex:?}, ");
-        requirement_tree(&mut text, requirement);
-        text.push_str("),\n");
+    let _ = writeln!(
+        text,
+        "static BUILT_REGEX_REQUIREMENTS: [[u32; 4]; {}] = {rows:?};",
+        rows.len()
+    );
+}
+
+/// Appends `part` to `strings` and returns where it is.
+fn span(strings: &mut String, part: &str) -> [u32; 2] {
+    let start = index(strings.len());
+    strings.push_str(part);
+    [start, index(strings.len())]
+}
+
+/// A length or a place in a table built here, as the `u32` the tables hold.
+fn index(at: usize) -> u32 {
+    u32::try_from(at).expect("a built table of fewer than 2^32 items")
+}
+
+/// Writes `requirement` as code, in prefix order: a literal as `[0, start, end]` (its
+/// span in `strings`), `All` and `Any` as `[1, n, length]` and `[2, n, length]` followed
+/// by their `n` parts' code, `length` words in all (`src/pattern/literals.rs` reads it).
+fn requirement_code(
+    code: &mut Vec<u32>,
+    strings: &mut String,
+    requirement: &required::Requirement,
+) {
+    let (kind, parts) = match requirement {
+        required::Requirement::Literal(literal) => {
+            code.push(0);
+            code.extend(span(strings, literal));
+            return;
+        }
+        required::Requirement::All(parts) => (1, parts),
+        required::Requirement::Any(parts) => (2, parts),
+    };
+    let at = code.len();
+    code.extend([kind, index(parts.len()), 0]);
+    for part in parts.iter() {
+        requirement_code(code, strings, part);
     }
-    text.push_str("];\n");
-    write_out("literals.rs", &text);
+    code[at + 2] = index(code.len() - at - 3);
 }
 
 /// The items of a YAML list (none when `value` is missing or no list).
@@ -214,24 +269,6 @@ fn table(
         let _ = writeln!(text, "    ({pattern:?}, {literals}),");
     }
     let _ = writeln!(text, "];");
-}
-
-/// Writes `requirement` as a `Requirement` expression that borrows all its parts.
-fn requirement_tree(text: &mut String, requirement: &required::Requirement) {
-    let (variant, parts) = match requirement {
-        required::Requirement::Literal(literal) => {
-            let _ = write!(text, "Requirement::Literal(Cow::Borrowed({literal:?}))");
-            return;
-        }
-        required::Requirement::All(parts) => ("All", parts),
-        required::Requirement::Any(parts) => ("Any", parts),
-    };
-    let _ = write!(text, "Requirement::{variant}(Cow::Borrowed(&[");
-    for part in parts.iter() {
-        requirement_tree(text, part);
-        text.push_str(", ");
-    }
-    text.push_str("]))");
 }
 
 /// Writes `name` in `OUT_DIR`.

@@ -67,18 +67,34 @@ pub(crate) fn regex_literals(regex: &str) -> Option<Literals> {
 /// Checked on a line before the regex is compiled for it, it spares compiling a rule for
 /// a line that holds only one of its words.
 #[derive(Debug)]
-pub(crate) struct RegexRequirement(required::Requirement);
+pub(crate) enum RegexRequirement {
+    /// A built-in regex's, read at build time: its code in `BUILT_REQUIREMENT_CODE`
+    /// (reading it from the text cost a one-line commit 0.35 M instructions).
+    Built(&'static [u32]),
+    /// Any other regex's, read from its text.
+    Read(Requirement),
+}
+
+/// The kinds of node in `BUILT_REQUIREMENT_CODE` (`build.rs`, `requirement_code`): a
+/// literal `[LITERAL, start, end]` (its span in `BUILT_REQUIREMENT_TEXT`), or `[ALL, n,
+/// length]` / `[ANY, n, length]` followed by the code of its `n` parts, `length` words.
+const LITERAL: u32 = 0;
+const ALL: u32 = 1;
 
 impl RegexRequirement {
-    /// The requirement of `regex`: a built-in regex's from the table built at build
-    /// time (reading it from the text cost a one-line commit 0.35 M instructions), any
-    /// other's read from its text.
+    /// The requirement of `regex`: a built-in regex's from the tables built at build
+    /// time, any other's read from its text.
     pub(crate) fn new(regex: &str) -> RegexRequirement {
-        let table = BUILT_REGEX_REQUIREMENTS;
-        RegexRequirement(match table.binary_search_by(|(key, _)| (*key).cmp(regex)) {
-            Ok(at) => table[at].1.clone(),
-            Err(_) => required::regex_requirement(regex),
-        })
+        let text = |[start, end]: [u32; 2]| &BUILT_REQUIREMENT_TEXT[start as usize..end as usize];
+        let found = BUILT_REGEX_REQUIREMENTS
+            .binary_search_by(|&[start, end, _, _]| text([start, end]).cmp(regex));
+        match found {
+            Ok(at) => {
+                let [_, _, start, end] = BUILT_REGEX_REQUIREMENTS[at];
+                RegexRequirement::Built(&BUILT_REQUIREMENT_CODE[start as usize..end as usize])
+            }
+            Err(_) => RegexRequirement::Read(required::regex_requirement(regex)),
+        }
     }
 
     /// Whether `text` meets it (compared in ASCII lower case). A literal is searched for
@@ -88,10 +104,40 @@ impl RegexRequirement {
     pub(crate) fn holds(&self, text: &[u8]) -> bool {
         let lower = text.to_ascii_lowercase();
         let pairs = BytePairs::of(&lower);
-        self.0.holds(&mut |literal| {
+        let mut contains = |literal: &str| {
             let literal = literal.as_bytes();
             pairs.may_hold(literal) && memchr::memmem::find(&lower, literal).is_some()
-        })
+        };
+        match self {
+            RegexRequirement::Built(code) => code_holds(code, &mut contains),
+            RegexRequirement::Read(requirement) => requirement.holds(&mut contains),
+        }
+    }
+}
+
+/// Whether the node of built requirement code that starts `code` holds, `contains`
+/// telling whether the text holds a literal (as [`Requirement::holds`]).
+fn code_holds(code: &[u32], contains: &mut impl FnMut(&str) -> bool) -> bool {
+    let [kind, first, second] = [code[0], code[1], code[2]];
+    if kind == LITERAL {
+        return contains(&BUILT_REQUIREMENT_TEXT[first as usize..second as usize]);
+    }
+    let mut parts = &code[3..3 + second as usize];
+    for _ in 0..first {
+        let length = code_length(parts);
+        if code_holds(&parts[..length], contains) != (kind == ALL) {
+            return kind != ALL;
+        }
+        parts = &parts[length..];
+    }
+    kind == ALL
+}
+
+/// How many words the node that starts `code` takes.
+fn code_length(code: &[u32]) -> usize {
+    match code[0] {
+        LITERAL => 3,
+        _ => 3 + code[2] as usize,
     }
 }
 
@@ -377,20 +423,13 @@ mod tests {
                 literals.map(|literals| literals.map(|literals| literals.texts().join(" ")))
             };
             if let Some(regex) = regex {
-                let requirement = RegexRequirement::new(regex).0;
-                assert_eq!(
-                    requirement,
-                    required::regex_requirement(regex),
-                    "{}",
-                    rule.id
-                );
-                let borrowed = matches!(
-                    requirement,
-                    Requirement::Literal(Cow::Borrowed(_))
-                        | Requirement::All(Cow::Borrowed(_))
-                        | Requirement::Any(Cow::Borrowed(_))
-                );
-                assert!(borrowed, "{} read at build time", rule.id);
+                let RegexRequirement::Built(code) = RegexRequirement::new(regex) else {
+                    panic!("{} not read at build time", rule.id);
+                };
+                let requirement = required::regex_requirement(regex);
+                assert_eq!(decode(code), requirement, "{}", rule.id);
+                assert_eq!(code_length(code), code.len(), "{}", rule.id);
+                assert_same_verdicts(code, &requirement);
                 let read = required::regex_literals(regex).map(|read| read.join(" "));
                 assert_eq!(
                     texts(built(BUILT_REGEX_LITERALS, regex)),
@@ -414,6 +453,52 @@ mod tests {
             regex_literals(r"not\.a\.rule"),
             Some(Literals::Read(vec!["not.a.rule".to_string()]))
         );
+    }
+
+    /// The requirement built code encodes.
+    fn decode(code: &[u32]) -> Requirement {
+        let [kind, first, second] = [code[0], code[1], code[2]];
+        if kind == LITERAL {
+            let literal = &BUILT_REQUIREMENT_TEXT[first as usize..second as usize];
+            return Requirement::Literal(Cow::Borrowed(literal));
+        }
+        let (mut parts, mut rest) = (Vec::new(), &code[3..]);
+        for _ in 0..first {
+            let length = code_length(rest);
+            parts.push(decode(&rest[..length]));
+            rest = &rest[length..];
+        }
+        match kind {
+            ALL => Requirement::All(Cow::Owned(parts)),
+            _ => Requirement::Any(Cow::Owned(parts)),
+        }
+    }
+
+    /// Built code and the requirement it encodes hold for the same sets of literals: none,
+    /// all, each alone, all but each.
+    fn assert_same_verdicts(code: &[u32], requirement: &Requirement) {
+        fn gather(requirement: &Requirement, into: &mut Vec<String>) {
+            match requirement {
+                Requirement::Literal(literal) => into.push(literal.to_string()),
+                Requirement::All(parts) | Requirement::Any(parts) => {
+                    parts.iter().for_each(|part| gather(part, into))
+                }
+            }
+        }
+        let mut literals = Vec::new();
+        gather(requirement, &mut literals);
+        let mut sets = vec![Vec::new(), literals.clone()];
+        for at in 0..literals.len() {
+            sets.push(vec![literals[at].clone()]);
+            let mut others = literals.clone();
+            others.remove(at);
+            sets.push(others);
+        }
+        for set in sets {
+            let mut contains = |literal: &str| set.iter().any(|held| held == literal);
+            let expected = requirement.holds(&mut contains);
+            assert_eq!(code_holds(code, &mut contains), expected, "{set:?}");
+        }
     }
 
     /// The owners whose literals `text` holds (case-insensitively), the slow way.

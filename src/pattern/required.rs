@@ -68,8 +68,9 @@ pub(crate) fn regex_requirement(regex: &str) -> Requirement {
 /// Nothing known is `All` of nothing, which every text meets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 ///
-/// A built-in regex's requirement is read at build time and borrows the program's
-/// tables; one read at run time owns its parts.
+/// A built-in regex's requirement is read at build time and kept as code (`build.rs`,
+/// `requirement_code`; [`super::literals::RegexRequirement`]); one read at run time owns
+/// its parts.
 pub(crate) enum Requirement {
     /// The literal occurs in the text.
     Literal(Cow<'static, str>),
