@@ -15,8 +15,7 @@
 //! correct diff, and a minimal one wherever those shortcuts do not apply.
 
 use super::LineSide;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use hashbrown::HashMap;
 use std::ops::Range;
 
 /// Diffs `old` and `new` line by line and calls `emit` with each removed line (by its
@@ -304,8 +303,8 @@ fn common_suffix<T: PartialEq>(a: &[T], b: &[T]) -> usize {
 /// Replaces each distinct line by a small number, so lines compare in one instruction.
 fn intern<'a>(old: &[&'a [u8]], new: &[&'a [u8]]) -> (Vec<u32>, Vec<u32>) {
     let capacity = old.len() + new.len();
-    let mut ids: HashMap<&'a [u8], u32, BuildHasherDefault<FxHasher>> =
-        HashMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default());
+    // The numbers follow the order lines are first seen in, whatever the hasher.
+    let mut ids: HashMap<&'a [u8], u32> = HashMap::with_capacity(capacity);
     let mut id_of = |line: &&'a [u8]| {
         let next = ids.len() as u32;
         *ids.entry(*line).or_insert(next)
@@ -538,29 +537,6 @@ const MIN_COST: usize = 256;
 
 fn max_d(n: usize, m: usize) -> usize {
     (n + m).div_ceil(2) + 1
-}
-
-/// The Fx hash (as in rustc): fast for short keys, and collisions only cost time.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0; 8];
-            word.copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(SEED);
-        }
-        for &byte in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(byte)).wrapping_mul(SEED);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 #[cfg(test)]
