@@ -12,8 +12,10 @@
 //!
 //! Reads there too the literals of every built-in line regex and rule glob (the words
 //! every match holds, `src/pattern/required.rs`, which this script includes) into
-//! `OUT_DIR/literals.rs`, two sorted tables the classifier's prefilters look patterns up
-//! in: reading them from the rules' text cost every run about 4.5 M instructions.
+//! `OUT_DIR/literals.rs`, sorted tables the classifier's prefilters look patterns up in:
+//! reading them from the rules' text cost every run about 4.5 M instructions. The tables
+//! hold spans of one string and of arrays, not pointers, which the loader would relocate
+//! in every run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -25,6 +27,8 @@ use yaml_serde::Value;
 #[allow(dead_code)]
 #[path = "src/pattern/required.rs"]
 mod required;
+#[path = "src/pattern/slots.rs"]
+mod slots;
 
 fn main() {
     let defaults = write_defaults_tree();
@@ -126,14 +130,19 @@ fn node(text: &mut String, value: &Value) {
     }
 }
 
-/// Writes `OUT_DIR/literals.rs`: `BUILT_LITERALS` (every literal of a built-in pattern
-/// once, sorted) and `BUILT_REGEX_LITERALS` (each built-in line regex) and
+/// Writes `OUT_DIR/literals.rs`: every literal of a built-in pattern once, sorted
+/// (`BUILT_LITERAL_ENDS`), `BUILT_REGEX_LITERALS` (each built-in line regex) and
 /// `BUILT_GLOB_LITERALS` (each built-in rule glob as the policy holds it, `.‹code›`
-/// expanded), with their literals as indices in `BUILT_LITERALS`, sorted by pattern, and
+/// expanded) with their literals' indices, sorted by pattern, and
 /// `BUILT_REGEX_REQUIREMENTS`, each built-in line regex's whole requirement. A pattern
 /// missing from them is read at run time (a test checks every built-in one is there).
+///
+/// The tables hold no pointer: every string is a span of one (`BUILT_TEXT`), every list
+/// a span of one array. A table of pointers is relocated by the loader when the program
+/// starts, every page of it written in every run: these were 5,400 pointers on 35 pages.
 fn write_literals(defaults: &Value) {
     println!("cargo:rerun-if-changed=src/pattern/required.rs");
+    println!("cargo:rerun-if-changed=src/pattern/slots.rs");
     let extensions: Vec<&str> = words(defaults.get("code_extensions")).collect();
     let code = format!(".{{{}}}", extensions.join(","));
     let (mut regexes, mut requirements, mut globs) =
@@ -167,29 +176,79 @@ fn write_literals(defaults: &Value) {
         ids.len() <= usize::from(u16::MAX),
         "more built-in literals than a u16 counts"
     );
-    let mut text = String::new();
-    let _ = writeln!(text, "static BUILT_LITERALS: &[&str] = &{literals:?};");
-    table(&mut text, "BUILT_REGEX_LITERALS", &regexes, &ids);
-    table(&mut text, "BUILT_GLOB_LITERALS", &globs, &ids);
-    requirement_tables(&mut text, &requirements);
+    let (mut strings, mut text, mut lists) = (String::new(), String::new(), Vec::new());
+    let mut ends = vec![0];
+    for literal in &literals {
+        ends.push(span(&mut strings, literal)[1]);
+    }
+    let _ = writeln!(
+        text,
+        "static BUILT_LITERAL_ENDS: [u32; {}] = {ends:?};",
+        ends.len()
+    );
+    for (name, patterns) in [
+        ("BUILT_REGEX_LITERALS", &regexes),
+        ("BUILT_GLOB_LITERALS", &globs),
+    ] {
+        let rows = table(&mut strings, &mut lists, patterns, &ids);
+        let _ = writeln!(
+            text,
+            "static {name}: [[u32; 4]; {}] = {rows:?};",
+            rows.len()
+        );
+        slot_table(&mut text, name, &strings, &rows);
+    }
+    let _ = writeln!(
+        text,
+        "static BUILT_LITERAL_IDS: [u16; {}] = {lists:?};",
+        lists.len()
+    );
+    requirement_tables(&mut text, &mut strings, &requirements);
+    let _ = writeln!(text, "const BUILT_TEXT: &str = {strings:?};");
     write_out("literals.rs", &text);
 }
 
-/// Writes each built-in line regex's whole requirement without a pointer: the regexes
-/// and the requirements' literals as spans of one string (`BUILT_REQUIREMENT_TEXT`), the
-/// requirements as one code of `u32`s (`BUILT_REQUIREMENT_CODE`, [`requirement_code`]),
-/// and `BUILT_REGEX_REQUIREMENTS`, sorted by regex: its span, then its code's. A table of
-/// pointers is relocated by the loader when the program starts, every page of it written
-/// in every run: this one, as a tree of borrowed parts, was 4,000 pointers on 32 pages.
-fn requirement_tables(text: &mut String, requirements: &BTreeMap<String, required::Requirement>) {
-    let (mut strings, mut code, mut rows) = (String::new(), Vec::new(), Vec::new());
+/// One table of patterns and their literals' indices: each pattern's span in `strings`,
+/// then its literals' span in `lists` (`u32::MAX` twice when its text does not say).
+fn table(
+    strings: &mut String,
+    lists: &mut Vec<u16>,
+    patterns: &BTreeMap<String, Option<Vec<String>>>,
+    ids: &BTreeMap<&String, usize>,
+) -> Vec<[u32; 4]> {
+    let mut rows = Vec::new();
+    for (pattern, literals) in patterns {
+        let [start, end] = span(strings, pattern);
+        let list = match literals {
+            Some(literals) => {
+                let at = index(lists.len());
+                lists.extend(literals.iter().map(|literal| ids[literal] as u16));
+                [at, index(lists.len())]
+            }
+            None => [u32::MAX; 2],
+        };
+        rows.push([start, end, list[0], list[1]]);
+    }
+    rows
+}
+
+/// Writes each built-in line regex's whole requirement: the regexes and the
+/// requirements' literals as spans of `strings`, the requirements as one code of `u32`s
+/// (`BUILT_REQUIREMENT_CODE`, [`requirement_code`]), and `BUILT_REGEX_REQUIREMENTS`,
+/// sorted by regex: its span, then its code's (as a tree of borrowed parts, 4,000
+/// pointers on 27 pages).
+fn requirement_tables(
+    text: &mut String,
+    strings: &mut String,
+    requirements: &BTreeMap<String, required::Requirement>,
+) {
+    let (mut code, mut rows) = (Vec::new(), Vec::new());
     for (regex, requirement) in requirements {
-        let key = span(&mut strings, regex);
+        let key = span(strings, regex);
         let start = code.len();
-        requirement_code(&mut code, &mut strings, requirement);
+        requirement_code(&mut code, strings, requirement);
         rows.push([key[0], key[1], index(start), index(code.len())]);
     }
-    let _ = writeln!(text, "const BUILT_REQUIREMENT_TEXT: &str = {strings:?};");
     let _ = writeln!(
         text,
         "static BUILT_REQUIREMENT_CODE: [u32; {}] = {code:?};",
@@ -199,6 +258,25 @@ fn requirement_tables(text: &mut String, requirements: &BTreeMap<String, require
         text,
         "static BUILT_REGEX_REQUIREMENTS: [[u32; 4]; {}] = {rows:?};",
         rows.len()
+    );
+    slot_table(text, "BUILT_REGEX_REQUIREMENTS", strings, &rows);
+}
+
+/// Writes `NAME_SLOTS`, the slots by which table `name` is looked up ([`slots`]): each
+/// holds a row's index plus one, or 0 when empty; a power of two, at least twice as many
+/// as the rows.
+fn slot_table(text: &mut String, name: &str, strings: &str, rows: &[[u32; 4]]) {
+    let mut table = vec![0u16; (rows.len() * 2).next_power_of_two()];
+    for (row, [start, end, _, _]) in rows.iter().enumerate() {
+        let key = &strings.as_bytes()[*start as usize..*end as usize];
+        let free = slots::probe(key, table.len()).find(|&slot| table[slot] == 0);
+        let slot = free.expect("a table of slots has free ones");
+        table[slot] = u16::try_from(row + 1).expect("a built table of fewer than 65,535 rows");
+    }
+    let _ = writeln!(
+        text,
+        "static {name}_SLOTS: [u16; {}] = {table:?};",
+        table.len()
     );
 }
 
@@ -247,28 +325,6 @@ fn sequence(value: Option<&Value>) -> impl Iterator<Item = &Value> {
 /// The strings of a YAML list.
 fn words(value: Option<&Value>) -> impl Iterator<Item = &str> {
     sequence(value).filter_map(Value::as_str)
-}
-
-/// One table of patterns and their literals' indices as a Rust `static` (`{:?}` writes a
-/// string as a Rust literal).
-fn table(
-    text: &mut String,
-    name: &str,
-    entries: &BTreeMap<String, Option<Vec<String>>>,
-    ids: &BTreeMap<&String, usize>,
-) {
-    let _ = writeln!(text, "static {name}: &[(&str, Option<&[u16]>)] = &[");
-    for (pattern, literals) in entries {
-        let literals = match literals {
-            Some(literals) => {
-                let literals: Vec<usize> = literals.iter().map(|literal| ids[literal]).collect();
-                format!("Some(&{literals:?})")
-            }
-            None => "None".to_string(),
-        };
-        let _ = writeln!(text, "    ({pattern:?}, {literals}),");
-    }
-    let _ = writeln!(text, "];");
 }
 
 /// Writes `name` in `OUT_DIR`.

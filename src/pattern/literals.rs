@@ -7,24 +7,40 @@
 //! a built-in one (a policy file's) is read when the prefilter is built.
 
 use super::required::{self, Requirement};
+use super::slots;
 use aho_corasick::AhoCorasick;
 use hashbrown::HashMap;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-// `BUILT_LITERALS`, every literal of a built-in pattern once, and `BUILT_REGEX_LITERALS`
-// and `BUILT_GLOB_LITERALS`: the built-in line regexes, and the built-in rule globs as
-// written, each with its literals' indices in `BUILT_LITERALS`, sorted by pattern;
-// `BUILT_REGEX_REQUIREMENTS`: each built-in line regex's requirement, sorted by regex.
+// Written by `build.rs`, without a pointer (spans of `BUILT_TEXT` and of arrays): every
+// literal of a built-in pattern once, sorted (literal `i` ends where `i + 1` starts,
+// `BUILT_LITERAL_ENDS`); `BUILT_REGEX_LITERALS` and `BUILT_GLOB_LITERALS`, the built-in
+// line regexes and rule globs as written, sorted, each with its literals' indices (a span
+// of `BUILT_LITERAL_IDS`); `BUILT_REGEX_REQUIREMENTS`: each built-in line regex's
+// requirement, sorted by regex (a span of `BUILT_REQUIREMENT_CODE`).
 include!(concat!(env!("OUT_DIR"), "/literals.rs"));
+
+/// A span of `BUILT_TEXT`.
+fn built_text(start: u32, end: u32) -> &'static str {
+    &BUILT_TEXT[start as usize..end as usize]
+}
+
+/// How many built-in literals there are.
+const BUILT_LITERAL_COUNT: usize = BUILT_LITERAL_ENDS.len() - 1;
+
+/// Built-in literal `id`.
+fn built_literal(id: usize) -> &'static str {
+    built_text(BUILT_LITERAL_ENDS[id], BUILT_LITERAL_ENDS[id + 1])
+}
 
 /// A pattern's literals: a built-in pattern's, as indices in the table built at build
 /// time (nothing copied, nothing hashed when a prefilter gathers them), or read from its
 /// text at run time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Literals {
-    /// Indices in `BUILT_LITERALS`.
+    /// Indices of built-in literals.
     Built(&'static [u16]),
     /// Read at run time.
     Read(Vec<String>),
@@ -35,31 +51,46 @@ impl Literals {
     #[cfg(test)]
     fn texts(&self) -> Vec<&str> {
         match self {
-            Literals::Built(ids) => ids
-                .iter()
-                .map(|&id| BUILT_LITERALS[usize::from(id)])
-                .collect(),
+            Literals::Built(ids) => ids.iter().map(|&id| built_literal(id.into())).collect(),
             Literals::Read(texts) => texts.iter().map(String::as_str).collect(),
         }
     }
 }
 
+/// The row of `pattern` in a table built at build time, found through its slots
+/// ([`slots`]), if it is there.
+fn built_lookup(table: &'static [[u32; 4]], slots: &[u16], pattern: &str) -> Option<[u32; 4]> {
+    let pattern = pattern.as_bytes();
+    for slot in slots::probe(pattern, slots.len()) {
+        let row = table[usize::from(slots[slot]).checked_sub(1)?];
+        let [start, end, _, _] = row;
+        if BUILT_TEXT.as_bytes().get(start as usize..end as usize) == Some(pattern) {
+            return Some(row);
+        }
+    }
+    None
+}
+
 /// The literals of a pattern in a table built at build time, if it is there.
-fn built(
-    table: &'static [(&'static str, Option<&'static [u16]>)],
-    pattern: &str,
-) -> Option<Option<Literals>> {
-    let at = table
-        .binary_search_by(|(key, _)| (*key).cmp(pattern))
-        .ok()?;
-    Some(table[at].1.map(Literals::Built))
+fn built((table, slots): (&'static [[u32; 4]], &[u16]), pattern: &str) -> Option<Option<Literals>> {
+    built_lookup(table, slots, pattern).map(built_row)
+}
+
+/// The built-in line regexes' literals, with their slots.
+const REGEXES: (&[[u32; 4]], &[u16]) = (&BUILT_REGEX_LITERALS, &BUILT_REGEX_LITERALS_SLOTS);
+/// The built-in rule globs' literals, with their slots.
+const GLOBS: (&[[u32; 4]], &[u16]) = (&BUILT_GLOB_LITERALS, &BUILT_GLOB_LITERALS_SLOTS);
+
+/// The literals of a row of a table built at build time.
+fn built_row([_, _, start, end]: [u32; 4]) -> Option<Literals> {
+    // `u32::MAX` twice: the pattern's text does not say.
+    (start != u32::MAX).then(|| Literals::Built(&BUILT_LITERAL_IDS[start as usize..end as usize]))
 }
 
 /// Literals of which every match of the line regex `regex` holds one (ASCII lower case),
 /// or `None` when its text does not say ([`required::regex_literals`]).
 pub(crate) fn regex_literals(regex: &str) -> Option<Literals> {
-    built(BUILT_REGEX_LITERALS, regex)
-        .unwrap_or_else(|| required::regex_literals(regex).map(Literals::Read))
+    built(REGEXES, regex).unwrap_or_else(|| required::regex_literals(regex).map(Literals::Read))
 }
 
 /// What every match of a line regex requires, whole ([`required::regex_requirement`]):
@@ -76,7 +107,7 @@ pub(crate) enum RegexRequirement {
 }
 
 /// The kinds of node in `BUILT_REQUIREMENT_CODE` (`build.rs`, `requirement_code`): a
-/// literal `[LITERAL, start, end]` (its span in `BUILT_REQUIREMENT_TEXT`), or `[ALL, n,
+/// literal `[LITERAL, start, end]` (its span in `BUILT_TEXT`), or `[ALL, n,
 /// length]` / `[ANY, n, length]` followed by the code of its `n` parts, `length` words.
 const LITERAL: u32 = 0;
 const ALL: u32 = 1;
@@ -85,15 +116,12 @@ impl RegexRequirement {
     /// The requirement of `regex`: a built-in regex's from the tables built at build
     /// time, any other's read from its text.
     pub(crate) fn new(regex: &str) -> RegexRequirement {
-        let text = |[start, end]: [u32; 2]| &BUILT_REQUIREMENT_TEXT[start as usize..end as usize];
-        let found = BUILT_REGEX_REQUIREMENTS
-            .binary_search_by(|&[start, end, _, _]| text([start, end]).cmp(regex));
-        match found {
-            Ok(at) => {
-                let [_, _, start, end] = BUILT_REGEX_REQUIREMENTS[at];
+        let table = &BUILT_REGEX_REQUIREMENTS;
+        match built_lookup(table, &BUILT_REGEX_REQUIREMENTS_SLOTS, regex) {
+            Some([_, _, start, end]) => {
                 RegexRequirement::Built(&BUILT_REQUIREMENT_CODE[start as usize..end as usize])
             }
-            Err(_) => RegexRequirement::Read(required::regex_requirement(regex)),
+            None => RegexRequirement::Read(required::regex_requirement(regex)),
         }
     }
 
@@ -120,7 +148,7 @@ impl RegexRequirement {
 fn code_holds(code: &[u32], contains: &mut impl FnMut(&str) -> bool) -> bool {
     let [kind, first, second] = [code[0], code[1], code[2]];
     if kind == LITERAL {
-        return contains(&BUILT_REQUIREMENT_TEXT[first as usize..second as usize]);
+        return contains(built_text(first, second));
     }
     let mut parts = &code[3..3 + second as usize];
     for _ in 0..first {
@@ -144,7 +172,7 @@ fn code_length(code: &[u32]) -> usize {
 /// Literals of which every path the rule glob `glob` (as written in a policy) matches
 /// holds one, or `None` ([`required::glob_literals`] of [`required::rule_glob`]).
 pub(crate) fn rule_glob_literals(glob: &str) -> Option<Literals> {
-    built(BUILT_GLOB_LITERALS, glob)
+    built(GLOBS, glob)
         .unwrap_or_else(|| required::glob_literals(&required::rule_glob(glob)).map(Literals::Read))
 }
 
@@ -184,7 +212,7 @@ impl Prefilter {
     pub(crate) fn new(items: impl Iterator<Item = Option<Literals>>) -> Prefilter {
         // A built-in literal's slot is found by its index, a literal read at run time's
         // by hashing it (hashbrown's hasher, not std's SipHash).
-        let mut built_slots = vec![usize::MAX; BUILT_LITERALS.len()];
+        let mut built_slots = vec![usize::MAX; BUILT_LITERAL_COUNT];
         let mut read_slots: HashMap<String, usize> = HashMap::new();
         let mut literals: Vec<Cow<'static, str>> = Vec::new();
         // Each item's literals' slots, in order, and how many items hold each.
@@ -205,7 +233,7 @@ impl Prefilter {
         }
         for (id, slot) in built_slots.iter_mut().enumerate() {
             if *slot == 0 {
-                *slot = new_slot(Cow::Borrowed(BUILT_LITERALS[id]));
+                *slot = new_slot(Cow::Borrowed(built_literal(id)));
             }
         }
         for (index, item) in items.iter().enumerate() {
@@ -431,24 +459,19 @@ mod tests {
                 assert_eq!(code_length(code), code.len(), "{}", rule.id);
                 assert_same_verdicts(code, &requirement);
                 let read = required::regex_literals(regex).map(|read| read.join(" "));
-                assert_eq!(
-                    texts(built(BUILT_REGEX_LITERALS, regex)),
-                    Some(read),
-                    "{}",
-                    rule.id
-                );
+                assert_eq!(texts(built(REGEXES, regex)), Some(read), "{}", rule.id);
                 patterns += 1;
             }
             for glob in globs {
                 let read = required::glob_literals(&required::rule_glob(glob));
                 let read = read.map(|read| read.join(" "));
-                let found = texts(built(BUILT_GLOB_LITERALS, glob));
+                let found = texts(built(GLOBS, glob));
                 assert_eq!(found, Some(read), "{}", rule.id);
                 patterns += 1;
             }
         }
         assert!(patterns > 100, "{patterns} built-in patterns");
-        assert_eq!(built(BUILT_REGEX_LITERALS, r"not\.a\.rule"), None);
+        assert_eq!(built(REGEXES, r"not\.a\.rule"), None);
         assert_eq!(
             regex_literals(r"not\.a\.rule"),
             Some(Literals::Read(vec!["not.a.rule".to_string()]))
@@ -459,8 +482,7 @@ mod tests {
     fn decode(code: &[u32]) -> Requirement {
         let [kind, first, second] = [code[0], code[1], code[2]];
         if kind == LITERAL {
-            let literal = &BUILT_REQUIREMENT_TEXT[first as usize..second as usize];
-            return Requirement::Literal(Cow::Borrowed(literal));
+            return Requirement::Literal(Cow::Borrowed(built_text(first, second)));
         }
         let (mut parts, mut rest) = (Vec::new(), &code[3..]);
         for _ in 0..first {
@@ -516,11 +538,11 @@ mod tests {
     fn built_in_and_read_literals_find_the_same_candidates_at_every_tier() {
         let mut items: Vec<Option<Literals>> = BUILT_REGEX_LITERALS
             .iter()
-            .chain(BUILT_GLOB_LITERALS)
+            .chain(&BUILT_GLOB_LITERALS)
             .step_by(7)
-            .map(|(_, literals)| literals.map(Literals::Built))
+            .map(|&row| built_row(row))
             .collect();
-        let read = vec!["password".to_string(), BUILT_LITERALS[0].to_string()];
+        let read = vec!["password".to_string(), built_literal(0).to_string()];
         items.extend([Some(Literals::Read(read)), None]);
         let sets = literal_sets(&items);
         let mut texts = vec![
@@ -643,11 +665,15 @@ mod tests {
         // with built-in ones: a prefix, a longer word, the same literal, its first byte.
         let mut items: Vec<Option<Literals>> = BUILT_REGEX_LITERALS
             .iter()
-            .chain(BUILT_GLOB_LITERALS)
-            .map(|(_, literals)| literals.map(Literals::Built))
+            .chain(&BUILT_GLOB_LITERALS)
+            .map(|&row| built_row(row))
             .collect();
         let mut texts: Vec<Vec<u8>> = Vec::new();
-        for (at, literal) in BUILT_LITERALS.iter().enumerate().step_by(5) {
+        for (at, literal) in (0..BUILT_LITERAL_COUNT)
+            .map(built_literal)
+            .enumerate()
+            .step_by(5)
+        {
             let cut = literal.len() / 2;
             let read = [
                 literal.to_string(),

@@ -42,6 +42,7 @@ mod literals;
 mod required;
 mod rules;
 mod scope;
+mod slots;
 
 pub(crate) use literals::{regex_literals, Prefilter, RegexRequirement};
 pub use rules::RuleGlobs;
