@@ -179,3 +179,92 @@ fn parse_alone(args: &[OsString]) -> Option<Cli> {
     let command = read(&mut command).ok()?;
     Some(Cli { global, command })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole tool's parse of `line`, as `run` falls back to it.
+    fn whole(line: &[&str]) -> Result<Cli, clap::Error> {
+        let mut tool = Cli::command();
+        tool.try_get_matches_from_mut(line)
+            .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches))
+    }
+
+    /// The gate commands' own parse takes a line only when the whole tool takes it, and
+    /// then reads the same values (a setting on the command's entry in `Command`, or on
+    /// `Cli`, that its own parse lacks would let a line through that the tool refuses,
+    /// or read it otherwise).
+    #[test]
+    fn a_gate_command_alone_reads_a_line_as_the_whole_tool_does() {
+        let gate_lines: &[&[&str]] = &[
+            &[],
+            &[
+                "--base", "main", "--head", "HEAD", "--repo", "r", "--policy", "p.yaml",
+            ],
+            &["--base=HEAD~1", "--head=v1", "--format=json", "--copies"],
+            &[
+                "--format",
+                "sarif",
+                "--baseline",
+                "b.sarif",
+                "--templates",
+                "t",
+            ],
+            &["--format", "markdown", "--color", "never"],
+            &["--color=always", "--base", "-x"],
+            &["--base=", "--head", ""],
+            &["--declared", "low"],
+            &["--declared", "HIGH"],
+            &["--declared", "none"],
+            &[
+                "--task",
+                "T-1",
+                "--records",
+                "a",
+                "--records",
+                "-",
+                "--trusted-records",
+                "t",
+            ],
+            &["--trusted-record", "x"],
+            &["--format", "xml"],
+            &["--format"],
+            &["--base"],
+            &["--base", "a", "--base", "b"],
+            &["--copies=true"],
+            &["--bogus"],
+            &["extra"],
+            &["--", "--base", "x"],
+            &["--base", "x", "--"],
+            &["-h"],
+            &["--help"],
+            &["-V"],
+            &["--version"],
+            &["help"],
+            &["--color", "sometimes"],
+        ];
+        for command in ["classify", "check"] {
+            for args in gate_lines {
+                for color_first in [false, true] {
+                    let mut line = vec!["handoff"];
+                    if color_first {
+                        line.extend(["--color", "never"]);
+                    }
+                    line.push(command);
+                    line.extend(args.iter());
+                    let os: Vec<OsString> = line.iter().map(OsString::from).collect();
+                    let alone = parse_alone(&os).map(|cli| format!("{cli:?}"));
+                    let whole = whole(&line).map(|cli| format!("{cli:?}"));
+                    match (&alone, &whole) {
+                        (Some(alone), Ok(whole)) => assert_eq!(alone, whole, "{line:?}"),
+                        (None, Err(_)) => {}
+                        // The own parse may decline a line (the tool then reads it).
+                        (None, Ok(_)) => assert!(color_first, "{line:?} declined"),
+                        (Some(_), Err(error)) => panic!("{line:?} taken; the tool: {error}"),
+                    }
+                }
+            }
+        }
+    }
+}
