@@ -478,6 +478,45 @@ mod tests {
         );
     }
 
+    /// A policy's pattern with a built-in one's length and both ends hashes alike and
+    /// shares its probe sequence; its literals and requirement must still be read from
+    /// its own text (taking the built-in one's would skip its rule on lines it matches).
+    #[test]
+    fn a_pattern_that_shares_a_built_in_ones_ends_is_read_from_its_own_text() {
+        let mut tried = 0;
+        let tables = [(REGEXES, true), (GLOBS, false)];
+        for ((table, _), is_regex) in tables {
+            for &[start, end, _, _] in table.iter().filter(|row| row[1] - row[0] > 40) {
+                let built = built_text(start, end);
+                // A letter in the middle (outside both hashed ends) changed to `q`.
+                let Some(at) = (16..built.len() - 16).find(|&at| {
+                    built.as_bytes()[at].is_ascii_lowercase() && built.as_bytes()[at] != b'q'
+                }) else {
+                    continue;
+                };
+                let mut twin = built.as_bytes().to_vec();
+                twin[at] = b'q';
+                let twin = String::from_utf8(twin).expect("an ASCII letter replaced");
+                assert_eq!(slots::hash(twin.as_bytes()), slots::hash(built.as_bytes()));
+                if is_regex {
+                    let read = required::regex_literals(&twin).map(Literals::Read);
+                    assert_eq!(regex_literals(&twin), read, "{twin}");
+                    let requirement = RegexRequirement::new(&twin);
+                    assert!(matches!(requirement, RegexRequirement::Read(_)), "{twin}");
+                } else {
+                    let read = required::glob_literals(&required::rule_glob(&twin));
+                    assert_eq!(
+                        rule_glob_literals(&twin),
+                        read.map(Literals::Read),
+                        "{twin}"
+                    );
+                }
+                tried += 1;
+            }
+        }
+        assert!(tried > 20, "{tried} twins");
+    }
+
     /// The requirement built code encodes.
     fn decode(code: &[u32]) -> Requirement {
         let [kind, first, second] = [code[0], code[1], code[2]];
