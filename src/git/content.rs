@@ -61,6 +61,28 @@ impl Kept {
         }
     }
 
+    /// Which of `sides`, offered in this order with their sizes, [`Self::keep`] would
+    /// keep: objects, while the budget allows.
+    pub(super) fn plan<'s>(&self, sides: impl Iterator<Item = (&'s Side, u64)>) -> Vec<bool> {
+        let mut bytes = self.bytes;
+        sides
+            .map(|(side, size)| {
+                let size = usize::try_from(size).unwrap_or(usize::MAX);
+                let fits = !side.in_worktree && bytes.saturating_add(size) <= KEPT_BYTES;
+                if fits {
+                    bytes += size;
+                }
+                fits
+            })
+            .collect()
+    }
+
+    /// Keeps object `id`'s content, read elsewhere, as [`Self::plan`] decided.
+    pub(super) fn keep_read(&mut self, id: Oid, content: Vec<u8>) {
+        self.bytes += content.len();
+        self.contents.insert(id, content);
+    }
+
     /// Moves out what is kept of `entry`'s two sides, for the thread that streams it.
     pub(super) fn take_entry(&mut self, entry: &Entry) -> Kept {
         let mut own = Kept::default();

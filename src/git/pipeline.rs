@@ -181,7 +181,7 @@ impl Repo {
 
     /// A second handle on the same repository (its git directory, which gives it the same
     /// working tree), for the reading thread.
-    fn reopen(&self) -> Result<Repo, GitError> {
+    pub(super) fn reopen(&self) -> Result<Repo, GitError> {
         Repo::open(self.inner.path())
     }
 

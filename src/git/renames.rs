@@ -31,6 +31,7 @@ use git2::Oid;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 
 /// Git's default `diff.renameLimit`.
 pub const DEFAULT_RENAME_LIMIT: usize = 1000;
@@ -40,6 +41,10 @@ const MAX_IDENTICAL: usize = 100;
 
 /// The candidates each added file keeps in the exhaustive search, as in git.
 const CANDIDATES_PER_DESTINATION: usize = 4;
+
+/// From how many contents to compare the similarity search reads them on two threads
+/// first: below, a second repository handle and thread cost more than they save.
+const PARALLEL_LOADS: usize = 16;
 
 /// How renames and copies are found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -360,6 +365,7 @@ impl<'r, 'e> Pairing<'r, 'e> {
     /// Step 3: every unpaired added file against every source left.
     fn exhaustive(&mut self) -> Result<(), GitError> {
         let unpaired: Vec<usize> = self.unpaired().collect();
+        self.preload(&unpaired);
         let mut table = Vec::with_capacity(unpaired.len() * CANDIDATES_PER_DESTINATION);
         for &destination in &unpaired {
             let destination_entry = self.destinations[destination].entry;
@@ -421,20 +427,11 @@ impl<'r, 'e> Pairing<'r, 'e> {
         destination_entry: usize,
         minimum: u64,
     ) -> Result<u64, GitError> {
-        let (Some(source), Some(target)) = (
-            self.source_side(source_entry),
-            self.destination_side(destination_entry),
-        ) else {
+        let Some([(source, source_size), (target, target_size)]) =
+            self.comparable(source_entry, destination_entry, minimum)?
+        else {
             return Ok(0);
         };
-        if !source.is_regular() || !target.is_regular() {
-            return Ok(0);
-        }
-        let source_size = self.size(source_entry, source)?;
-        let target_size = self.size(destination_entry, target)?;
-        if !similarity::sizes_allow(source_size, target_size, minimum) {
-            return Ok(0);
-        }
         self.load_chunks(source_entry, source)?;
         self.load_chunks(destination_entry, target)?;
         let copied = match (
@@ -445,6 +442,111 @@ impl<'r, 'e> Pairing<'r, 'e> {
             _ => 0,
         };
         Ok(similarity::score(source_size, target_size, copied))
+    }
+
+    /// The two sides [`Self::similarity`] compares by content, with their sizes: both
+    /// regular files, of sizes that allow `minimum`; `None` when it scores them 0 unread.
+    fn comparable(
+        &mut self,
+        source_entry: usize,
+        destination_entry: usize,
+        minimum: u64,
+    ) -> Result<Option<[(&'e Side, u64); 2]>, GitError> {
+        let (Some(source), Some(target)) = (
+            self.source_side(source_entry),
+            self.destination_side(destination_entry),
+        ) else {
+            return Ok(None);
+        };
+        if !source.is_regular() || !target.is_regular() {
+            return Ok(None);
+        }
+        let source_size = self.size(source_entry, source)?;
+        let target_size = self.size(destination_entry, target)?;
+        if !similarity::sizes_allow(source_size, target_size, minimum) {
+            return Ok(None);
+        }
+        Ok(Some([(source, source_size), (target, target_size)]))
+    }
+
+    /// Reads and cuts into chunks, on this thread and a second one, the contents the
+    /// search of the `unpaired` destinations compares, so that it finds them loaded.
+    /// Best effort: a content that fails to load here is left to the search, which
+    /// reads it again and reports the error where it always did. The contents kept for
+    /// the stream are those the search would keep (decided by size, in the order it
+    /// reads them), so nothing past [`Kept`]'s budget is held.
+    fn preload(&mut self, unpaired: &[usize]) {
+        let Ok(wanted) = self.wanted(unpaired) else {
+            return;
+        };
+        if wanted.len() < PARALLEL_LOADS {
+            return;
+        }
+        let Ok(other) = self.repo.reopen() else {
+            return;
+        };
+        let keep = self
+            .kept
+            .plan(wanted.iter().map(|&(_, side, size)| (side, size)));
+        let next = AtomicUsize::new(0);
+        // Each thread claims the next content and returns what it loaded, by position in
+        // `wanted`: the chunks, and the bytes when they are to be kept.
+        let load = |repo: &Repo| {
+            let mut loaded = Vec::new();
+            loop {
+                let at = next.fetch_add(1, AtomicOrdering::Relaxed);
+                let Some(&(_, side, _)) = wanted.get(at) else {
+                    return loaded;
+                };
+                if let Ok(content) = repo.read_side(side) {
+                    let chunks = Chunks::of(&content, !super::content::is_binary(&content));
+                    loaded.push((at, chunks, keep[at].then(|| content.to_vec())));
+                }
+            }
+        };
+        let repo = self.repo;
+        let (mine, theirs) = std::thread::scope(|scope| {
+            let load = &load;
+            let theirs = scope.spawn(move || load(&other));
+            (load(repo), theirs.join())
+        });
+        // A panic on the other thread: the search reads what it needs itself.
+        let Ok(theirs) = theirs else {
+            return;
+        };
+        for (at, chunks, bytes) in mine.into_iter().chain(theirs) {
+            let (entry, side, _) = wanted[at];
+            self.facts[entry].chunks = Some(chunks);
+            if let Some(bytes) = bytes {
+                self.kept.keep_read(side.id, bytes);
+            }
+        }
+    }
+
+    /// The contents the search of the `unpaired` destinations reads, each once, in the
+    /// order it reads them: the entry, its side and its size.
+    fn wanted(&mut self, unpaired: &[usize]) -> Result<Vec<(usize, &'e Side, u64)>, GitError> {
+        let mut listed = vec![false; self.entries.len()];
+        let mut wanted = Vec::new();
+        for &destination in unpaired {
+            let destination_entry = self.destinations[destination].entry;
+            for position in 0..self.sources.len() {
+                let source_entry = self.sources[position].entry;
+                let Some(sides) = self.comparable(source_entry, destination_entry, MIN_SCORE)?
+                else {
+                    continue;
+                };
+                for ((side, size), entry) in
+                    sides.into_iter().zip([source_entry, destination_entry])
+                {
+                    if !listed[entry] && self.facts[entry].chunks.is_none() {
+                        listed[entry] = true;
+                        wanted.push((entry, side, size));
+                    }
+                }
+            }
+        }
+        Ok(wanted)
     }
 
     fn id(&mut self, entry: usize, side: &Side) -> Result<Oid, GitError> {

@@ -158,6 +158,38 @@ fn a_similar_rename_is_found_and_a_dissimilar_one_is_an_add_and_a_delete() {
 }
 
 #[test]
+fn many_moved_files_compared_on_two_threads_pair_as_git_pairs_them() {
+    // 24 files moved and edited by degrees (from all 40 lines kept down to 17): more than
+    // 16 contents to compare, so they are read on two threads before the search.
+    let files: Vec<(String, String)> = (0..24)
+        .map(|i| (format!("old/f{i:02}.txt"), body(&format!("f{i:02}"), 40)))
+        .collect();
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_str()))
+        .collect();
+    let (repo, base) = TestRepo::with_files(&borrowed);
+    for (i, (path, _)) in files.iter().enumerate() {
+        repo.remove(path);
+        repo.write(
+            &format!("new/g{i:02}.txt"),
+            edited(&format!("f{i:02}"), 40, 40 - i),
+        );
+    }
+    repo.commit("moves by degrees");
+
+    let change = change(&repo, &base, RenameOptions::default());
+
+    let renamed = change
+        .files
+        .iter()
+        .filter(|file| file.status == ChangeStatus::Renamed)
+        .count();
+    assert!((1..24).contains(&renamed), "{renamed} renamed");
+    assert_eq!(name_status(&change), git_name_status(&repo, &base, &["-M"]));
+}
+
+#[test]
 fn past_the_limit_the_similarity_search_is_skipped_and_said_but_same_name_moves_are_found() {
     let (repo, base) = TestRepo::with_files(&[
         ("old/same.txt", &body("same", 40)),
