@@ -323,6 +323,9 @@ struct Classifier<'a> {
     /// For the current file: which line rules read it and have not fired yet.
     open: Vec<bool>,
     open_count: usize,
+    /// Of those, the ones that read comment lines (secrets): a comment line is matched
+    /// against these only, so a rule that cannot fire there does not run its regex there.
+    open_in_comments: Vec<bool>,
     /// For the current file: which triggers already fired by path.
     fired_by_path: Vec<bool>,
     /// For the current file: path findings of triggers that need a changed line of code,
@@ -365,6 +368,7 @@ impl<'a> Classifier<'a> {
             counted: 0,
             open: vec![false; matcher.line_rules.len()],
             open_count: 0,
+            open_in_comments: vec![false; matcher.line_rules.len()],
             fired_by_path: vec![false; matcher.triggers.len()],
             pending: Vec::new(),
             saw_line: false,
@@ -488,8 +492,7 @@ impl<'a> Classifier<'a> {
         });
         self.in_code_matches[index] += 1;
         if self.in_code_matches[index] == CANDIDATES_PER_FILE {
-            self.open[index] = false;
-            self.open_count -= 1;
+            self.close(index);
         }
     }
 
@@ -565,6 +568,16 @@ impl<'a> Classifier<'a> {
             }
         }
         self.open_count = self.open.iter().filter(|open| **open).count();
+        for (index, open) in self.open.iter().enumerate() {
+            self.open_in_comments[index] = *open && self.matcher.reads_comments(index);
+        }
+    }
+
+    /// Line rule `index` stops reading the current file.
+    fn close(&mut self, index: usize) {
+        self.open[index] = false;
+        self.open_in_comments[index] = false;
+        self.open_count -= 1;
     }
 }
 
@@ -649,11 +662,15 @@ impl ChangeVisitor for Classifier<'_> {
             return;
         }
         let mut fired = Vec::new();
+        let in_comment = *comment.get_or_insert_with(|| self.comments.is_comment(line.content));
+        let open = if in_comment {
+            &self.open_in_comments
+        } else {
+            &self.open
+        };
         self.matcher
-            .open_matches(line.side, line.content, &self.open, |index| {
-                let counts = self.matcher.reads_comments(index)
-                    || !*comment.get_or_insert_with(|| self.comments.is_comment(line.content));
-                if counts && self.matcher.confirms(index, line.content) {
+            .open_matches(line.side, line.content, open, |index| {
+                if self.matcher.confirms(index, line.content) {
                     fired.push(index);
                 }
             });
@@ -664,6 +681,7 @@ impl ChangeVisitor for Classifier<'_> {
                 continue;
             }
             self.open[index] = false;
+            self.open_in_comments[index] = false;
             self.open_count -= 1;
             let trigger = &self.matcher.triggers[rule.trigger];
             self.findings.push(Finding {

@@ -36,6 +36,8 @@ pub(super) const YES: &[Case] = &[
     ("credential.line.registry-token", ".npmrc", "//registry.npmjs.org/:_authToken=npm_7hQk3LmZ9pXw2RtY8vBn4CdE6fGh1JkLs0Qa"),
     ("credential.line.template-secret", "charts/app/templates/configmap.yaml", "        {{- if and .Values.useStaticCredentials (not .Values.s3.useIamRole) }}"),
     ("credential.line.template-secret", "charts/app/templates/deployment.yaml", "              name: {{ .Values.db.existingSecret }}"),
+    ("credential.line.sql-password", "db/mysql/user.sql", "CREATE USER IF NOT EXISTS 'shop'@'%' IDENTIFIED BY 's3cr3tpw';"),
+    ("credential.line.template-secret", "charts/app/templates/NOTES.txt", "{{- if .Values.license.token }}"),
 ];
 
 #[rustfmt::skip]
@@ -74,4 +76,5 @@ pub(super) const NO: &[Case] = &[
     ("credential.line.registry-token", ".npmrc", "//registry.npmjs.org/:_authToken=${NPM_TOKEN}"),
     ("credential.line.template-secret", "charts/app/templates/deployment.yaml", "          image: {{ .Values.image.repository }}:{{ .Values.image.tag }}"),
     ("credential.line.template-secret", "docs/secrets.md", "Set {{ .Values.db.existingSecret }} to the name."),
+    ("credential.line.sql-password", "db/mysql/user.sql", "GRANT ALL PRIVILEGES ON shop.* TO 'shop'@'%';"),
 ];

@@ -96,6 +96,7 @@ pub(super) const YES: &[Case] = &[
     ("env-var.line.flag-env", "acme/cli.py", "@click.option(\"--token-file\", envvar=\"ACME_TOKEN_FILE\")"),
     ("env-var.line.flag-env", "src/cli.rs", "        .env(\"ACME_LISTEN_ADDR\")"),
     ("env-var.file.prefixed-loader", "src/cfg.rs", "        .merge(Env::prefixed(\"ACME_\"))"),
+    ("env-var.scope.template-env", "charts/app/templates/_pod.tpl", "          - name: GOMAXPROCS"),
 ];
 
 #[rustfmt::skip]
@@ -163,4 +164,5 @@ pub(super) const NO: &[Case] = &[
     ("env-var.line.flag-env", "src/deploy.go", "\tenvironment := \"production\""),
     ("env-var.file.prefixed-loader", "src/cfg.rs", "        .merge(Toml::file(path))"),
     ("env-var.line.flag-env", "src/main.rs", "    let key = std::env::var(\"ACME_SESSION_KEY\");"),
+    ("env-var.scope.template-env", "charts/app/templates/_pod.tpl", "          - name: http"),
 ];
