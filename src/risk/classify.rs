@@ -18,7 +18,7 @@
 use super::comments::CommentStyle;
 use super::enclosing::{scope_findings, ScopeCandidate};
 use super::matcher::{CompileError, Matcher};
-use super::project::{FileStacks, ProjectModel};
+use super::project::{compose_env_files, is_compose_file, FileStacks, ProjectModel};
 use super::suppress::Suppressor;
 use super::syntax::{confirmed_findings, Grammar, InCodeCandidate, CANDIDATES_PER_FILE};
 use crate::git::ChangeSet;
@@ -35,6 +35,9 @@ const ANY: &str = "any";
 
 /// The trigger of the gate's own files.
 const POLICY_TRIGGER: &str = "policy";
+
+/// The rule of a file a compose file names under `env_file:`.
+const COMPOSE_ENV_FILE_RULE: &str = "env-var.path.compose-env-file";
 use serde::Serialize;
 use std::collections::HashSet;
 
@@ -147,6 +150,19 @@ pub fn classify(
     }
     let mut findings = visitor.findings;
     findings.extend(gate_file_findings(repo, &change, head, policy, &findings)?);
+    let classified =
+        |path: &RepoPath| !policy.is_meta(path) && !matcher.is_excluded(&path.to_string_lossy());
+    let env_files = compose_env_file_findings(repo, &change, head, policy, &visitor.project)?;
+    let env_files: Vec<Finding> = env_files
+        .into_iter()
+        .filter(|finding| {
+            finding.path.as_ref().is_some_and(classified)
+                && !findings
+                    .iter()
+                    .any(|f| f.trigger == finding.trigger && f.path == finding.path)
+        })
+        .collect();
+    findings.extend(env_files);
     if visitor.counted > FILE_COUNT_LIMIT {
         findings.push(file_count_finding(visitor.counted));
     }
@@ -256,6 +272,58 @@ fn gate_file_findings(
         }
     }
     Ok(findings)
+}
+
+/// The `env-var` findings of the changed files a compose file names under `env_file:`:
+/// the root's compose files at the base (read by the project model) and every changed
+/// compose file at the base and the head. Only compose files found by name are read.
+fn compose_env_file_findings(
+    repo: &Repo,
+    change: &ChangeSet,
+    head: &Head,
+    policy: &Policy,
+    project: &ProjectModel,
+) -> Result<Vec<Finding>, GitError> {
+    let Some(trigger) = policy
+        .triggers
+        .iter()
+        .find(|t| t.name == Trigger::EnvVar.as_str())
+    else {
+        return Ok(Vec::new());
+    };
+    let mut env_files = project.env_files().clone();
+    let base = Head::Rev(change.base.clone());
+    for file in &change.files {
+        let sides = [
+            (&base, file.old_path.as_ref().unwrap_or(&file.path)),
+            (head, &file.path),
+        ];
+        for (at, path) in sides {
+            let Some(name) = path.as_str().filter(|name| is_compose_file(name)) else {
+                continue;
+            };
+            if let Some(bytes) = repo.read_file_at(at, name)? {
+                env_files.extend(compose_env_files(name, &bytes));
+            }
+        }
+    }
+    let named = change
+        .files
+        .iter()
+        .flat_map(ChangedFile::touched_paths)
+        .filter(|path| path.as_str().is_some_and(|name| env_files.contains(name)));
+    Ok(named
+        .map(|path| Finding {
+            trigger: trigger.name.clone(),
+            class: trigger.class,
+            path: Some(path.clone()),
+            line: None,
+            side: None,
+            rule: COMPOSE_ENV_FILE_RULE.to_string(),
+            stack: "compose".to_string(),
+            excerpt: None,
+        })
+        .collect())
 }
 
 /// Whether `path` is a CI definition (a GitHub workflow, a composite action, GitLab

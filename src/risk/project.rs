@@ -16,6 +16,9 @@
 //! Maven files (whose dependency names are what matters, wherever they are declared).
 //! The base is read, never the head, so a change cannot switch off its own rules by
 //! editing a manifest.
+//!
+//! The root's compose file is read for one more thing: the files its services name under
+//! `env_file:` are env files whatever their names (see [`compose_env_files`]).
 
 use crate::git::{GitError, Head, Repo};
 use std::collections::{BTreeSet, HashMap};
@@ -233,6 +236,8 @@ pub(crate) struct ProjectModel {
     dirs: HashMap<String, BTreeSet<&'static str>>,
     /// Every stack found so far.
     found: BTreeSet<&'static str>,
+    /// The files the root's compose files name under `env_file:`.
+    env_files: BTreeSet<String>,
 }
 
 /// The stacks that speak for one file: the root's and those of the directories above it.
@@ -270,7 +275,7 @@ impl ProjectModel {
                 dir.push('/');
             }
             if !self.dirs.contains_key(&dir) {
-                let found = read_dir(repo, base, &dir)?;
+                let found = read_dir(repo, base, &dir, &mut self.env_files)?;
                 self.found.extend(found.iter().copied());
                 self.dirs.insert(dir.clone(), found);
             }
@@ -283,21 +288,36 @@ impl ProjectModel {
     pub fn stacks(&self) -> Vec<String> {
         self.found.iter().map(|stack| stack.to_string()).collect()
     }
+
+    /// The files the root's compose files name under `env_file:` at the base (read with
+    /// the root's manifests, so only once a changed file asked for its stacks).
+    pub fn env_files(&self) -> &BTreeSet<String> {
+        &self.env_files
+    }
 }
 
 /// What the manifests directly in `dir` show. Below the root only manifests that name
 /// dependencies are read: the stacks of the others (`docker`, `compose`, `kubernetes`,
 /// `terraform`) are enabled by file names anyway, so looking for them in every directory
 /// would only cost lookups.
-fn read_dir(repo: &Repo, base: &Head, dir: &str) -> Result<BTreeSet<&'static str>, GitError> {
+fn read_dir(
+    repo: &Repo,
+    base: &Head,
+    dir: &str,
+    env_files: &mut BTreeSet<String>,
+) -> Result<BTreeSet<&'static str>, GitError> {
     let mut stacks = BTreeSet::new();
     let manifests = MANIFESTS
         .iter()
         .filter(|manifest| dir.is_empty() || !matches!(manifest.read, Read::Nothing));
     for manifest in manifests {
-        let Some(bytes) = repo.read_file_at(base, &format!("{dir}{}", manifest.name))? else {
+        let path = format!("{dir}{}", manifest.name);
+        let Some(bytes) = repo.read_file_at(base, &path)? else {
             continue;
         };
+        if manifest.stack == Some("compose") {
+            env_files.extend(compose_env_files(&path, &bytes));
+        }
         stacks.extend(manifest.stack);
         read_manifest(&mut stacks, manifest.read, &bytes);
     }
@@ -331,6 +351,115 @@ fn read_manifest(stacks: &mut BTreeSet<&'static str>, read: Read, bytes: &[u8]) 
             }
         }
     }
+}
+
+/// Whether `path` is named like a compose file (`docker-compose*.yml`, `compose*.yaml`):
+/// the names the `compose` rules read.
+pub(crate) fn is_compose_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    (name.starts_with("docker-compose") || name.starts_with("compose"))
+        && (name.ends_with(".yml") || name.ends_with(".yaml"))
+}
+
+/// The files the services of the compose file at `path` name under `env_file:` (a string,
+/// a list of strings, or a list of `path:` entries), as repository paths: relative to the
+/// compose file's folder, normalised. An entry that is absolute or leaves the repository
+/// names nothing, and so does a file that is not YAML.
+pub(crate) fn compose_env_files(path: &str, bytes: &[u8]) -> Vec<String> {
+    use yaml_serde::Value;
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Vec::new();
+    };
+    let Ok(compose) = yaml_serde::from_str::<Value>(text) else {
+        return Vec::new();
+    };
+    let Some(services) = compose.get("services").and_then(Value::as_mapping) else {
+        return Vec::new();
+    };
+    let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let entries = services
+        .values()
+        .filter_map(|service| service.get("env_file"))
+        .flat_map(|entry| match entry {
+            Value::Sequence(items) => items.iter().collect(),
+            other => vec![other],
+        });
+    entries
+        .filter_map(|entry| entry.as_str().or_else(|| entry.get("path")?.as_str()))
+        .chain(commented_env_files(text))
+        .filter_map(|name| joined(dir, name))
+        .collect()
+}
+
+/// The entries of `env_file:` lists that are commented out (`# - ./docker/php/xdebug`
+/// under "uncomment to enable Xdebug"), and commented `# env_file: ./x` keys: the compose
+/// file still names them as env files, one uncomment away from being read. A block ends
+/// at the first key no deeper than its `env_file:`, or at a commented-out key.
+fn commented_env_files(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    // The indentation of the `env_file:` key whose block the line is in.
+    let mut block: Option<usize> = None;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let commented = trimmed.starts_with('#');
+        let uncommented = trimmed.trim_start_matches('#').trim_start();
+        if let Some(value) = uncommented.strip_prefix("env_file:") {
+            block = Some(indent);
+            if commented {
+                names.extend(env_file_name(value));
+            }
+        } else if commented && is_key(uncommented) {
+            block = None;
+        } else if commented {
+            if let Some(item) = uncommented.strip_prefix("- ").filter(|_| block.is_some()) {
+                let item = item.trim_start();
+                names.extend(env_file_name(item.strip_prefix("path:").unwrap_or(item)));
+            }
+        } else if !trimmed.is_empty()
+            && !trimmed.starts_with('-')
+            && block.is_some_and(|key| indent <= key)
+        {
+            block = None;
+        }
+    }
+    names
+}
+
+/// Whether a line starts with a YAML key (`volumes:`, `ports: [8307]`).
+fn is_key(line: &str) -> bool {
+    let name_end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(line.len());
+    name_end > 0 && line[name_end..].starts_with(':')
+}
+
+/// The path of a commented-out entry: its first word, unquoted; none for anything else
+/// (`KEY=value`, `host:container`, an empty value).
+fn env_file_name(value: &str) -> Option<&str> {
+    let word = value.split_whitespace().next()?;
+    let word = word.trim_matches(|c| c == '"' || c == '\'');
+    let path_like = !word.is_empty() && !word.contains([':', '=', '{', '[', '$']);
+    path_like.then_some(word)
+}
+
+/// `name` read from the folder `dir` of the repository, `.` and `..` resolved; none when
+/// it is absolute or climbs out of the repository.
+fn joined(dir: &str, name: &str) -> Option<String> {
+    if name.starts_with('/') || name.starts_with('~') {
+        return None;
+    }
+    let mut parts: Vec<&str> = dir.split('/').filter(|part| !part.is_empty()).collect();
+    for part in name.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
 }
 
 /// Whether `stack` is a framework or platform (found in manifests), not a language.
@@ -370,6 +499,47 @@ mod tests {
             br#"{"name": "next-app", "dependencies": {"next": "15", "@trpc/server": "11"}}"#;
         assert_eq!(read(Read::Json(PACKAGE_JSON), package), ["nextjs", "trpc"]);
         assert!(read(Read::Json(PACKAGE_JSON), b"{ not json").is_empty());
+    }
+
+    #[test]
+    fn compose_env_files_are_read_relative_to_the_compose_file() {
+        let compose = b"services:
+  php:
+    env_file: ./docker/php/xdebug
+  db:
+    env_file:
+      - ../db.env
+      - path: ./local
+        required: false
+      - ../../../outside
+      - /etc/secrets
+      # Uncomment to enable Xdebug:
+      # - ./docker/php/xdebug
+  web: {}
+  # cache:
+  #   env_file: cache.env
+  #   volumes:
+  #     - ../data
+";
+        assert_eq!(
+            compose_env_files("deploy/compose.yaml", compose),
+            [
+                "deploy/docker/php/xdebug",
+                "db.env",
+                "deploy/local",
+                "deploy/docker/php/xdebug",
+                "deploy/cache.env"
+            ]
+        );
+        assert!(compose_env_files("compose.yaml", b"services: [unclosed").is_empty());
+        assert!(
+            compose_env_files("compose.yaml", b"services:\n  a:\n    env_file: ../x\n").is_empty()
+        );
+        assert!(compose_env_files("compose.yaml", b"services: 3\n").is_empty());
+        assert!(
+            is_compose_file("docker/docker-compose.dev.yml") && is_compose_file("compose.yaml")
+        );
+        assert!(!is_compose_file("composer.json") && !is_compose_file("docker/php/xdebug"));
     }
 
     #[test]

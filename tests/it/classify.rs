@@ -1335,3 +1335,61 @@ fn a_commented_default_in_an_env_template_is_an_env_change() {
     );
     assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
 }
+
+#[test]
+fn a_file_a_compose_file_names_under_env_file_is_an_env_file_whatever_its_name() {
+    let compose = "services:\n  php:\n    env_file:\n      - ./docker/php/xdebug\n      - path: ../../outside\n        required: false\n      - /etc/app.env\n";
+    let (repo, base) = TestRepo::with_files(&[
+        ("compose.yaml", compose),
+        ("docker/php/xdebug", "XDEBUG_MODE=debug\n"),
+        ("docker/php/xdebug-notes", "XDEBUG_MODE=debug\n"),
+    ]);
+    repo.write("docker/php/xdebug", "XDEBUG_MODE=debug\nXDEBUG_TRIGGER=1\n");
+    repo.commit("change");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(result.risk, RiskClass::High);
+    let finding = &result.findings[0];
+    assert_eq!(
+        (
+            finding.trigger.as_str(),
+            finding.rule.as_str(),
+            finding.stack.as_str()
+        ),
+        ("env-var", "env-var.path.compose-env-file", "compose")
+    );
+    assert_eq!(result.findings.len(), 1);
+
+    // The same kind of file no compose file names stays as it was.
+    let base = repo.commit("base again");
+    repo.write("docker/php/xdebug-notes", "XDEBUG_MODE=off\n");
+    repo.commit("change");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!((result.risk, rules(&result)), (RiskClass::Low, vec![]));
+
+    // A compose file the change adds in a folder names its env file from there; a
+    // compose file that is not YAML names nothing.
+    let base = repo.commit("base again");
+    repo.write(
+        "deploy/docker-compose.yml",
+        "services:\n  web:\n    env_file: ../docker/php/xdebug-notes\n",
+    );
+    repo.write("docker/php/xdebug-notes", "XDEBUG_MODE=on\n");
+    repo.write("other/compose.yml", "services: [unclosed\n  env_file: x\n");
+    repo.commit("change");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert!(rules(&result).contains(&"env-var.path.compose-env-file"));
+
+    // An entry commented out of the list ("uncomment to enable") names an env file too.
+    repo.write(
+        "compose.yaml",
+        format!(
+            "{compose}      # Uncomment to enable Blackfire\n      # - ./docker/php/blackfire\n"
+        ),
+    );
+    repo.write("docker/php/blackfire", "BLACKFIRE_LOG_LEVEL=1\n");
+    let base = repo.commit("base again");
+    repo.write("docker/php/blackfire", "BLACKFIRE_LOG_LEVEL=4\n");
+    repo.commit("change");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(rules(&result), ["env-var.path.compose-env-file"]);
+}
