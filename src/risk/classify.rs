@@ -742,15 +742,14 @@ impl ChangeVisitor for Classifier<'_> {
                     fired.push(index);
                 }
             });
+        let matcher = self.matcher;
         for index in fired {
-            let rule = &self.matcher.line_rules[index];
+            let rule = &matcher.line_rules[index];
             if rule.in_code && self.grammar.is_some() {
                 self.note_in_code_match(file, &line, index);
                 continue;
             }
-            self.open[index] = false;
-            self.open_in_comments[index] = false;
-            self.open_count -= 1;
+            self.close(index);
             let trigger = &self.matcher.triggers[rule.trigger];
             self.findings.push(Finding {
                 trigger: trigger.name.clone(),
