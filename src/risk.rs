@@ -15,6 +15,7 @@ mod keys;
 mod matcher;
 mod project;
 mod redact;
+mod rewrite;
 #[cfg(test)]
 mod rule_tests;
 mod suppress;

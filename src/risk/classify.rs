@@ -5,8 +5,10 @@
 //! one regex set per side. A trigger reports each path once, by the first path rule that
 //! matched it; a line rule fires at most once per file, and the finding names the first
 //! line that fired it. A trigger that already fired on a file by its path does not also
-//! report that file's lines. Comment lines only count for credential rules. So memory
-//! grows with files and rules, never with lines. (Scope rules, read last, report every
+//! report that file's lines. Comment lines only count for credential rules, and so do
+//! lines rewritten to the same code (a hunk of at most [`HUNK_LINES`] removed lines is held
+//! until the added lines that replace it are seen; see `rewrite`). So memory grows with
+//! files and rules, never with lines. (Scope rules, read last, report every
 //! definition they fire on: see `enclosing`.)
 //!
 //! A `handoff:allow` marker the change writes (on an added line, comment or not) raises
@@ -19,6 +21,7 @@ use super::comments::CommentStyle;
 use super::enclosing::{scope_findings, ScopeCandidate};
 use super::matcher::{CompileError, Matcher};
 use super::project::{compose_env_files, is_compose_file, FileStacks, ProjectModel};
+use super::rewrite::Rewrites;
 use super::suppress::Suppressor;
 use super::syntax::{confirmed_findings, Grammar, InCodeCandidate, CANDIDATES_PER_FILE};
 use crate::git::ChangeSet;
@@ -425,6 +428,28 @@ struct Classifier<'a> {
     /// The files whose base holds no suppression marker, as the stream saw while reading
     /// them (so that suppression need not read them again).
     unmarked: HashSet<RepoPath>,
+    /// For the current file: how its lines compare, and the hunk held until the lines that
+    /// replace its removed lines are seen (see `rewrite`).
+    rewrites: Option<Rewrites>,
+    hunk: Hunk,
+}
+
+/// At most this many removed lines of a hunk are held for comparison: a longer hunk is
+/// read as it streams, so memory never grows with a file's lines.
+const HUNK_LINES: usize = 32;
+
+/// A hunk of the current file held back: its removed lines, then the added lines that
+/// may replace them one to one.
+#[derive(Default)]
+struct Hunk {
+    file: Option<ChangedFile>,
+    removed: Vec<(usize, Vec<u8>)>,
+    added: Vec<(usize, Vec<u8>)>,
+    /// The head's line number of the hunk's first added line, if it has any.
+    added_from: usize,
+    /// How many lines of each side the file streamed before the hunk.
+    removed_before: usize,
+    added_before: usize,
 }
 
 impl<'a> Classifier<'a> {
@@ -454,6 +479,8 @@ impl<'a> Classifier<'a> {
             in_code_matches: vec![0; matcher.line_rules.len()],
             in_code: Vec::new(),
             unmarked: HashSet::new(),
+            rewrites: None,
+            hunk: Hunk::default(),
         }
     }
 
@@ -476,6 +503,9 @@ impl<'a> Classifier<'a> {
     /// Ends the current file: path findings still waiting for a line of code are dropped
     /// when the file had changed lines (all comments), kept when it had none.
     fn finish_file(&mut self) {
+        self.release_hunk();
+        self.hunk = Hunk::default();
+        self.rewrites = None;
         if self.saw_line {
             self.pending.clear();
         } else {
@@ -621,6 +651,7 @@ impl<'a> Classifier<'a> {
     fn open_line_rules(&mut self, file: &ChangedFile, only: Option<&str>) {
         let path = file.path.to_string_lossy();
         self.comments = CommentStyle::for_path(&path);
+        self.rewrites = Some(Rewrites::for_path(&path, self.comments));
         self.grammar = Grammar::for_path(&path);
         self.in_code_matches.iter_mut().for_each(|count| *count = 0);
         self.matcher.line_rules_for(&path, &mut self.open);
@@ -704,11 +735,103 @@ impl ChangeVisitor for Classifier<'_> {
         }
     }
 
+    /// Holds a removed line until the lines that replace it are seen; an added line
+    /// joins the hunk it replaces lines of, or is read at once.
     fn line(&mut self, file: &ChangedFile, line: DiffLine<'_>) {
+        if self.rewrites.is_none() {
+            return self.read_line(file, line, false);
+        }
+        let hunk = &mut self.hunk;
+        let (removed_before, added_before) = (
+            hunk.removed_before + hunk.removed.len(),
+            hunk.added_before + hunk.added.len(),
+        );
+        match line.side {
+            LineSide::Removed => {
+                let follows = hunk.added.is_empty()
+                    && hunk.removed.len() < HUNK_LINES
+                    && hunk
+                        .removed
+                        .last()
+                        .is_none_or(|(number, _)| number + 1 == line.number);
+                if !follows {
+                    self.release_hunk();
+                }
+                let hunk = &mut self.hunk;
+                if hunk.removed.is_empty() {
+                    hunk.file.get_or_insert_with(|| file.clone());
+                    hunk.removed_before = removed_before;
+                    hunk.added_before = added_before;
+                    // Unchanged lines keep their offset: the hunk's added lines start
+                    // where its removed lines do, moved by the lines added and removed
+                    // before it.
+                    hunk.added_from = (line.number + added_before).saturating_sub(removed_before);
+                }
+                hunk.removed.push((line.number, line.content.to_vec()));
+            }
+            LineSide::Added => {
+                let joins = !hunk.removed.is_empty()
+                    && hunk.added.len() < hunk.removed.len()
+                    && line.number == hunk.added_from + hunk.added.len();
+                if joins {
+                    hunk.added.push((line.number, line.content.to_vec()));
+                } else {
+                    self.release_hunk();
+                    self.hunk.added_before += 1;
+                    self.read_line(file, line, false);
+                }
+            }
+        }
+    }
+}
+
+impl Classifier<'_> {
+    /// Reads the hunk held back: each line as a comment line when every removed line is
+    /// replaced by an added line of the same code, else each line as it is.
+    fn release_hunk(&mut self) {
+        let hunk = &mut self.hunk;
+        if hunk.removed.is_empty() {
+            return;
+        }
+        let removed = std::mem::take(&mut hunk.removed);
+        let added = std::mem::take(&mut hunk.added);
+        hunk.removed_before += removed.len();
+        hunk.added_before += added.len();
+        let Some(file) = hunk.file.clone() else {
+            return;
+        };
+        let same = removed.len() == added.len()
+            && self.rewrites.is_some_and(|rewrites| {
+                removed
+                    .iter()
+                    .zip(&added)
+                    .all(|((_, old), (_, new))| rewrites.same_code(old, new))
+            });
+        let lines = removed
+            .iter()
+            .map(|(number, content)| (LineSide::Removed, number, content))
+            .chain(
+                added
+                    .iter()
+                    .map(|(number, content)| (LineSide::Added, number, content)),
+            );
+        for (side, &number, content) in lines {
+            let line = DiffLine {
+                side,
+                number,
+                content,
+            };
+            self.read_line(&file, line, same);
+        }
+    }
+
+    /// Reads one changed line; `no_code` reads it as a comment line (its code is the
+    /// line it replaces).
+    fn read_line(&mut self, file: &ChangedFile, line: DiffLine<'_>, no_code: bool) {
         self.saw_line = true;
         // Only secrets count in comment lines (see `comments`); asked only of the lines
         // that need the answer.
-        let mut comment = None;
+        let mut comment = no_code.then_some(true);
         if !self.pending.is_empty()
             && !is_blank(line.content)
             && !*comment.get_or_insert_with(|| self.comments.is_comment(line.content))

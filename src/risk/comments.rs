@@ -29,7 +29,7 @@ pub(crate) enum CommentStyle {
 
 const SLASH: &[&str] = &[
     "rs", "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "go", "java", "kt", "kts", "scala",
-    "groovy", "c", "h", "cc", "cpp", "hpp", "cs", "swift", "php", "dart", "proto",
+    "groovy", "c", "h", "cc", "cpp", "hpp", "cs", "swift", "php", "dart", "proto", "prisma",
 ];
 const HASH: &[&str] = &[
     "py",

@@ -1393,3 +1393,89 @@ fn a_file_a_compose_file_names_under_env_file_is_an_env_file_whatever_its_name()
     let result = run(&repo, &base, &head_commit(), None);
     assert_eq!(rules(&result), ["env-var.path.compose-env-file"]);
 }
+
+/// Commits `old` then `new` at `path` and classifies the second commit.
+fn rewrite(path: &str, old: &str, new: &str) -> Classification {
+    let (repo, base) = TestRepo::with_files(&[(path, old)]);
+    repo.write(path, new);
+    repo.commit("rewrite");
+    run(&repo, &base, &head_commit(), None)
+}
+
+#[test]
+fn a_line_rewritten_to_the_same_code_is_read_as_a_comment() {
+    // A trailing comment removed from a Prisma field, a compose `${X}` spelled `$X`, a
+    // Dockerfile's legacy `ENV K V` spelled `ENV K=V`: no code changed.
+    let schema = "model Campaign {\n  id String @id\n  msg String? @unique // claimed\n}\n";
+    let result = rewrite(
+        "prisma/schema.prisma",
+        schema,
+        &schema.replace(" // claimed", ""),
+    );
+    assert_eq!((result.risk, rules(&result)), (RiskClass::Low, vec![]));
+    let compose = "services:\n  db:\n    environment:\n      DB_PASSWORD: ${DB_PASSWORD}\n";
+    let result = rewrite(
+        "docker-compose.yml",
+        compose,
+        &compose.replace("${DB_PASSWORD}", "$DB_PASSWORD"),
+    );
+    assert_eq!((result.risk, rules(&result)), (RiskClass::Low, vec![]));
+    let dockerfile = "FROM python:3\nENV PORT \"8080\"\nCMD [\"app\"]\n";
+    let result = rewrite(
+        "svc/Dockerfile",
+        dockerfile,
+        &dockerfile.replace("PORT \"8080\"", "PORT=\"8080\""),
+    );
+    assert_eq!((result.risk, rules(&result)), (RiskClass::Low, vec![]));
+
+    // Near misses: the same lines with their code changed are changes.
+    let result = rewrite(
+        "prisma/schema.prisma",
+        schema,
+        &schema.replace("@unique // claimed", "@unique @default(\"\")"),
+    );
+    assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
+    let result = rewrite(
+        "docker-compose.yml",
+        compose,
+        &compose.replace("${DB_PASSWORD}", "${DB_PASSWORD:-secret}"),
+    );
+    assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
+    let result = rewrite(
+        "svc/Dockerfile",
+        dockerfile,
+        &dockerfile.replace("PORT \"8080\"", "PORT=\"8081\""),
+    );
+    assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
+}
+
+#[test]
+fn a_rewrite_counts_only_where_each_removed_line_is_replaced_by_the_same_code() {
+    // The same code moved to another place (a separate deletion and insertion) is not a
+    // rewrite: the order of the lines changed.
+    let old = "def f(user):\n    check_permission(user)  # first\n    run()\n    log()\n";
+    let new = "def f(user):\n    run()\n    log()\n    check_permission(user)\n";
+    let result = rewrite("app/jobs.py", old, new);
+    assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
+    // One line of a hunk rewritten and another changed: the hunk is a change.
+    let old = "const a = 1; // one\nconst key = process.env.A;\n";
+    let new = "const a = 1;\nconst key = process.env.B;\n";
+    let result = rewrite("src/config.ts", old, new);
+    assert!(
+        rules(&result).contains(&"env-var.line.js"),
+        "{:?}",
+        result.findings
+    );
+    // A secret written into the new trailing comment is still read.
+    let result = rewrite(
+        "src/config.ts",
+        "const region = 'eu';\n",
+        "const region = 'eu'; // AKIAIOSFODNN7REALKEY\n",
+    );
+    assert_eq!(
+        rules(&result),
+        ["credential.line.aws-access-key"],
+        "{:?}",
+        result.findings
+    );
+}

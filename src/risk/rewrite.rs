@@ -1,0 +1,312 @@
+//! Rewrites that change no code: a changed line that holds the same code as the line it
+//! replaces is read as a comment line (only credential rules read it).
+//!
+//! A hunk's removed lines pair with its added lines one to one, in order, when both runs
+//! have the same length; each pair must be the same code for any of them to count as
+//! such. Two lines are the same code when they differ only in:
+//!
+//! - a trailing comment, added, removed or changed (`@unique // why` → `@unique`): the
+//!   comment starts at the file's marker (`//`, `#`, `--`) outside the line's quotes,
+//!   after white space and before white space or the line's end, in languages where
+//!   such a marker always starts a comment (not `.properties`, INI, env files or
+//!   Dockerfiles, where `#` after a value is part of it); a line whose quotes do not
+//!   close is compared whole;
+//! - white space at the line's end, and at its start in free-form languages (those of
+//!   `//` comments);
+//! - in a compose file, `${NAME}` spelled `$NAME` (compose interpolates both alike);
+//! - in a Dockerfile, the legacy `ENV NAME value` spelled `ENV NAME=value` (one word;
+//!   BuildKit's own fix for its `LegacyKeyValueFormat` check rewrites one into the other).
+//!
+//! Nothing coarser: two lines with the same tokens in another order (`a && !b`, `!a && b`),
+//! a rewrapped statement (a newline can end a statement in Go, JavaScript, Python or
+//! Ruby) or a re-indented Python or YAML line (indentation is structure) are changes.
+
+use super::comments::CommentStyle;
+use super::project::is_compose_file;
+
+/// How the lines of one file are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Rewrites {
+    /// The marker that starts a trailing comment, if the file's syntax has one.
+    marker: Option<&'static [u8]>,
+    /// The quotes that open strings on a line.
+    quotes: &'static [u8],
+    /// Whether leading white space means nothing (free-form languages).
+    free_form: bool,
+    /// A spelling the file's format reads alike.
+    format: Format,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Plain,
+    Compose,
+    Dockerfile,
+}
+
+/// Extensions (and names) where `#` after white space, outside quotes, always starts a
+/// comment.
+const HASH_TRAILING: &[&str] = &[
+    "py", "pyi", "rb", "rake", "sh", "bash", "zsh", "yml", "yaml", "toml", "ex", "exs", "tf",
+];
+const HASH_TRAILING_NAMES: &[&str] = &["Gemfile", "Rakefile"];
+
+impl Rewrites {
+    /// How the lines of the file at `path`, whose comments are in `style`, compare.
+    pub fn for_path(path: &str, style: CommentStyle) -> Rewrites {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let extension = name
+            .rsplit_once('.')
+            .map(|(_, ext)| ext.to_ascii_lowercase());
+        let is = |list: &[&str]| extension.as_deref().is_some_and(|ext| list.contains(&ext));
+        let format = if is_compose_file(path) {
+            Format::Compose
+        } else if name.starts_with("Dockerfile")
+            || name.starts_with("Containerfile")
+            || is(&["dockerfile"])
+        {
+            Format::Dockerfile
+        } else {
+            Format::Plain
+        };
+        let (marker, quotes, free_form): (Option<&'static [u8]>, &'static [u8], bool) = match style
+        {
+            // Rust's `'` opens a lifetime as often as a character: only `"` is
+            // followed, and a line with a `'` before its marker is compared whole.
+            CommentStyle::Slash if is(&["rs"]) => (Some(b"//"), b"\"", true),
+            CommentStyle::Slash => (Some(b"//"), b"\"'`", true),
+            CommentStyle::Hash if is(HASH_TRAILING) || HASH_TRAILING_NAMES.contains(&name) => {
+                (Some(b"#"), b"\"'", false)
+            }
+            CommentStyle::DoubleDash => (Some(b"--"), b"\"'", false),
+            _ => (None, b"\"'", false),
+        };
+        Rewrites {
+            marker,
+            quotes,
+            free_form,
+            format,
+        }
+    }
+
+    /// Whether `old` and `new` hold the same code (see the module's documentation).
+    pub fn same_code(&self, old: &[u8], new: &[u8]) -> bool {
+        if old == new {
+            return true;
+        }
+        let (old, new) = (self.code(old), self.code(new));
+        if old == new {
+            return true;
+        }
+        match self.format {
+            Format::Plain => false,
+            Format::Compose => braced_names(&old) == braced_names(&new),
+            Format::Dockerfile => key_value_env(&old) == key_value_env(&new),
+        }
+    }
+
+    /// The line without its trailing comment and the white space that means nothing.
+    fn code<'l>(&self, line: &'l [u8]) -> std::borrow::Cow<'l, [u8]> {
+        let mut code = match self.marker {
+            Some(marker) => before_comment(line, marker, self.quotes),
+            None => line,
+        };
+        if code.len() < line.len() || self.free_form {
+            code = code.trim_ascii_end();
+        }
+        if self.free_form {
+            code = code.trim_ascii_start();
+        }
+        std::borrow::Cow::Borrowed(code)
+    }
+}
+
+/// `line` up to a trailing comment: `marker` outside quotes, after white space and before
+/// white space or the end. A line whose quotes are still open at the marker, or that
+/// holds a `'` where `'` is not followed, is returned whole.
+fn before_comment<'l>(line: &'l [u8], marker: &[u8], quotes: &[u8]) -> &'l [u8] {
+    let mut open: Option<u8> = None;
+    let mut index = 0;
+    while index < line.len() {
+        let byte = line[index];
+        match open {
+            Some(quote) => {
+                if byte == b'\\' {
+                    index += 1;
+                } else if byte == quote {
+                    open = None;
+                }
+            }
+            None if quotes.contains(&byte) => open = Some(byte),
+            None if byte == b'\'' => return line,
+            None if line[index..].starts_with(marker)
+                && index > 0
+                && line[index - 1].is_ascii_whitespace()
+                && line
+                    .get(index + marker.len())
+                    .is_none_or(u8::is_ascii_whitespace)
+                && !line[..index].trim_ascii().is_empty() =>
+            {
+                return &line[..index];
+            }
+            None => {}
+        }
+        index += 1;
+    }
+    line
+}
+
+/// The line with each `${NAME}` of a plain name spelled `$NAME` where no name character
+/// follows it (`$$` is compose's escaped dollar and is kept as it is).
+fn braced_names(line: &[u8]) -> Vec<u8> {
+    let is_name = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    let mut out = Vec::with_capacity(line.len());
+    let mut index = 0;
+    while index < line.len() {
+        if line[index..].starts_with(b"$$") {
+            out.extend_from_slice(b"$$");
+            index += 2;
+            continue;
+        }
+        if line[index..].starts_with(b"${") {
+            let name = &line[index + 2..];
+            let length = name.iter().take_while(|b| is_name(b)).count();
+            let plain = length > 0 && !name[0].is_ascii_digit();
+            if plain
+                && name.get(length) == Some(&b'}')
+                && !name.get(length + 1).is_some_and(is_name)
+            {
+                out.push(b'$');
+                out.extend_from_slice(&name[..length]);
+                index += 2 + length + 1;
+                continue;
+            }
+        }
+        out.push(line[index]);
+        index += 1;
+    }
+    out
+}
+
+/// A Dockerfile line with the legacy `ENV NAME value` (or `ARG`) of a one-word value
+/// spelled `ENV NAME=value`; any other line as it is.
+fn key_value_env(line: &[u8]) -> Vec<u8> {
+    let trimmed = line.trim_ascii();
+    let words: Vec<&[u8]> = trimmed
+        .split(u8::is_ascii_whitespace)
+        .filter(|word| !word.is_empty())
+        .collect();
+    if let [instruction, name, value] = words[..] {
+        let instruction = instruction.to_ascii_uppercase();
+        let plain_name = name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            && !name[0].is_ascii_digit();
+        if (instruction == b"ENV" || instruction == b"ARG") && plain_name {
+            return [&instruction[..], b" ", name, b"=", value].concat();
+        }
+    }
+    if let Some(instruction) = words.first() {
+        let upper = instruction.to_ascii_uppercase();
+        if upper == b"ENV" || upper == b"ARG" {
+            let rest = trimmed[instruction.len()..].trim_ascii_start();
+            return [&upper[..], b" ", rest].concat();
+        }
+    }
+    line.to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn same(path: &str, old: &str, new: &str) -> bool {
+        Rewrites::for_path(path, CommentStyle::for_path(path))
+            .same_code(old.as_bytes(), new.as_bytes())
+    }
+
+    #[test]
+    fn a_trailing_comment_is_not_code() {
+        let prisma_old = "  qstashMessageId String?  @unique // claimed by the broadcast";
+        assert!(same(
+            "prisma/schema/campaign.prisma",
+            prisma_old,
+            "  qstashMessageId String?  @unique"
+        ));
+        assert!(same(
+            "app/models.py",
+            "    x = 1  # note",
+            "    x = 1  # other note"
+        ));
+        assert!(same(
+            "src/app.ts",
+            "  const a = f(b); // why",
+            "    const a = f(b);"
+        ));
+        assert!(same("db/001.sql", "SELECT 1; -- one", "SELECT 1;"));
+        // The code around the comment changed, or the marker is inside a string, glued
+        // to a word, or not a comment in that format.
+        assert!(!same(
+            "app/models.py",
+            "    x = 1  # note",
+            "    x = 2  # note"
+        ));
+        assert!(!same(
+            "src/app.ts",
+            r#"const u = "a // b";"#,
+            r#"const u = "a // c";"#
+        ));
+        assert!(!same(
+            "src/app.ts",
+            "const u = 'http://a/x';",
+            "const u = 'http://b/x';"
+        ));
+        assert!(!same(
+            "src/app.ts",
+            "url: http://a.org",
+            "url: http://b.org"
+        ));
+        assert!(!same("app/style.py", "  color: #fff", "  color: #000"));
+        assert!(!same("app.properties", "key=a # b", "key=a # c"));
+        assert!(!same("Dockerfile", "ENV A=b # c", "ENV A=b # d"));
+        assert!(!same(".env", "A=b # c", "A=b # d"));
+        // A quote left open, or a Rust `'`, keeps the line whole.
+        assert!(!same("src/app.ts", "s = \"a // b", "s = \"a // c"));
+        assert!(!same(
+            "src/lib.rs",
+            "fn f<'a>(x: &'a str) // a",
+            "fn f<'a>(x: &'a str) // b"
+        ));
+        assert!(same("src/lib.rs", "let x = 1; // a", "let x = 1;"));
+    }
+
+    #[test]
+    fn indentation_is_structure_where_it_is() {
+        assert!(!same("app/views.py", "        return x", "    return x"));
+        assert!(!same("deploy/values.yaml", "  key: v", "key: v"));
+        assert!(same("src/main.go", "\treturn x", "        return x"));
+        // Tokens in another order are another condition.
+        assert!(!same("src/a.ts", "if (a && !b) {", "if (!a && b) {"));
+    }
+
+    #[test]
+    fn a_format_s_equal_spellings_are_the_same_code() {
+        let compose = "docker-compose.yml";
+        assert!(same(
+            compose,
+            "      PASS: ${MONGODB_PASSWORD}",
+            "      PASS: $MONGODB_PASSWORD"
+        ));
+        assert!(!same(compose, "      PASS: ${A}B", "      PASS: $AB"));
+        assert!(!same(compose, "      PASS: ${A:-x}", "      PASS: $A"));
+        assert!(!same(compose, "      PASS: $${A}", "      PASS: $$A"));
+        assert!(!same("deploy/run.sh", "echo '${A}'", "echo '$A'"));
+        assert!(same(
+            "src/svc/Dockerfile",
+            "ENV PORT \"8080\"",
+            "ENV PORT=\"8080\""
+        ));
+        assert!(same("Dockerfile", "arg VERSION 1.2", "ARG VERSION=1.2"));
+        assert!(!same("Dockerfile", "ENV PORT 8080", "ENV PORT=8081"));
+        assert!(!same("Dockerfile", "ENV A b c", "ENV A=b c"));
+        assert!(!same("Dockerfile", "ENV PORT 8080", "ENV HOST=8080"));
+    }
+}
