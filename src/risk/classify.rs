@@ -8,7 +8,8 @@
 //! report that file's lines. Comment lines only count for credential rules, and so do
 //! lines rewritten to the same code (a hunk of at most [`HUNK_LINES`] removed lines is held
 //! until the added lines that replace it are seen; see `rewrite`). So memory grows with
-//! files and rules, never with lines. (Scope rules, read last, report every
+//! files and rules, never with lines. Auth is not read into the name of a browser
+//! component (its path, or its definitions' names), only into its lines. (Scope rules, read last, report every
 //! definition they fire on: see `enclosing`.)
 //!
 //! A `handoff:allow` marker the change writes (on an added line, comment or not) raises
@@ -38,6 +39,10 @@ const ANY: &str = "any";
 
 /// The trigger of the gate's own files.
 const POLICY_TRIGGER: &str = "policy";
+
+/// The scope rules that read auth into a definition's name (`function LoginForm()`,
+/// `class AuthPanel`): like a file's name, not read in a browser component.
+const NAME_SCOPE_RULES: &[&str] = &["auth.scope.guard", "auth.scope.class", "auth.scope.token"];
 
 /// The rule of a file a compose file names under `env_file:`.
 const COMPOSE_ENV_FILE_RULE: &str = "env-var.path.compose-env-file";
@@ -138,7 +143,7 @@ pub fn classify(
 ) -> Result<Classification, ClassifyError> {
     let matcher = Matcher::new(policy)?;
     let base_rev = Head::Rev(repo.resolve_base(base, head)?);
-    let mut visitor = Classifier::new(&matcher, policy, repo, base_rev.clone());
+    let mut visitor = Classifier::new(&matcher, policy, repo, (base_rev.clone(), head.clone()));
     let renames = RenameOptions {
         copies: policy.copies,
         limit: None,
@@ -410,6 +415,7 @@ struct Classifier<'a> {
     project: ProjectModel,
     repo: &'a Repo,
     base: Head,
+    head: Head,
     stacks: FileStacks,
     /// The first error reading a manifest (the visitor cannot return one).
     error: Option<GitError>,
@@ -432,6 +438,8 @@ struct Classifier<'a> {
     /// replace its removed lines are seen (see `rewrite`).
     rewrites: Option<Rewrites>,
     hunk: Hunk,
+    /// The last path asked whether it is a browser component, and the answer.
+    browser_component: Option<(RepoPath, bool)>,
 }
 
 /// At most this many removed lines of a hunk are held for comparison: a longer hunk is
@@ -453,7 +461,12 @@ struct Hunk {
 }
 
 impl<'a> Classifier<'a> {
-    fn new(matcher: &'a Matcher, policy: &'a Policy, repo: &'a Repo, base: Head) -> Classifier<'a> {
+    fn new(
+        matcher: &'a Matcher,
+        policy: &'a Policy,
+        repo: &'a Repo,
+        (base, head): (Head, Head),
+    ) -> Classifier<'a> {
         Classifier {
             matcher,
             policy,
@@ -469,6 +482,7 @@ impl<'a> Classifier<'a> {
             project: ProjectModel::default(),
             repo,
             base,
+            head,
             stacks: FileStacks::default(),
             error: None,
             comments: CommentStyle::None,
@@ -481,6 +495,7 @@ impl<'a> Classifier<'a> {
             unmarked: HashSet::new(),
             rewrites: None,
             hunk: Hunk::default(),
+            browser_component: None,
         }
     }
 
@@ -546,10 +561,15 @@ impl<'a> Classifier<'a> {
                 let rule = &self.matcher.path_rules[rule_index];
                 if (self.is_test && !rule.reads_test_files)
                     || !self.stacks.enables(&rule.stack)
-                    || std::mem::replace(&mut fired_here[rule.trigger], true)
+                    || fired_here[rule.trigger]
                 {
                     continue;
                 }
+                let trigger = &self.matcher.triggers[rule.trigger];
+                if trigger.name == Trigger::Auth.as_str() && self.is_browser_component(file, path) {
+                    continue;
+                }
+                fired_here[rule.trigger] = true;
                 self.fired_by_path[rule.trigger] = true;
                 let trigger = &self.matcher.triggers[rule.trigger];
                 let finding = Finding {
@@ -569,6 +589,55 @@ impl<'a> Classifier<'a> {
                 }
             }
         }
+    }
+
+    /// Whether `path` (of `file`) is a component that runs in the browser, which decides
+    /// nothing the server does not check again: a `.vue` or `.svelte` file, or a `.jsx` or
+    /// `.tsx` file where no framework found renders on the server (Next.js, Remix), or
+    /// that opens with the `"use client"` directive at both sides. Auth is not read into
+    /// its name (its lines are still read); a file that cannot be read is not one.
+    fn is_browser_component(&mut self, file: &ChangedFile, path: &RepoPath) -> bool {
+        if let Some((known, answer)) = &self.browser_component {
+            if known == path {
+                return *answer;
+            }
+        }
+        let answer = self.reads_as_browser_component(file, path);
+        self.browser_component = Some((path.clone(), answer));
+        answer
+    }
+
+    fn reads_as_browser_component(&mut self, file: &ChangedFile, path: &RepoPath) -> bool {
+        let Some(name) = path.as_str() else {
+            return false;
+        };
+        let extension = name.rsplit_once('.').map(|(_, ext)| ext);
+        match extension {
+            Some("vue" | "svelte") => return true,
+            Some("jsx" | "tsx") => {}
+            _ => return false,
+        }
+        if !self.stacks.has("nextjs") && !self.stacks.has("remix") {
+            return true;
+        }
+        let old = file.old_path.as_ref().unwrap_or(&file.path);
+        let sides = [(&self.base, old), (&self.head, &file.path)];
+        let mut read_any = false;
+        for (at, side_path) in sides {
+            let Some(side_name) = side_path.as_str() else {
+                return false;
+            };
+            match self.repo.read_file_at(at, side_name) {
+                Ok(Some(bytes)) if says_use_client(&bytes) => read_any = true,
+                Ok(None) => {}
+                Ok(Some(_)) => return false,
+                Err(error) => {
+                    self.error.get_or_insert(error);
+                    return false;
+                }
+            }
+        }
+        read_any
     }
 
     /// Keeps a match of an `in_code` rule for confirmation by the file's grammar; the rule
@@ -663,7 +732,11 @@ impl<'a> Classifier<'a> {
                 self.open[index] = false;
             } else if self.open[index] && (rule.scope || rule.data || rule.file_scope) {
                 self.open[index] = false;
-                self.scoped.push(index);
+                if !NAME_SCOPE_RULES.contains(&rule.id.as_str())
+                    || !self.is_browser_component(file, &file.path)
+                {
+                    self.scoped.push(index);
+                }
             }
         }
         self.open_count = self.open.iter().filter(|open| **open).count();
@@ -886,6 +959,19 @@ impl Classifier<'_> {
             });
         }
     }
+}
+
+/// Whether a JavaScript or TypeScript file opens with the `"use client"` directive (after
+/// blank lines and line comments).
+fn says_use_client(bytes: &[u8]) -> bool {
+    let first = bytes
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .find(|line| !line.is_empty() && !line.starts_with(b"//"));
+    first.is_some_and(|line| {
+        let line = line.strip_suffix(b";").unwrap_or(line).trim_ascii_end();
+        line == b"\"use client\"" || line == b"'use client'"
+    })
 }
 
 /// Whether a line holds nothing but white space.

@@ -1479,3 +1479,74 @@ fn a_rewrite_counts_only_where_each_removed_line_is_replaced_by_the_same_code() 
         result.findings
     );
 }
+
+#[test]
+fn a_browser_component_is_not_auth_by_its_name() {
+    // A Vue sign-in form, and a React one where no framework renders on the server, gain
+    // markup only: the browser decides nothing the server does not check again.
+    let (repo, base) = TestRepo::with_files(&[
+        ("package.json", r#"{"dependencies": {"vue": "3"}}"#),
+        (
+            "src/components/Login.vue",
+            "<template>\n  <form>\n  </form>\n</template>\n",
+        ),
+        (
+            "web/LoginForm.tsx",
+            "export const LoginForm = () => (\n  <form></form>\n);\n",
+        ),
+    ]);
+    repo.write(
+        "src/components/Login.vue",
+        "<template>\n  <form aria-label=\"Sign in\">\n  </form>\n</template>\n",
+    );
+    repo.write(
+        "web/LoginForm.tsx",
+        "export const LoginForm = () => (\n  <form aria-label=\"Sign in\"></form>\n);\n",
+    );
+    repo.commit("markup");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!((result.risk, rules(&result)), (RiskClass::Low, vec![]));
+
+    // Where Next.js renders on the server, a page is auth by its name unless it says
+    // "use client" at both sides; a check in a component still fires by its line.
+    let next = r#"{"dependencies": {"next": "15"}}"#;
+    let page = "export default function Page() { return <form></form>; }\n";
+    let (repo, base) = TestRepo::with_files(&[
+        ("package.json", next),
+        ("app/login/page.tsx", page),
+        (
+            "app/ui/login-panel.tsx",
+            &format!("\"use client\";\n{page}"),
+        ),
+    ]);
+    repo.write(
+        "app/login/page.tsx",
+        page.replace("<form>", "<form id=\"a\">"),
+    );
+    repo.write(
+        "app/ui/login-panel.tsx",
+        format!(
+            "\"use client\";\n{}",
+            page.replace("<form>", "<form id=\"a\">")
+        ),
+    );
+    let markup = repo.commit("markup");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(
+        rules(&result),
+        ["auth.path.auth-dir"],
+        "{:?}",
+        result.findings
+    );
+    assert_eq!(
+        result.findings[0].path.as_ref().map(|p| p.to_string()),
+        Some("app/login/page.tsx".to_string())
+    );
+    repo.write(
+        "app/ui/login-panel.tsx",
+        "\"use client\";\nexport default function Page() { if (!isAuthenticated()) return null; return <form></form>; }\n",
+    );
+    repo.commit("check");
+    let result = run(&repo, &markup, &head_commit(), None);
+    assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
+}
