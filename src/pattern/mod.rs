@@ -38,12 +38,14 @@
 //! could match it: `literals` reads from a glob's (or a line regex's) own text the words
 //! every match holds, and its `Prefilter` finds them in a path or line.
 
+mod forward;
 mod literals;
 mod required;
 mod rules;
 mod scope;
 mod slots;
 
+pub(crate) use forward::{Forward, Settings as ForwardSettings};
 pub(crate) use literals::{regex_literals, Prefilter, RegexRequirement};
 pub use rules::RuleGlobs;
 pub use scope::{PatternError, PatternSet};

@@ -24,7 +24,10 @@
 
 use super::redact::redact;
 use crate::git::LineSide;
-use crate::pattern::{compile, regex_literals, Dialect, Prefilter, RegexRequirement, RuleGlobs};
+use crate::pattern::{
+    compile, regex_literals, Dialect, Forward, ForwardSettings, Prefilter, RegexRequirement,
+    RuleGlobs,
+};
 use crate::policy::RiskClass;
 use crate::policy::{compile_line_regex, Policy, Rule, RuleMatch, TriggerPolicy};
 use globset::{GlobSet, GlobSetBuilder};
@@ -97,6 +100,11 @@ pub(crate) struct LineRule {
     source: String,
     /// The regex, compiled on first use.
     regex: OnceLock<Result<Regex, String>>,
+    /// For a rule only asked whether a text matches (no spans, no captures): its forward
+    /// lazy DFA alone, built on first use instead of the whole regex (`None`: it could
+    /// not be built, and the whole regex answers). Boxed: a rule without one stays
+    /// small (the policy's rules are built, moved and freed in every process).
+    forward: OnceLock<Option<Box<Forward>>>,
     /// What every match requires, read when a line first passes the prefilter.
     requirement: OnceLock<RegexRequirement>,
 }
@@ -113,7 +121,24 @@ impl LineRule {
     /// Whether the regex matches `content` (never when it does not compile), compiled
     /// only for a text that could match it.
     pub fn is_match(&self, content: &[u8]) -> bool {
-        self.could_match(content) && self.regex().is_some_and(|regex| regex.is_match(content))
+        if !self.could_match(content) {
+            return false;
+        }
+        if !self.needs_spans() {
+            let forward = self.forward.get_or_init(|| line_forward(&self.source));
+            if let Some(answer) = forward.as_ref().and_then(|f| f.is_match(content)) {
+                return answer;
+            }
+        }
+        self.regex().is_some_and(|regex| regex.is_match(content))
+    }
+
+    /// Whether the classifier asks this rule for more than whether a text matches: where
+    /// its matches start (a rule whose match must start in code, a rule that reads a
+    /// whole file) or its `value` group (a secret rule's placeholder check and
+    /// redaction). Those rules are compiled whole from the start.
+    fn needs_spans(&self) -> bool {
+        self.in_code || self.file_scope || self.secret.is_some()
     }
 
     /// Whether `content` could match: until the regex is compiled, `content` must hold
@@ -121,11 +146,26 @@ impl LineRule {
     /// check); then the regex alone decides.
     fn could_match(&self, content: &[u8]) -> bool {
         self.regex.get().is_some()
+            || self.forward.get().is_some()
             || self
                 .requirement
                 .get_or_init(|| RegexRequirement::new(&self.source))
                 .holds(content)
     }
+}
+
+/// The forward lazy DFA of line regex `source`, with the settings of
+/// [`compile_line_regex`] (`meta`'s defaults for the rest).
+fn line_forward(source: &str) -> Option<Box<Forward>> {
+    let syntax = regex_automata::util::syntax::Config::new()
+        .unicode(false)
+        .utf8(false);
+    let settings = ForwardSettings {
+        nfa_size_limit: Some(10 * (1 << 20)),
+        cache_capacity: 2 * (1 << 20),
+        utf8_empty: false,
+    };
+    Forward::new(source, &syntax, settings).map(Box::new)
 }
 
 /// What a credential rule needs beyond its regex: its `value` group must not be a
@@ -355,6 +395,7 @@ impl Builder {
                     secret,
                     source: regex.clone(),
                     regex: OnceLock::new(),
+                    forward: OnceLock::new(),
                     requirement: OnceLock::new(),
                 });
             }
@@ -481,6 +522,124 @@ pub(crate) fn is_dummy_secret(value: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rule's id, its regex compiled whole and as the forward lazy DFA alone, and
+    /// the words of its text.
+    type BothWays = (String, Regex, Box<Forward>, Vec<String>);
+
+    /// Every built-in line regex, compiled whole and as the forward lazy DFA alone
+    /// (`line_forward`), with the words of its own text (runs of three or more word
+    /// characters) for the property test below.
+    fn forward_and_whole() -> &'static [BothWays] {
+        static RULES: std::sync::LazyLock<Vec<BothWays>> = std::sync::LazyLock::new(|| {
+            let policy = Policy::default();
+            let rules = policy.triggers.iter().flat_map(|trigger| &trigger.rules);
+            rules
+                .filter_map(|rule| match &rule.matches {
+                    RuleMatch::Line { regex, .. } => Some((rule.id.clone(), regex.clone())),
+                    RuleMatch::Paths { .. } => None,
+                })
+                .map(|(id, source)| {
+                    let whole = compile_line_regex(&source).expect("compiles");
+                    let forward = line_forward(&source).expect("builds");
+                    let words = source
+                        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                        .filter(|word| word.len() >= 3)
+                        .map(String::from)
+                        .collect();
+                    (id, whole, forward, words)
+                })
+                .collect()
+        });
+        &RULES
+    }
+
+    /// Pieces a line is built from besides a rule's words: the punctuation and spacing
+    /// the rules look for, and look-alikes a Unicode reading would fold into ASCII
+    /// letters (`ſ` for `s`, the Kelvin sign for `k`, fullwidth letters), which this
+    /// ASCII reading must treat as the whole regex does.
+    const NOISE: &[&str] = &[
+        " ", "  ", "\t", "_", "-", ".", ":", "=", "==", "(", ")", "[", "]", "{", "}", "'", "\"",
+        "`", ",", ";", "/", "$", "@", "->", "::", "!", "?", "#", "*", "<", ">", "0", "401", "403",
+        "x", "Q", "\u{17f}", "\u{212a}", "\u{ff53}", "\u{e9}", "\n",
+    ];
+
+    /// `word` with one of its letters (the `at`th, counted around) written as a
+    /// look-alike: `ſ` for `s`, the Kelvin sign for `k`, else the fullwidth letter.
+    fn look_alike(word: &str, at: usize) -> String {
+        let at = at % word.len();
+        word.char_indices()
+            .map(|(index, c)| match (index == at, c.to_ascii_lowercase()) {
+                (true, 's') => '\u{17f}',
+                (true, 'k') => '\u{212a}',
+                (true, lower @ 'a'..='z') => {
+                    char::from_u32(u32::from(lower) - u32::from('a') + 0xff41).unwrap_or(c)
+                }
+                _ => c,
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// The forward lazy DFA answers what the whole regex answers, for every built-in
+        /// line rule, on lines made of the rule's own words (in any case) and noise, and
+        /// of arbitrary bytes.
+        #[test]
+        fn the_forward_dfa_answers_what_the_whole_regex_answers(
+            rule in 0..forward_and_whole().len(),
+            pieces in proptest::collection::vec(
+                (proptest::num::usize::ANY, 0u8..4, proptest::collection::vec(proptest::num::u8::ANY, 0..2)),
+                1..8,
+            ),
+        ) {
+            let (id, whole, forward, words) = &forward_and_whole()[rule];
+            let mut line = Vec::new();
+            for (pick, case, bytes) in pieces {
+                let piece = match pick % 4 {
+                    0 if !words.is_empty() => words[pick / 4 % words.len()].clone(),
+                    1 if !words.is_empty() => look_alike(&words[pick / 4 % words.len()], pick / 4),
+                    _ => NOISE[pick / 4 % NOISE.len()].to_string(),
+                };
+                let piece = match case {
+                    0 => piece.to_ascii_lowercase(),
+                    1 => piece.to_ascii_uppercase(),
+                    _ => piece,
+                };
+                line.extend_from_slice(piece.as_bytes());
+                if case == 3 {
+                    line.extend_from_slice(&bytes);
+                }
+            }
+            proptest::prop_assert_eq!(
+                forward.is_match(&line),
+                Some(whole.is_match(&line)),
+                "{} on {:?}",
+                id,
+                String::from_utf8_lossy(&line)
+            );
+        }
+    }
+
+    #[test]
+    fn the_forward_dfa_answers_on_each_rules_own_words() {
+        // Every word of every rule alone and after a letter, so that each rule's
+        // answers include matches, not only misses.
+        let mut matched = 0;
+        for (id, whole, forward, words) in forward_and_whole() {
+            for word in words {
+                for line in [word.clone(), format!("x{word}("), format!("{word} = 1")] {
+                    let expected = whole.is_match(line.as_bytes());
+                    matched += usize::from(expected);
+                    assert_eq!(
+                        forward.is_match(line.as_bytes()),
+                        Some(expected),
+                        "{id}: {line}"
+                    );
+                }
+            }
+        }
+        assert!(matched > 100, "{matched}");
+    }
 
     #[test]
     fn placeholders_references_and_templates_are_not_secrets() {
