@@ -172,20 +172,39 @@ fn agrees_with_one_by_one(
     path: &str,
     line: &[u8],
 ) -> Result<(), String> {
-    let mut for_path = vec![false; matcher.line_rules.len()];
-    matcher.line_rules_for(path, &mut for_path);
     let every = vec![true; matcher.line_rules.len()];
-    for open in [&for_path, &every] {
-        for side in [LineSide::Added, LineSide::Removed] {
-            let mut fast = Vec::new();
-            matcher.open_matches(side, line, open, |index| fast.push(index));
-            let slow = one_by_one(side, line, open);
-            if fast != slow {
-                return Err(format!(
-                    "{path} {:?} ({side:?}): set {fast:?}, one by one {slow:?}",
-                    String::from_utf8_lossy(line)
-                ));
-            }
+    for open in [&rules_reading(matcher, path), &every] {
+        agrees_with_rules_open(matcher, one_by_one, open, path, line)?;
+    }
+    Ok(())
+}
+
+/// The line rules that read the file at `path` (`open` for [`Matcher::open_matches`]).
+fn rules_reading(matcher: &Matcher, path: &str) -> Vec<bool> {
+    let mut open = vec![false; matcher.line_rules.len()];
+    matcher.line_rules_for(path, &mut open);
+    open
+}
+
+/// Whether the set-based [`Matcher::open_matches`] and the rules' own regexes one by one
+/// report the same rules on `line`, on both sides, with the rules `open` open (`path`
+/// names the file in the message only).
+fn agrees_with_rules_open(
+    matcher: &Matcher,
+    one_by_one: &OneByOne,
+    open: &[bool],
+    path: &str,
+    line: &[u8],
+) -> Result<(), String> {
+    for side in [LineSide::Added, LineSide::Removed] {
+        let mut fast = Vec::new();
+        matcher.open_matches(side, line, open, |index| fast.push(index));
+        let slow = one_by_one(side, line, open);
+        if fast != slow {
+            return Err(format!(
+                "{path} {:?} ({side:?}): set {fast:?}, one by one {slow:?}",
+                String::from_utf8_lossy(line)
+            ));
         }
     }
     Ok(())
@@ -195,14 +214,21 @@ fn agrees_with_one_by_one(
 fn the_rule_set_agrees_with_each_rule_alone_on_the_corpus() {
     let (matcher, one_by_one) = shared();
     let mut disagreements = Vec::new();
-    // Each line in its own file, and in every seventh file of the corpus.
+    // Each line with every rule open (which rules are open does not depend on the path,
+    // so once a line), then with the rules that read its own file and those that read
+    // every seventh file of the corpus.
     let paths: Vec<&str> = corpus().step_by(7).map(|case| case.1).collect();
+    let every = vec![true; matcher.line_rules.len()];
     for (_, own_path, line) in corpus() {
-        for path in std::iter::once(own_path).chain(&paths) {
-            if let Err(message) = agrees_with_one_by_one(matcher, one_by_one, path, line.as_bytes())
-            {
+        let line = line.as_bytes();
+        let mut agree = |open: &[bool], path: &str| {
+            if let Err(message) = agrees_with_rules_open(matcher, one_by_one, open, path, line) {
                 disagreements.push(message);
             }
+        };
+        agree(&every, own_path);
+        for path in std::iter::once(*own_path).chain(paths.iter().copied()) {
+            agree(&rules_reading(matcher, path), path);
         }
     }
     assert!(disagreements.is_empty(), "{disagreements:#?}");
