@@ -29,6 +29,10 @@ use yaml_serde::Value;
 mod required;
 #[path = "src/pattern/slots.rs"]
 mod slots;
+// Only the encoder is used here.
+#[allow(dead_code)]
+#[path = "src/pattern/hir_code.rs"]
+mod hir_code;
 
 fn main() {
     let defaults = write_defaults_tree();
@@ -204,6 +208,7 @@ fn write_literals(defaults: &Value) {
         lists.len()
     );
     requirement_tables(&mut text, &mut strings, &requirements);
+    hir_tables(&mut text, &mut strings, regexes.keys());
     let _ = writeln!(text, "const BUILT_TEXT: &str = {strings:?};");
     write_out("literals.rs", &text);
 }
@@ -260,6 +265,49 @@ fn requirement_tables(
         rows.len()
     );
     slot_table(text, "BUILT_REGEX_REQUIREMENTS", strings, &rows);
+}
+
+/// Writes each built-in line regex's syntax tree, parsed with the classifier's settings
+/// (`compile_line_regex`: bytes, ASCII classes), as code (`BUILT_HIR_CODE`,
+/// `src/pattern/hir_code.rs`), and `BUILT_REGEX_HIRS`, sorted by regex: its span in
+/// `strings`, then its code's.
+fn hir_tables<'r>(
+    text: &mut String,
+    strings: &mut String,
+    regexes: impl Iterator<Item = &'r String>,
+) {
+    println!("cargo:rerun-if-changed=src/pattern/hir_code.rs");
+    let (mut code, mut rows) = (Vec::new(), Vec::new());
+    for regex in regexes {
+        // A parser for each: one that is reused keeps the flags a regex set at its top
+        // level (`(?i)`) for the next.
+        let mut parser = regex_syntax::ParserBuilder::new()
+            .unicode(false)
+            .utf8(false)
+            .build();
+        let hir = parser
+            .parse(regex)
+            .unwrap_or_else(|error| panic!("a built-in line regex does not parse: {error}"));
+        // The regex's text is in `strings` already (its requirement's key).
+        let key = match strings.find(regex.as_str()) {
+            Some(at) => [index(at), index(at + regex.len())],
+            None => span(strings, regex),
+        };
+        let start = code.len();
+        hir_code::encode(&hir, &mut code, strings);
+        rows.push([key[0], key[1], index(start), index(code.len())]);
+    }
+    let _ = writeln!(
+        text,
+        "static BUILT_HIR_CODE: [u32; {}] = {code:?};",
+        code.len()
+    );
+    let _ = writeln!(
+        text,
+        "static BUILT_REGEX_HIRS: [[u32; 4]; {}] = {rows:?};",
+        rows.len()
+    );
+    slot_table(text, "BUILT_REGEX_HIRS", strings, &rows);
 }
 
 /// Writes `NAME_SLOTS`, the slots by which table `name` is looked up ([`slots`]): each

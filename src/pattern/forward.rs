@@ -18,6 +18,7 @@ use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::util::syntax;
 use regex_automata::Input;
+use regex_syntax::hir::Hir;
 use std::sync::Mutex;
 
 /// The forward lazy DFA of one pattern and its cache.
@@ -50,6 +51,11 @@ impl Forward {
         settings: Settings,
     ) -> Option<Forward> {
         let hir = syntax::parse_with(pattern, syntax).ok()?;
+        Forward::from_hir(&hir, settings)
+    }
+
+    /// [`Forward::new`] from the pattern's syntax tree, parsed already.
+    pub(crate) fn from_hir(hir: &Hir, settings: Settings) -> Option<Forward> {
         let nfa = thompson::Compiler::new()
             .configure(
                 thompson::Config::new()
@@ -58,7 +64,7 @@ impl Forward {
                     .shrink(false)
                     .which_captures(WhichCaptures::None),
             )
-            .build_from_hir(&hir)
+            .build_from_hir(hir)
             .ok()?;
         let dfa = DFA::builder()
             .configure(

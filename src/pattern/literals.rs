@@ -71,6 +71,15 @@ fn built_lookup(table: &'static [[u32; 4]], slots: &[u16], pattern: &str) -> Opt
     None
 }
 
+/// The syntax tree of the built-in line regex `regex`, parsed at build time with the
+/// classifier's settings (see [`super::hir_code`]); `None` for any other regex.
+pub(crate) fn built_hir(regex: &str) -> Option<regex_syntax::hir::Hir> {
+    let [_, _, start, end] = built_lookup(&BUILT_REGEX_HIRS, &BUILT_REGEX_HIRS_SLOTS, regex)?;
+    let mut code = BUILT_HIR_CODE.get(start as usize..end as usize)?;
+    let hir = super::hir_code::decode(&mut code, BUILT_TEXT)?;
+    code.is_empty().then_some(hir)
+}
+
 /// The literals of a pattern in a table built at build time, if it is there.
 fn built((table, slots): (&'static [[u32; 4]], &[u16]), pattern: &str) -> Option<Option<Literals>> {
     built_lookup(table, slots, pattern).map(built_row)

@@ -39,6 +39,7 @@
 //! every match holds, and its `Prefilter` finds them in a path or line.
 
 mod forward;
+mod hir_code;
 mod literals;
 mod required;
 mod rules;
@@ -46,7 +47,7 @@ mod scope;
 mod slots;
 
 pub(crate) use forward::{Forward, Settings as ForwardSettings};
-pub(crate) use literals::{regex_literals, Prefilter, RegexRequirement};
+pub(crate) use literals::{built_hir, regex_literals, Prefilter, RegexRequirement};
 pub use rules::RuleGlobs;
 pub use scope::{PatternError, PatternSet};
 

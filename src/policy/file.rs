@@ -147,21 +147,26 @@ impl Validated for LineRegex {
 /// prefilter, which halves the cost of compiling the large credential rules: the
 /// classifier runs a rule only on lines that already hold one of its literals. Nor is a
 /// full DFA built: the lazy DFA matches lines about as fast, and the full DFAs cost a
-/// one-line commit about 2 M instructions.
+/// one-line commit about 2 M instructions. A built-in regex is not parsed: its syntax
+/// tree was, at build time (`pattern::built_hir`).
 pub(crate) fn compile_line_regex(regex: &str) -> Result<meta::Regex, String> {
-    meta::Builder::new()
+    let mut builder = meta::Builder::new();
+    builder
         .syntax(syntax::Config::new().unicode(false).utf8(false))
         .configure(
             meta::Config::new()
                 .utf8_empty(false)
                 .auto_prefilter(false)
                 .dfa(false),
-        )
-        .build(regex)
-        .map_err(|error| match error.syntax_error() {
-            Some(syntax) => syntax.to_string(),
-            None => error.to_string(),
-        })
+        );
+    let built = match crate::pattern::built_hir(regex) {
+        Some(hir) => builder.build_from_hir(&hir),
+        None => builder.build(regex),
+    };
+    built.map_err(|error| match error.syntax_error() {
+        Some(syntax) => syntax.to_string(),
+        None => error.to_string(),
+    })
 }
 
 /// A default rule to remove: its id, or one of its patterns.

@@ -25,8 +25,8 @@
 use super::redact::redact;
 use crate::git::LineSide;
 use crate::pattern::{
-    compile, regex_literals, Dialect, Forward, ForwardSettings, Prefilter, RegexRequirement,
-    RuleGlobs,
+    built_hir, compile, regex_literals, Dialect, Forward, ForwardSettings, Prefilter,
+    RegexRequirement, RuleGlobs,
 };
 use crate::policy::RiskClass;
 use crate::policy::{compile_line_regex, Policy, Rule, RuleMatch, TriggerPolicy};
@@ -165,7 +165,11 @@ fn line_forward(source: &str) -> Option<Box<Forward>> {
         cache_capacity: 2 * (1 << 20),
         utf8_empty: false,
     };
-    Forward::new(source, &syntax, settings).map(Box::new)
+    let forward = match built_hir(source) {
+        Some(hir) => Forward::from_hir(&hir, settings),
+        None => Forward::new(source, &syntax, settings),
+    };
+    forward.map(Box::new)
 }
 
 /// What a credential rule needs beyond its regex: its `value` group must not be a
