@@ -21,7 +21,7 @@
 use super::comments::CommentStyle;
 use super::enclosing::{scope_findings, ScopeCandidate};
 use super::matcher::{CompileError, Matcher};
-use super::project::{compose_env_files, is_compose_file, FileStacks, ProjectModel};
+use super::project::{compose_env_files, is_compose_file, FileStacks, ProjectModel, COMPOSE_NAMES};
 use super::rewrite::Rewrites;
 use super::suppress::Suppressor;
 use super::syntax::{confirmed_findings, Grammar, InCodeCandidate, CANDIDATES_PER_FILE};
@@ -283,8 +283,10 @@ fn gate_file_findings(
 }
 
 /// The `env-var` findings of the changed files a compose file names under `env_file:`:
-/// the root's compose files at the base (read by the project model) and every changed
-/// compose file at the base and the head. Only compose files found by name are read.
+/// the root's compose files at the base (read by the project model), every changed
+/// compose file at the base and the head, and, for a changed file whose name could be an
+/// env file's ([`may_be_env_file`]), the compose files of the folders above it at the
+/// base. Only compose files found by name are read.
 fn compose_env_file_findings(
     repo: &Repo,
     change: &ChangeSet,
@@ -315,6 +317,28 @@ fn compose_env_file_findings(
             }
         }
     }
+    let mut folders_read = HashSet::new();
+    let candidates = change
+        .files
+        .iter()
+        .filter(|file| !file.binary && !file.submodule)
+        .flat_map(ChangedFile::touched_paths)
+        .filter_map(|path| path.as_str().filter(|name| may_be_env_file(name)));
+    for name in candidates {
+        let mut folder = name;
+        while let Some((parent, _)) = folder.rsplit_once('/') {
+            folder = parent;
+            if !folders_read.insert(folder.to_string()) {
+                continue;
+            }
+            for compose in COMPOSE_NAMES {
+                let compose = format!("{folder}/{compose}");
+                if let Some(bytes) = repo.read_file_at(&base, &compose)? {
+                    env_files.extend(compose_env_files(&compose, &bytes));
+                }
+            }
+        }
+    }
     let named = change
         .files
         .iter()
@@ -332,6 +356,39 @@ fn compose_env_file_findings(
             excerpt: None,
         })
         .collect())
+}
+
+/// Whether a file named `name` could be an env file whose name does not say so: no
+/// extension (`docker/php/xdebug`, `.flaskenv`) or one env files are given (`.txt`,
+/// `.conf`, `.local`, …). Code, documents and assets are not.
+fn may_be_env_file(name: &str) -> bool {
+    let file = name.rsplit('/').next().unwrap_or(name);
+    let file = file.strip_prefix('.').unwrap_or(file);
+    match file.rsplit_once('.') {
+        None => true,
+        Some((_, extension)) => matches!(
+            extension.to_ascii_lowercase().as_str(),
+            "env"
+                | "txt"
+                | "conf"
+                | "cfg"
+                | "ini"
+                | "vars"
+                | "list"
+                | "local"
+                | "dev"
+                | "prod"
+                | "production"
+                | "staging"
+                | "test"
+                | "sample"
+                | "example"
+                | "dist"
+                | "template"
+                | "tpl"
+                | "secrets"
+        ),
+    }
 }
 
 /// Whether `path` is a CI definition (a GitHub workflow, a composite action, GitLab

@@ -358,6 +358,14 @@ fn read_manifest(stacks: &mut BTreeSet<&'static str>, read: Read, bytes: &[u8]) 
     }
 }
 
+/// The names of compose files, looked for in a folder.
+pub(crate) const COMPOSE_NAMES: [&str; 4] = [
+    "docker-compose.yml",
+    "docker-compose.yaml",
+    "compose.yml",
+    "compose.yaml",
+];
+
 /// Whether `path` is named like a compose file (`docker-compose*.yml`, `compose*.yaml`):
 /// the names the `compose` rules read.
 pub(crate) fn is_compose_file(path: &str) -> bool {

@@ -1550,3 +1550,28 @@ fn a_browser_component_is_not_auth_by_its_name() {
     let result = run(&repo, &markup, &head_commit(), None);
     assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
 }
+
+#[test]
+fn a_compose_file_in_a_folder_above_a_changed_file_names_its_env_files() {
+    // The compose file sits in `docker/`, not at the root, and the change does not touch
+    // it: its `env_file:` entry still makes the extensionless file an env file.
+    let compose = "services:\n  php:\n    env_file:\n      - ./php/xdebug\n";
+    let (repo, base) = TestRepo::with_files(&[
+        ("docker/compose.yaml", compose),
+        ("docker/php/xdebug", "XDEBUG_MODE=debug\n"),
+        ("docker/php/xdebug-notes", "XDEBUG_MODE=debug\n"),
+    ]);
+    repo.write("docker/php/xdebug", "XDEBUG_MODE=off\n");
+    repo.commit("change");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(
+        (result.risk, rules(&result)),
+        (RiskClass::High, vec!["env-var.path.compose-env-file"])
+    );
+    // Near miss: a file beside it that no compose file names.
+    let base = repo.commit("base again");
+    repo.write("docker/php/xdebug-notes", "XDEBUG_MODE=off\n");
+    repo.commit("change");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!((result.risk, rules(&result)), (RiskClass::Low, vec![]));
+}
