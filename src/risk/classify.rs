@@ -515,6 +515,9 @@ struct Hunk {
     /// How many lines of each side the file streamed before the hunk.
     removed_before: usize,
     added_before: usize,
+    /// Whether the hunk's removed lines go on from a run held before it (longer than
+    /// [`HUNK_LINES`]): its added lines replace the run's first lines, not these.
+    spilled: bool,
 }
 
 impl<'a> Classifier<'a> {
@@ -878,17 +881,20 @@ impl ChangeVisitor for Classifier<'_> {
         );
         match line.side {
             LineSide::Removed => {
-                let follows = hunk.added.is_empty()
-                    && hunk.removed.len() < HUNK_LINES
+                let next = hunk.added.is_empty()
                     && hunk
                         .removed
                         .last()
                         .is_none_or(|(number, _)| number + 1 == line.number);
+                let follows = next && hunk.removed.len() < HUNK_LINES;
                 if !follows {
                     self.release_hunk();
                 }
                 let hunk = &mut self.hunk;
                 if hunk.removed.is_empty() {
+                    // A run longer than the hunk holds goes on in a new hunk whose removed
+                    // lines are not where the run's added lines start: none may pair.
+                    hunk.spilled = next && !follows;
                     hunk.file.get_or_insert_with(|| file.clone());
                     hunk.removed_before = removed_before;
                     hunk.added_before = added_before;
@@ -901,6 +907,7 @@ impl ChangeVisitor for Classifier<'_> {
             }
             LineSide::Added => {
                 let joins = !hunk.removed.is_empty()
+                    && !hunk.spilled
                     && hunk.added.len() < hunk.removed.len()
                     && line.number == hunk.added_from + hunk.added.len();
                 if joins {

@@ -5,17 +5,18 @@
 //! have the same length; each pair must be the same code for any of them to count as
 //! such. Two lines are the same code when they differ only in:
 //!
-//! - a trailing comment, added, removed or changed (`@unique // why` → `@unique`): the
-//!   comment starts at the file's marker (`//`, `#`, `--`) outside the line's quotes,
-//!   after white space and before white space or the line's end, in languages where
-//!   such a marker always starts a comment (not `.properties`, INI, env files or
-//!   Dockerfiles, where `#` after a value is part of it); a line whose quotes do not
-//!   close is compared whole;
-//! - white space at the line's end, and at its start in free-form languages (those of
-//!   `//` comments);
+//! - a trailing comment, added, removed or changed (`@unique // why` → `@unique`), and
+//!   white space at the line's start and end, in the formats where no line can lie inside
+//!   a string opened on an earlier line (Prisma schemas, Protocol Buffers): the comment
+//!   starts at `//` outside the line's quotes, after white space and before white space
+//!   or the line's end; a line whose quotes do not close is compared whole. In every
+//!   other language a `#`, `//` or `--` after code, and leading white space, may be the
+//!   inside of a multi-line string, heredoc or YAML block scalar, which the line alone
+//!   cannot tell (see [`LINE_LOCAL`]);
 //! - in a compose file, `${NAME}` spelled `$NAME` (compose interpolates both alike);
 //! - in a Dockerfile, the legacy `ENV NAME value` spelled `ENV NAME=value` (one word;
 //!   BuildKit's own fix for its `LegacyKeyValueFormat` check rewrites one into the other).
+//!   `ARG` has no legacy form: `ARG NAME value` declares two arguments, not a default.
 //!
 //! Nothing coarser: two lines with the same tokens in another order (`a && !b`, `!a && b`),
 //! a rewrapped statement (a newline can end a statement in Go, JavaScript, Python or
@@ -44,12 +45,13 @@ enum Format {
     Dockerfile,
 }
 
-/// Extensions (and names) where `#` after white space, outside quotes, always starts a
-/// comment.
-const HASH_TRAILING: &[&str] = &[
-    "py", "pyi", "rb", "rake", "sh", "bash", "zsh", "yml", "yaml", "toml", "ex", "exs", "tf",
-];
-const HASH_TRAILING_NAMES: &[&str] = &["Gemfile", "Rakefile"];
+/// The formats whose lines set a trailing comment aside: those where a line cannot lie
+/// inside a string, a heredoc or a block scalar opened on an earlier line. Elsewhere
+/// (Python's `"""`, YAML's `|`, Ruby's and shell's heredocs, JavaScript's template
+/// literals, Go's raw strings, Java's text blocks, SQL strings, C's `\` continuations) a
+/// line's own text cannot tell a comment from the inside of a string: `  UPDATE t SET
+/// f = f # 4` in a Python string, `  // ${process.env.KEY}` in a template literal.
+const LINE_LOCAL: &[&str] = &["prisma", "proto"];
 
 impl Rewrites {
     /// How the lines of the file at `path`, whose comments are in `style`, compare.
@@ -71,14 +73,7 @@ impl Rewrites {
         };
         let (marker, quotes, free_form): (Option<&'static [u8]>, &'static [u8], bool) = match style
         {
-            // Rust's `'` opens a lifetime as often as a character: only `"` is
-            // followed, and a line with a `'` before its marker is compared whole.
-            CommentStyle::Slash if is(&["rs"]) => (Some(b"//"), b"\"", true),
-            CommentStyle::Slash => (Some(b"//"), b"\"'`", true),
-            CommentStyle::Hash if is(HASH_TRAILING) || HASH_TRAILING_NAMES.contains(&name) => {
-                (Some(b"#"), b"\"'", false)
-            }
-            CommentStyle::DoubleDash => (Some(b"--"), b"\"'", false),
+            CommentStyle::Slash if is(LINE_LOCAL) => (Some(b"//"), b"\"'", true),
             _ => (None, b"\"'", false),
         };
         Rewrites {
@@ -188,7 +183,7 @@ fn braced_names(line: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A Dockerfile line with the legacy `ENV NAME value` (or `ARG`) of a one-word value
+/// A Dockerfile line with the legacy `ENV NAME value` of a one-word value
 /// spelled `ENV NAME=value`; any other line as it is.
 fn key_value_env(line: &[u8]) -> Vec<u8> {
     let trimmed = line.trim_ascii();
@@ -200,7 +195,7 @@ fn key_value_env(line: &[u8]) -> Vec<u8> {
         let instruction = instruction.to_ascii_uppercase();
         let plain_name = name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
             && !name[0].is_ascii_digit();
-        if (instruction == b"ENV" || instruction == b"ARG") && plain_name {
+        if instruction == b"ENV" && plain_name {
             return [&instruction[..], b" ", name, b"=", value].concat();
         }
     }
@@ -232,16 +227,27 @@ mod tests {
             "  qstashMessageId String?  @unique"
         ));
         assert!(same(
+            "api/service.proto",
+            "  string name = 1; // why",
+            "    string name = 1;"
+        ));
+        // Where a line may lie inside a multi-line string (a Python `"""`, a template
+        // literal, a SQL string, a YAML block scalar, a heredoc), what follows a marker
+        // may be its text, or code interpolated into it: the line is compared whole.
+        assert!(!same(
             "app/models.py",
-            "    x = 1  # note",
-            "    x = 1  # other note"
+            "        UPDATE t SET f = f # 4",
+            "        UPDATE t SET f = f # 12"
         ));
-        assert!(same(
+        assert!(!same(
             "src/app.ts",
-            "  const a = f(b); // why",
-            "    const a = f(b);"
+            "  export A=1 // ${process.env.A}",
+            "  export A=1 // ${process.env.B}"
         ));
-        assert!(same("db/001.sql", "SELECT 1; -- one", "SELECT 1;"));
+        assert!(!same("src/app.ts", "  a = f(b);", "    a = f(b);"));
+        assert!(!same("db/001.sql", "b -- c');", "b -- d');"));
+        assert!(!same("deploy/job.yaml", "    run: x # a", "    run: x # b"));
+        assert!(!same("src/h.c", "check(r); // a", "check(r); // a \\"));
         // The code around the comment changed, or the marker is inside a string, glued
         // to a word, or not a comment in that format.
         assert!(!same(
@@ -268,21 +274,16 @@ mod tests {
         assert!(!same("app.properties", "key=a # b", "key=a # c"));
         assert!(!same("Dockerfile", "ENV A=b # c", "ENV A=b # d"));
         assert!(!same(".env", "A=b # c", "A=b # d"));
-        // A quote left open, or a Rust `'`, keeps the line whole.
-        assert!(!same("src/app.ts", "s = \"a // b", "s = \"a // c"));
-        assert!(!same(
-            "src/lib.rs",
-            "fn f<'a>(x: &'a str) // a",
-            "fn f<'a>(x: &'a str) // b"
-        ));
-        assert!(same("src/lib.rs", "let x = 1; // a", "let x = 1;"));
+        // A quote left open keeps the line whole.
+        assert!(!same("db/schema.prisma", "s \"a // b", "s \"a // c"));
     }
 
     #[test]
     fn indentation_is_structure_where_it_is() {
         assert!(!same("app/views.py", "        return x", "    return x"));
         assert!(!same("deploy/values.yaml", "  key: v", "key: v"));
-        assert!(same("src/main.go", "\treturn x", "        return x"));
+        assert!(!same("src/main.go", "\treturn x", "        return x"));
+        assert!(same("db/schema.prisma", "\tid Int @id", "  id Int @id"));
         // Tokens in another order are another condition.
         assert!(!same("src/a.ts", "if (a && !b) {", "if (!a && b) {"));
     }
@@ -304,7 +305,9 @@ mod tests {
             "ENV PORT \"8080\"",
             "ENV PORT=\"8080\""
         ));
-        assert!(same("Dockerfile", "arg VERSION 1.2", "ARG VERSION=1.2"));
+        // `ARG A b` declares two arguments; `ARG A=b` gives one a default.
+        assert!(!same("Dockerfile", "arg VERSION 1.2", "ARG VERSION=1.2"));
+        assert!(same("Dockerfile", "arg  VERSION=1.2", "ARG VERSION=1.2"));
         assert!(!same("Dockerfile", "ENV PORT 8080", "ENV PORT=8081"));
         assert!(!same("Dockerfile", "ENV A b c", "ENV A=b c"));
         assert!(!same("Dockerfile", "ENV PORT 8080", "ENV HOST=8080"));

@@ -1575,3 +1575,51 @@ fn a_compose_file_in_a_folder_above_a_changed_file_names_its_env_files() {
     let result = run(&repo, &base, &head_commit(), None);
     assert_eq!((result.risk, rules(&result)), (RiskClass::Low, vec![]));
 }
+
+#[test]
+fn a_marker_that_may_lie_inside_a_multi_line_string_does_not_start_a_comment() {
+    // In a template literal, `// ${…}` is text with code interpolated into it: the line
+    // reads another variable of the environment.
+    let old = "const script = `\n  export MODE=prod // ${process.env.API_URL}\n`;\n";
+    let result = rewrite("src/deploy.ts", old, &old.replace("API_URL", "ADMIN_TOKEN"));
+    assert!(
+        rules(&result).contains(&"env-var.line.js"),
+        "{:?}",
+        result.findings
+    );
+    // In a Python string, `# 4` is SQL (PostgreSQL's XOR): the migration rewrites other
+    // rows' flags.
+    let old = "def upgrade():\n    op.execute(\"\"\"\n        UPDATE accounts SET flags = flags # 4\n    \"\"\")\n";
+    let result = rewrite(
+        "migrations/versions/0002_flags.py",
+        old,
+        &old.replace("# 4", "# 12"),
+    );
+    assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
+    // Re-indented inside a Go raw string: the YAML it holds has another structure.
+    let old = "package k\n\nconst role = `\nrules:\n- verbs: [get]\n  resources: [pods]\n`\n";
+    let result = rewrite(
+        "deploy/rbac.go",
+        old,
+        &old.replace("\n  resources", "\n    resources"),
+    );
+    assert_ne!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}
+
+#[test]
+fn lines_of_a_run_longer_than_a_hunk_holds_pair_with_their_own_counterparts() {
+    // 32 RUN lines and an ENV: the ENV moved before the RUNs changes the environment
+    // they run in. The added `ENV PORT=8080` replaces the first removed line, not the
+    // ENV that a 33-line run leaves for a second hunk.
+    let runs: String = (0..32).map(|i| format!("RUN step{i} a\n")).collect();
+    let old = format!("FROM debian\n{runs}ENV PORT 8080\n");
+    let new_runs: String = (0..32).map(|i| format!("RUN step{i} b\n")).collect();
+    let new = format!("FROM debian\nENV PORT=8080\n{new_runs}");
+    let result = rewrite("Dockerfile", &old, &new);
+    assert_eq!(
+        rules(&result),
+        ["env-var.line.dockerfile"],
+        "{:?}",
+        result.findings
+    );
+}
