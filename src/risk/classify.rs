@@ -652,10 +652,12 @@ impl<'a> Classifier<'a> {
     }
 
     /// Whether `path` (of `file`) is a component that runs in the browser, which decides
-    /// nothing the server does not check again: a `.vue` or `.svelte` file, or a `.jsx` or
-    /// `.tsx` file where no framework found renders on the server (Next.js, Remix), or
-    /// that opens with the `"use client"` directive at both sides. Auth is not read into
-    /// its name (its lines are still read); a file that cannot be read is not one.
+    /// nothing the server does not check again: a `.vue` (not a Nuxt `.server.vue`) or
+    /// `.svelte` file, or a `.jsx` or `.tsx` file that opens with the `"use client"`
+    /// directive at both sides. Nothing else is proof: `.tsx` is also the server's
+    /// extension where a framework renders JSX there (Hono, Fresh, React Router,
+    /// TanStack Start, an Express app's views), found or not. Auth is not read into its
+    /// name (its lines are still read); a file that cannot be read is not one.
     fn is_browser_component(&mut self, file: &ChangedFile, path: &RepoPath) -> bool {
         if let Some((known, answer)) = &self.browser_component {
             if known == path {
@@ -673,12 +675,10 @@ impl<'a> Classifier<'a> {
         };
         let extension = name.rsplit_once('.').map(|(_, ext)| ext);
         match extension {
-            Some("vue" | "svelte") => return true,
+            Some("vue") => return !name.ends_with(".server.vue"),
+            Some("svelte") => return true,
             Some("jsx" | "tsx") => {}
             _ => return false,
-        }
-        if !self.stacks.has("nextjs") && !self.stacks.has("remix") {
-            return true;
         }
         let old = file.old_path.as_ref().unwrap_or(&file.path);
         let sides = [(&self.base, old), (&self.head, &file.path)];

@@ -247,11 +247,6 @@ pub(crate) struct FileStacks {
 }
 
 impl FileStacks {
-    /// Whether `stack` was found in the manifests that speak for the file.
-    pub fn has(&self, stack: &str) -> bool {
-        self.stacks.contains(stack)
-    }
-
     /// Whether a rule of `stack` applies to the file: a language or `any`, a framework
     /// found, or no framework found at all.
     pub fn enables(&self, stack: &str) -> bool {

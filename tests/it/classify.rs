@@ -1482,7 +1482,7 @@ fn a_rewrite_counts_only_where_each_removed_line_is_replaced_by_the_same_code() 
 
 #[test]
 fn a_browser_component_is_not_auth_by_its_name() {
-    // A Vue sign-in form, and a React one where no framework renders on the server, gain
+    // A Vue sign-in form, and a React one that says "use client" at both sides, gain
     // markup only: the browser decides nothing the server does not check again.
     let (repo, base) = TestRepo::with_files(&[
         ("package.json", r#"{"dependencies": {"vue": "3"}}"#),
@@ -1492,7 +1492,7 @@ fn a_browser_component_is_not_auth_by_its_name() {
         ),
         (
             "web/LoginForm.tsx",
-            "export const LoginForm = () => (\n  <form></form>\n);\n",
+            "'use client'\nexport const LoginForm = () => (\n  <form></form>\n);\n",
         ),
     ]);
     repo.write(
@@ -1501,7 +1501,7 @@ fn a_browser_component_is_not_auth_by_its_name() {
     );
     repo.write(
         "web/LoginForm.tsx",
-        "export const LoginForm = () => (\n  <form aria-label=\"Sign in\"></form>\n);\n",
+        "'use client'\nexport const LoginForm = () => (\n  <form aria-label=\"Sign in\"></form>\n);\n",
     );
     repo.commit("markup");
     let result = run(&repo, &base, &head_commit(), None);
@@ -1574,6 +1574,42 @@ fn a_compose_file_in_a_folder_above_a_changed_file_names_its_env_files() {
     repo.commit("change");
     let result = run(&repo, &base, &head_commit(), None);
     assert_eq!((result.risk, rules(&result)), (RiskClass::Low, vec![]));
+}
+
+#[test]
+fn a_server_file_is_auth_by_its_name_whatever_its_extension() {
+    // Hono (like Fresh, React Router or TanStack Start) serves from `.tsx` files, and no
+    // framework the project model knows renders there: only "use client" says a `.tsx`
+    // runs in the browser. An admin guard turned off in `src/auth.tsx` is auth.
+    let old = "import { Hono } from 'hono'\nexport const app = new Hono()\napp.use('/admin/*', async (c, next) => {\n  if (c.req.header('x-admin-key') !== KEY) return c.text('no', 401)\n  await next()\n})\n";
+    let new = old.replace("if (c.req", "if (DEV && c.req");
+    for path in ["src/auth.tsx", "src/middleware/admin.jsx"] {
+        let (repo, base) = TestRepo::with_files(&[
+            ("package.json", r#"{"dependencies": {"hono": "4"}}"#),
+            (path, old),
+        ]);
+        repo.write(path, &new);
+        repo.commit("guard");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(
+            result.risk,
+            RiskClass::High,
+            "{path}: {:?}",
+            result.findings
+        );
+    }
+    // A Nuxt server component renders on the server only.
+    let (repo, base) = TestRepo::with_files(&[(
+        "components/LoginStatus.server.vue",
+        "<script setup>\nconst user = await getUser()\n</script>\n",
+    )]);
+    repo.write(
+        "components/LoginStatus.server.vue",
+        "<script setup>\nconst user = await getUser({ all: true })\n</script>\n",
+    );
+    repo.commit("status");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
 }
 
 #[test]
