@@ -10,6 +10,7 @@
 mod classify;
 mod comments;
 mod enclosing;
+mod fold;
 mod jsonnet;
 mod keys;
 mod matcher;

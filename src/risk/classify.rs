@@ -20,6 +20,7 @@
 
 use super::comments::CommentStyle;
 use super::enclosing::{scope_findings, ScopeCandidate};
+use super::fold::Folded;
 use super::matcher::{CompileError, Matcher};
 use super::project::{compose_env_files, is_compose_file, FileStacks, ProjectModel, COMPOSE_NAMES};
 use super::rewrite::Rewrites;
@@ -702,11 +703,23 @@ impl<'a> Classifier<'a> {
 
     /// Keeps a match of an `in_code` rule for confirmation by the file's grammar; the rule
     /// stops reading the file after [`CANDIDATES_PER_FILE`] of them.
-    fn note_in_code_match(&mut self, file: &ChangedFile, line: &DiffLine<'_>, index: usize) {
+    /// `folded`: the line's NFKC form, when only that matched (its columns are mapped
+    /// back to the line's).
+    fn note_in_code_match(
+        &mut self,
+        file: &ChangedFile,
+        line: &DiffLine<'_>,
+        index: usize,
+        folded: Option<&Folded>,
+    ) {
         let rule = &self.matcher.line_rules[index];
-        let columns = match rule.regex() {
-            Some(regex) => regex.find_iter(line.content).map(|m| m.start()).collect(),
-            None => Vec::new(),
+        let columns = match (rule.regex(), folded) {
+            (Some(regex), None) => regex.find_iter(line.content).map(|m| m.start()).collect(),
+            (Some(regex), Some(folded)) => regex
+                .find_iter(&folded.text)
+                .map(|m| folded.origin(m.start()))
+                .collect(),
+            (None, _) => Vec::new(),
         };
         self.in_code.push(InCodeCandidate {
             path: file.path.clone(),
@@ -999,14 +1012,28 @@ impl Classifier<'_> {
         self.matcher
             .open_matches(line.side, line.content, open, |index| {
                 if self.matcher.confirms(index, line.content) {
-                    fired.push(index);
+                    fired.push((index, false));
                 }
             });
+        // A line outside ASCII is also read as Python reads its identifiers, NFKC-folded
+        // (`ſession_id`, a fullwidth `ｐａｓｓｗｏｒｄ`): a rule only that form matches fires.
+        let folded = Folded::of(line.content);
+        if let Some(folded) = &folded {
+            self.matcher
+                .open_matches(line.side, &folded.text, open, |index| {
+                    if !fired.iter().any(|&(known, _)| known == index)
+                        && self.matcher.confirms(index, &folded.text)
+                    {
+                        fired.push((index, true));
+                    }
+                });
+        }
         let matcher = self.matcher;
-        for index in fired {
+        for (index, only_folded) in fired {
             let rule = &matcher.line_rules[index];
             if rule.in_code && self.grammar.is_some() {
-                self.note_in_code_match(file, &line, index);
+                let folded = folded.as_ref().filter(|_| only_folded);
+                self.note_in_code_match(file, &line, index, folded);
                 continue;
             }
             self.close(index);

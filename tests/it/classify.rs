@@ -1659,3 +1659,32 @@ fn lines_of_a_run_longer_than_a_hunk_holds_pair_with_their_own_counterparts() {
         result.findings
     );
 }
+
+#[test]
+fn an_identifier_spelled_in_characters_python_folds_fires_as_its_ascii_spelling() {
+    // Python reads identifiers NFKC-normalised: `ſession_id` (long s), `access_toKen`
+    // (Kelvin sign) and a fullwidth `ｐａｓｓword` are `session_id`, `access_token` and
+    // `password` to it, and to the gate.
+    let old = "def home(request):\n    return render(request)\n";
+    for spelled in [
+        "request.\u{17f}ession_id = None",
+        "access_to\u{212a}en = None",
+        "\u{ff50}\u{ff41}\u{ff53}\u{ff53}word = None",
+    ] {
+        let new = old.replace("    return", &format!("    {spelled}\n    return"));
+        let result = rewrite("app/views.py", old, &new);
+        assert!(
+            rules(&result).contains(&"auth.line.identifier"),
+            "{spelled}: {:?}",
+            result.findings
+        );
+    }
+    // A line outside ASCII that folds to nothing a rule reads fires nothing.
+    let new = old.replace("    return", "    caf\u{e9} = \u{ff11}\n    return");
+    let result = rewrite("app/views.py", old, &new);
+    assert!(
+        !rules(&result).contains(&"auth.line.identifier"),
+        "{:?}",
+        result.findings
+    );
+}
