@@ -137,6 +137,47 @@ mod tests {
     }
 
     #[test]
+    fn a_lazy_dfa_that_gives_up_says_so_and_never_misses() {
+        // A pattern whose DFA has 2^14 states and a cache far too small for the states a
+        // long line of `a`s and `b`s visits: the search gives up (`None`) rather than
+        // answer, and a match it does report is real.
+        let syntax = syntax::Config::new().unicode(false).utf8(false);
+        let pattern = r"a[ab]{14}token";
+        let meta = regex_automata::meta::Builder::new()
+            .syntax(syntax)
+            .build(pattern)
+            .expect("builds");
+        let mut line = Vec::new();
+        let mut state = 1u32;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            line.push(if state & 1 == 0 { b'a' } else { b'b' });
+        }
+        let mut gave_up = 0;
+        for capacity in [1 << 14, 1 << 16, 1 << 18] {
+            let settings = Settings {
+                cache_capacity: capacity,
+                ..line_settings()
+            };
+            let Some(forward) = Forward::new(pattern, &syntax, settings) else {
+                continue;
+            };
+            for tail in [&b""[..], b"abababababababatoken"] {
+                let haystack = [&line[..], tail].concat();
+                let answer = forward.is_match(&haystack);
+                gave_up += usize::from(answer.is_none());
+                assert!(
+                    answer.is_none_or(|found| found == meta.is_match(&haystack)),
+                    "{capacity}: {answer:?}"
+                );
+            }
+        }
+        assert!(gave_up > 0, "no search gave up: the test proves nothing");
+    }
+
+    #[test]
     fn a_pattern_that_does_not_parse_builds_nothing() {
         let syntax = syntax::Config::new();
         assert!(Forward::new("(unclosed", &syntax, line_settings()).is_none());

@@ -625,6 +625,50 @@ mod tests {
     }
 
     #[test]
+    fn the_forward_dfa_answers_on_long_and_odd_lines() {
+        // Lines of every rule's words with NUL, invalid UTF-8, CRLF and look-alikes, as
+        // long as 64 KiB: the lazy DFA answers what the whole regex does, or gives up
+        // (`None`, and the whole regex answers); never a miss of its own.
+        let all: Vec<&str> = forward_and_whole()
+            .iter()
+            .flat_map(|(_, _, _, words)| words.iter().map(String::as_str))
+            .collect();
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for (step, glue) in [
+            &b" "[..],
+            b"\0",
+            b"\xff\xfe",
+            b"\r\n",
+            b"_",
+            "\u{17f}".as_bytes(),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut line = Vec::new();
+            let mut at = step;
+            while line.len() < 64 * 1024 {
+                line.extend_from_slice(all[at % all.len()].as_bytes());
+                line.extend_from_slice(glue);
+                at = (at * 31 + 7) % all.len();
+            }
+            lines.push(line.clone());
+            lines.push(line[line.len() / 2..].to_vec());
+            lines.push([&line[..], b"\r"].concat());
+        }
+        for (id, whole, forward, _) in forward_and_whole() {
+            for line in &lines {
+                let answer = forward.is_match(line);
+                assert!(
+                    answer.is_none_or(|found| found == whole.is_match(line)),
+                    "{id}: {answer:?} on a line of {} bytes",
+                    line.len()
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_forward_dfa_answers_on_each_rules_own_words() {
         // Every word of every rule alone and after a letter, so that each rule's
         // answers include matches, not only misses.
