@@ -8,7 +8,7 @@
 //! whose offset it keeps: an `in_code` match found in the folded line is confirmed
 //! where it is in the file. Bytes that are not UTF-8 are kept as they are.
 
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
 /// A line folded to NFKC, and where each of its bytes comes from.
 #[derive(Debug)]
@@ -26,6 +26,13 @@ impl Folded {
     pub fn of(line: &[u8]) -> Option<Folded> {
         if line.is_ascii() {
             return None;
+        }
+        // A line NFKC keeps as it is (accented letters, CJK, dashes) is known so from a
+        // table lookup per character, without folding any.
+        if let Ok(text) = std::str::from_utf8(line) {
+            if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+                return None;
+            }
         }
         let mut text = Vec::with_capacity(line.len());
         let mut origin = Vec::with_capacity(line.len() + 1);
@@ -87,6 +94,9 @@ mod tests {
     fn lines_nfkc_keeps_are_not_folded() {
         assert!(Folded::of(b"session_id = 1").is_none());
         assert!(Folded::of("caf\u{e9} = 1".as_bytes()).is_none());
+        assert!(Folded::of("// \u{65e5}\u{672c} \u{2014} x".as_bytes()).is_none());
+        // `…` is `...` to NFKC, and a combining mark may compose: folded.
+        assert!(Folded::of("a\u{2026}".as_bytes()).is_some());
         // Bytes that are not UTF-8 stay where they are.
         let folded = Folded::of(b"\xff\xfe \xef\xbd\x93ession").expect("folds");
         assert_eq!(folded.text, b"\xff\xfe session");
