@@ -21,6 +21,7 @@
 
 mod contract;
 mod diagnostic;
+mod escape;
 mod evidence;
 mod gate;
 mod git;
@@ -151,6 +152,7 @@ pub use report::{
 pub use template::{TemplateError, Templates};
 
 // Files, Markdown and patterns.
+pub use escape::markdown as escape_report_text;
 pub use io::{
     create_new, decode_text, is_markdown_file, markdown_files, read_capped, read_stdin, read_text,
     replace_atomically, utf8_error_position, Depth, InputError, Source, WalkError, MAX_INPUT_BYTES,
@@ -159,4 +161,3 @@ pub use io::{
 pub use markdown::cell::{decode_cell, encode_cell, split_row};
 pub use markdown::{line_at, LineIndex};
 pub use pattern::{compile as compile_pattern, Dialect, PatternError, PatternSet};
-pub use report::escape::markdown as escape_report_text;

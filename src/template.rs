@@ -11,7 +11,7 @@
 //! rendered, and only then: compiling every layout up front cost a report 28 M
 //! instructions.
 
-use crate::report::escape;
+use crate::escape;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! through [`split_row`] and [`decode_cell`] unchanged, whatever they hold: `\` → `\\`,
 //! `|` → `\|`, `<br` → `\<br`, a line break → `<br>`, so no value can end its cell, add a
 //! row, or pass for a line break it did not hold. Report text goes one way only, through
-//! the reports' Markdown escaper (`report::escape`).
+//! the reports' Markdown escaper (`escape`).
 
 use std::borrow::Cow;
 

@@ -2,8 +2,9 @@
 //! terminal, as Markdown, or as one HTML page.
 
 use super::audit_page::{self, AuditHeader};
-use super::{escape, Annotation, Format, Report};
+use super::{Annotation, Format, Report};
 use crate::diagnostic::{Diagnostic, RoutingCode, Severity};
+use crate::escape;
 use crate::routing::summary::AuditReport as Audit;
 use crate::routing::summary::Baselined;
 use crate::routing::Registry;

@@ -9,12 +9,12 @@
 //! last line counts every level, and the suppressed. Messages and
 //! properties are escaped as the runner expects (`%`, new lines, and in properties `:` and
 //! `,`), so a value cannot end its command or start another; other control characters
-//! (a carriage return too) are shown as escapes ([`super::escape::human`]), and so are the plain lines' values, whose
+//! (a carriage return too) are shown as escapes ([`crate::escape::human`]), and so are the plain lines' values, whose
 //! line cannot begin with `::` (the runner reads a line that does, after white space, as
 //! a command).
 
 use super::annotation::{Annotation, Level};
-use super::escape::{human, human_lines};
+use crate::escape::{human, human_lines};
 
 /// How many annotations of one level GitHub shows per step.
 pub const PER_LEVEL: usize = 10;

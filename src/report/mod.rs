@@ -8,7 +8,7 @@
 //! (`templates/reports/page.html`: inline CSS, no scripts, no external assets). Layouts are
 //! templates a user can override (`--templates DIR`, file `reports/NAME.txt` …).
 //!
-//! Every value a layout prints is escaped for its output kind ([`escape`]): a `.txt`
+//! Every value a layout prints is escaped for its output kind ([`crate::escape`]): a `.txt`
 //! layout's values show control characters as escapes, a `.md` layout's are inert
 //! Markdown, so a file name cannot forge a verdict line or a heading. A layout opts out
 //! only for text it built itself (`| safe`), and places a value in a code span with
@@ -26,7 +26,6 @@ mod audit_page;
 mod check;
 mod classify;
 mod contract;
-pub(crate) mod escape;
 mod explain;
 mod format;
 mod github;

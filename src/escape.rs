@@ -21,7 +21,7 @@
 //!   renderer agree on where they are.
 //! - [`code_span`]: a value as one whole code span (outside tables), its fence longer
 //!   than any run of backticks inside it.
-//! - GitHub workflow commands escape their own way (`%0A`, [`super::github`]); SARIF,
+//! - GitHub workflow commands escape their own way (`%0A`, [`crate::report::github`]); SARIF,
 //!   JSON and YAML are serialized, and HTML escapes every value (`| escape`).
 
 use std::borrow::Cow;
