@@ -108,13 +108,13 @@ pub use contract::{
 
 // Handoff messages: check them, and what the trail appends for each.
 pub use message::{
-    canonical_handoff, check as check_messages, Checked as CheckedMessage,
+    append_messages, canonical_handoff, check as check_messages, Checked as CheckedMessage,
     Document as MessageDocument, Kind as MessageKind,
 };
 
 // The trail: append, the lifecycle, verify, query, timeouts, retention.
 pub use trail::{
-    against_registry as validate_against_registry, append as append_intents, append_messages,
+    against_registry as validate_against_registry, append as append_intents,
     default_dir as default_trail_dir, escalate as escalate_handoff, export_otlp,
     follow as follow_handoff, import as import_records, initiate as initiate_handoff,
     list as list_handoffs, parse_duration, parse_utc as parse_utc_timestamp, prune as prune_trail,

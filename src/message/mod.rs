@@ -15,12 +15,14 @@
 //! ([`locate`]). A message without errors converts to an [`Intent`]: what the trail
 //! appends for it.
 
+mod append;
 mod convert;
 mod locate;
 mod rules;
 mod schema;
 
 pub use crate::trail::Intent;
+pub use append::append_messages;
 pub use convert::canonical_handoff;
 
 use crate::diagnostic::{shape, Diagnostic, Severity, TrailCode};

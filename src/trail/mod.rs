@@ -51,10 +51,8 @@ pub use maintenance::{
     prune, repair, Prune, PrunedSegment, Repair, TornLine, ACTIVE_TASK_DAYS, COMPLETED_TASK_DAYS,
     ESCALATION_DAYS,
 };
-pub use ops::{
-    append, append_messages, escalate, follow, initiate, Deferred, Initiation, Intent, Located,
-    Step,
-};
+pub(crate) use ops::push_intent;
+pub use ops::{append, escalate, follow, initiate, Deferred, Initiation, Intent, Located, Step};
 pub use query::{query, Filter};
 pub use store::{default_dir, ChainPoint, Line, Segment, Trail};
 pub use summary::{shares, summarise, Bar, Counted, Spread, TaskRow, Timeline, TrailSummary};
