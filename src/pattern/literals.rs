@@ -139,15 +139,39 @@ impl RegexRequirement {
     /// branches (one of fifty words) built a searcher for each word of each line, a
     /// fifth of a two-file commit of spring-framework.
     pub(crate) fn holds(&self, text: &[u8]) -> bool {
-        let lower = text.to_ascii_lowercase();
+        let mut buffer = [0; SHORT_LINE];
+        let lower: Cow<'_, [u8]> = match buffer.get_mut(..text.len()) {
+            Some(lower) => {
+                lower.copy_from_slice(text);
+                lower.make_ascii_lowercase();
+                Cow::Borrowed(lower)
+            }
+            None => Cow::Owned(text.to_ascii_lowercase()),
+        };
         let pairs = BytePairs::of(&lower);
         let mut contains = |literal: &str| {
             let literal = literal.as_bytes();
-            pairs.may_hold(literal) && memchr::memmem::find(&lower, literal).is_some()
+            pairs.may_hold(literal) && holds_literal(&lower, literal)
         };
         match self {
             RegexRequirement::Built(code) => code_holds(code, &mut contains),
             RegexRequirement::Read(requirement) => requirement.holds(&mut contains),
+        }
+    }
+}
+
+/// The longest text a requirement is checked on without allocating, and searched for a
+/// literal byte by byte (beyond, `memmem`, whose searcher costs more to build than a
+/// short line costs to scan).
+const SHORT_LINE: usize = 256;
+
+/// Whether `text` holds `literal`.
+fn holds_literal(text: &[u8], literal: &[u8]) -> bool {
+    match literal.split_first() {
+        None => true,
+        Some(_) if text.len() > SHORT_LINE => memchr::memmem::find(text, literal).is_some(),
+        Some((&first, rest)) => {
+            memchr::memchr_iter(first, text).any(|at| text[at + 1..].starts_with(rest))
         }
     }
 }
@@ -188,10 +212,10 @@ pub(crate) fn rule_glob_literals(glob: &str) -> Option<Literals> {
 /// Finds which rules could match a text, from their literals, at a cost that suits the
 /// size of the change.
 ///
-/// The first [`BY_PAIRS`] texts are searched position by position: a table of the pairs
-/// of bytes some literal starts with says where one could start, and only there are the
-/// literals that start with that pair compared (a few instructions a byte; the table is
-/// built from the literals, not compiled). Beyond, an Aho-Corasick DFA finds every literal
+/// The first [`BY_PAIRS`] texts are searched position by position: a table of the
+/// (hashed) three bytes some literal starts with says where one could start, and only
+/// there are the literals that start there compared ([`StartIndex`]: a few instructions
+/// a byte; the table is built from the literals, not compiled). Beyond, an Aho-Corasick DFA finds every literal
 /// in one pass (a few instructions a byte too, but about ten million instructions to
 /// build, which only a large change pays back). An Aho-Corasick NFA from the 33rd text
 /// on, as before, cost 7 M instructions to build for the built-in line rules: a third of
@@ -209,7 +233,7 @@ pub(crate) struct Prefilter {
     /// How many texts were searched.
     searched: AtomicUsize,
     /// The literals by the pair of bytes they start with, then as one DFA.
-    pairs: OnceLock<PairIndex>,
+    pairs: OnceLock<StartIndex>,
     dfa: OnceLock<AhoCorasick>,
 }
 
@@ -306,7 +330,7 @@ impl Prefilter {
         let mut found: Vec<usize> = Vec::new();
         let searched = self.searched.fetch_add(1, Ordering::Relaxed);
         if searched < BY_PAIRS {
-            let index = self.pairs.get_or_init(|| PairIndex::new(&self.literals));
+            let index = self.pairs.get_or_init(|| StartIndex::new(&self.literals));
             index.search(&self.literals, &text.to_ascii_lowercase(), |slot| {
                 found.extend(self.owners_of(slot));
             });
@@ -376,37 +400,120 @@ impl BytePairs {
     }
 }
 
-/// The literals by the pair of bytes they start with: where a text holds a pair that
-/// starts none, no literal starts.
+/// The literals by the three bytes they start with, hashed into [`START_BUCKETS`]
+/// buckets: where the three bytes of a text hash to a bucket no literal starts in, no
+/// literal of three bytes or more starts there; elsewhere only the bucket's few literals
+/// are compared, their first four bytes as one word. Keyed by their first pair instead,
+/// the literals shared a handful of pairs (34 line-rule literals start with `en`, 33 with
+/// `co`, 32 with `re`), and each of those pairs in a line compared them all: 7,500
+/// instructions a line of Ruby, a quarter of rails' one-commit changes. Literals of one
+/// or two bytes are searched on their own.
 #[derive(Debug)]
-struct PairIndex {
-    /// The pairs that start a literal of two bytes or more, one bit each.
-    starts: Vec<u64>,
-    /// Those literals' slots with their first pair, sorted by pair.
+struct StartIndex {
+    /// The buckets that hold a literal, one bit each.
+    starts: [u64; START_BUCKETS / 64],
+    /// The literals of three bytes or more; `first[b]` is the last one of bucket `b`,
+    /// counted from 1 (0: none), each naming the one before it in its bucket.
+    first: Vec<u32>,
+    entries: Vec<Start>,
+    /// The literals of two bytes: their slots with their pair, sorted by pair, and (for
+    /// more than [`FEW_PAIRS`] of them) their pairs, one bit each.
+    pairs: Vec<u64>,
     by_pair: Vec<(u16, usize)>,
-    /// The slots of the literals of one byte (searched with memchr) and of none (held by
-    /// every text).
+    /// The slots of the literals of one byte (searched with memchr), and of none or past
+    /// the index's four billion entries (held by every text).
     short: Vec<usize>,
 }
 
-impl PairIndex {
-    fn new(literals: &[Cow<'static, str>]) -> PairIndex {
-        let mut index = PairIndex {
-            starts: vec![0; 1 << 10],
+/// How many buckets [`StartIndex`] hashes the literals' first three bytes into.
+const START_BUCKETS: usize = 1 << START_BITS;
+const START_BITS: u32 = 12;
+
+/// A literal of three bytes or more in a [`StartIndex`] bucket.
+#[derive(Debug)]
+struct Start {
+    /// Its first four bytes (three, for a literal of three) as a little-endian word,
+    /// and the mask of those bytes.
+    head: u32,
+    mask: u32,
+    /// Its length and slot.
+    length: usize,
+    slot: usize,
+    /// The literal before it in its bucket, counted from 1 (0: none).
+    next: u32,
+}
+
+/// The bucket of the three bytes that start `bytes` (at least three).
+fn start_bucket(bytes: &[u8]) -> usize {
+    let word = u32::from(bytes[0]) | u32::from(bytes[1]) << 8 | u32::from(bytes[2]) << 16;
+    (word.wrapping_mul(START_HASH) >> (32 - START_BITS)) as usize
+}
+
+/// The multiplier of the hash of three bytes (Fibonacci hashing).
+const START_HASH: u32 = 0x9E37_79B1;
+
+/// Up to how many literals of two bytes are each searched with `memchr` rather than
+/// through a table of pairs.
+const FEW_PAIRS: usize = 4;
+
+/// The first four bytes of `bytes` as a little-endian word, zeros past its end.
+fn head_word(bytes: &[u8]) -> u32 {
+    match bytes {
+        [a, b, c, d, ..] => u32::from_le_bytes([*a, *b, *c, *d]),
+        _ => {
+            let mut word = [0; 4];
+            word[..bytes.len()].copy_from_slice(bytes);
+            u32::from_le_bytes(word)
+        }
+    }
+}
+
+impl StartIndex {
+    fn new(literals: &[Cow<'static, str>]) -> StartIndex {
+        let mut index = StartIndex {
+            starts: [0; START_BUCKETS / 64],
+            first: vec![0; START_BUCKETS],
+            entries: Vec::with_capacity(literals.len()),
+            pairs: Vec::new(),
             by_pair: Vec::new(),
             short: Vec::new(),
         };
         for (slot, literal) in literals.iter().enumerate() {
             match *literal.as_bytes() {
-                [first, second, ..] => {
-                    let pair = u16::from_be_bytes([first, second]);
-                    index.starts[usize::from(pair >> 6)] |= 1 << (pair & 63);
-                    index.by_pair.push((pair, slot));
+                ref bytes @ [_, _, _, ..] => {
+                    // Beyond four billion literals, one is found in every text.
+                    let Ok(number) = u32::try_from(index.entries.len() + 1) else {
+                        index.short.push(slot);
+                        continue;
+                    };
+                    let bucket = start_bucket(bytes);
+                    index.starts[bucket >> 6] |= 1 << (bucket & 63);
+                    let mask = if bytes.len() == 3 {
+                        0x00FF_FFFF
+                    } else {
+                        u32::MAX
+                    };
+                    index.entries.push(Start {
+                        head: head_word(bytes) & mask,
+                        mask,
+                        length: bytes.len(),
+                        slot,
+                        next: index.first[bucket],
+                    });
+                    index.first[bucket] = number;
                 }
+                [first, second] => index
+                    .by_pair
+                    .push((u16::from_be_bytes([first, second]), slot)),
                 _ => index.short.push(slot),
             }
         }
-        // Sorted already unless a policy file added literals of its own.
+        if index.by_pair.len() > FEW_PAIRS {
+            index.pairs = vec![0; 1 << 10];
+            for &(pair, _) in &index.by_pair {
+                index.pairs[usize::from(pair >> 6)] |= 1 << (pair & 63);
+            }
+        }
         index.by_pair.sort_unstable();
         index
     }
@@ -420,18 +527,48 @@ impl PairIndex {
                 _ => found(slot),
             }
         }
-        for (at, pair) in text.windows(2).enumerate() {
-            let pair = u16::from_be_bytes([pair[0], pair[1]]);
-            if self.starts[usize::from(pair >> 6)] & 1 << (pair & 63) == 0 {
+        if self.by_pair.len() <= FEW_PAIRS {
+            for &(pair, slot) in &self.by_pair {
+                let [first, second] = pair.to_be_bytes();
+                let mut starts = memchr::memchr_iter(first, text);
+                if starts.any(|at| text.get(at + 1) == Some(&second)) {
+                    found(slot);
+                }
+            }
+        } else {
+            for pair in text.windows(2) {
+                let pair = u16::from_be_bytes([pair[0], pair[1]]);
+                if self.pairs[usize::from(pair >> 6)] & 1 << (pair & 63) == 0 {
+                    continue;
+                }
+                let first = self.by_pair.partition_point(|&(key, _)| key < pair);
+                for &(_, slot) in self.by_pair[first..]
+                    .iter()
+                    .take_while(|(key, _)| *key == pair)
+                {
+                    found(slot);
+                }
+            }
+        }
+        // The last three bytes as `start_bucket` reads them, the newest highest.
+        let mut word: u32 = 0;
+        for (end, &byte) in text.iter().enumerate() {
+            word = word >> 8 | u32::from(byte) << 16;
+            let bucket = (word.wrapping_mul(START_HASH) >> (32 - START_BITS)) as usize;
+            if end < 2 || self.starts[bucket >> 6] & 1 << (bucket & 63) == 0 {
                 continue;
             }
-            let first = self.by_pair.partition_point(|&(key, _)| key < pair);
-            for &(_, slot) in self.by_pair[first..]
-                .iter()
-                .take_while(|(key, _)| *key == pair)
-            {
-                if text[at..].starts_with(literals[slot].as_bytes()) {
-                    found(slot);
+            let rest = &text[end - 2..];
+            let head = head_word(rest);
+            let mut entry = self.first[bucket];
+            while let Some(start) = (entry as usize).checked_sub(1).map(|at| &self.entries[at]) {
+                entry = start.next;
+                if head & start.mask == start.head
+                    && start.length <= rest.len()
+                    && (start.length <= 4
+                        || rest[4..start.length] == literals[start.slot].as_bytes()[4..])
+                {
+                    found(start.slot);
                 }
             }
         }
