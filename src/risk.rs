@@ -10,6 +10,7 @@
 mod classify;
 mod comments;
 mod enclosing;
+mod finding;
 mod fold;
 mod jsonnet;
 mod keys;
@@ -22,7 +23,6 @@ mod rule_tests;
 mod suppress;
 mod syntax;
 
-pub use classify::{
-    classify, Classification, ClassifyError, Finding, Suppressed, FILE_COUNT_LIMIT, FILE_COUNT_RULE,
-};
+pub use classify::{classify, ClassifyError, FILE_COUNT_LIMIT, FILE_COUNT_RULE};
+pub use finding::{Classification, Finding, Suppressed};
 pub use matcher::CompileError;

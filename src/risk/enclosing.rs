@@ -17,8 +17,8 @@
 //! files where a scope rule's trigger has not fired, only when the change is not already
 //! in the class the rule would raise it to; each such file is split into blocks once.
 
-use super::classify::Finding;
 use super::comments::CommentStyle;
+use super::finding::Finding;
 use super::keys::{self, Format};
 use super::matcher::{LineRule, Matcher};
 use super::syntax::{is_code, Grammar, CANDIDATES_PER_FILE};

@@ -24,7 +24,7 @@
 //! the classifier raises the trigger a marker names on the line the change writes it on,
 //! where it could cover something (see `classify`).
 
-use super::classify::{Finding, Suppressed};
+use super::finding::{Finding, Suppressed};
 use crate::git::{diff_lines, ChangeStatus, ChangedFile, GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::Policy;
 use crate::suppress::{fingerprint, marker_rules, Baseline, SuppressedBy, MARKER};

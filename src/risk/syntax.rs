@@ -21,7 +21,7 @@
 //! the class (the other findings have not already reached the rule's class). Files of a
 //! language without a grammar here keep the line rule's answer.
 
-use super::classify::Finding;
+use super::finding::Finding;
 use super::matcher::Matcher;
 use crate::git::{GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::RiskClass;

@@ -2,11 +2,11 @@
 //! state ([`Classifier`]), the [`ChangeVisitor`] that feeds it, and the hunks held back
 //! until the lines that replace them are seen (see `rewrite`).
 
-use super::Finding;
 use crate::git::{ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::{Policy, Trigger};
 use crate::risk::comments::CommentStyle;
 use crate::risk::enclosing::ScopeCandidate;
+use crate::risk::finding::Finding;
 use crate::risk::fold::Folded;
 use crate::risk::matcher::Matcher;
 use crate::risk::project::{FileStacks, ProjectModel};

@@ -1,9 +1,10 @@
 //! The findings of whole files, read after the stream: the gate's own files (and the CI
 //! workflows that run it), the env files a compose file names, and the count of files.
 
-use super::{Finding, FILE_COUNT_LIMIT, FILE_COUNT_RULE};
+use super::{FILE_COUNT_LIMIT, FILE_COUNT_RULE};
 use crate::git::{ChangeSet, ChangedFile, GitError, Head, Repo, RepoPath};
 use crate::policy::{Policy, RiskClass, Trigger, GATE_FILE_RULE};
+use crate::risk::finding::Finding;
 use crate::risk::project::{compose_env_files, is_compose_file, ProjectModel, COMPOSE_NAMES};
 use std::collections::HashSet;
 
