@@ -425,17 +425,13 @@ pub(crate) fn scope_findings(
                     } else if added[slot].iter().any(|(n, l)| *n == number && l == line) {
                         continue;
                     }
-                    let trigger = &matcher.triggers[rule.trigger];
-                    found.push(Finding {
-                        trigger: trigger.name.clone(),
-                        class: trigger.class,
-                        path: Some(candidate.path.clone()),
-                        line: Some(number),
-                        side: Some(side),
-                        rule: rule.id.clone(),
-                        stack: rule.stack.clone(),
-                        excerpt: Some(matcher.excerpt(line)),
-                    });
+                    found.push(Finding::of_line(
+                        matcher,
+                        rule,
+                        &candidate.path,
+                        (number, side),
+                        matcher.excerpt(line),
+                    ));
                 }
             }
         }

@@ -2,6 +2,7 @@
 //! that made it, those that count and those an `allow` entry, a marker or the baseline
 //! covers ([`Suppressed`]).
 
+use super::matcher::{LineRule, Matcher};
 use crate::git::{ChangedFile, LineSide, RenameLimitExceeded, RepoPath};
 use crate::policy::RiskClass;
 use crate::suppress::SuppressedBy;
@@ -69,4 +70,27 @@ pub struct Suppressed {
     pub by: SuppressedBy,
     /// Why: the `allow` entry's reason, where the marker stands, or the baseline's file.
     pub reason: String,
+}
+
+impl Finding {
+    /// The finding of line rule `rule` of `matcher` on line `number` of `path`, `side`.
+    pub(super) fn of_line(
+        matcher: &Matcher,
+        rule: &LineRule,
+        path: &RepoPath,
+        (number, side): (usize, LineSide),
+        excerpt: String,
+    ) -> Finding {
+        let trigger = &matcher.triggers[rule.trigger];
+        Finding {
+            trigger: trigger.name.clone(),
+            class: trigger.class,
+            path: Some(path.clone()),
+            line: Some(number),
+            side: Some(side),
+            rule: rule.id.clone(),
+            stack: rule.stack.clone(),
+            excerpt: Some(excerpt),
+        }
+    }
 }

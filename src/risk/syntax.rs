@@ -102,18 +102,13 @@ pub(crate) fn confirmed_findings(
 
 /// The finding a candidate makes.
 fn finding(matcher: &Matcher, candidate: &InCodeCandidate) -> Finding {
-    let rule = &matcher.line_rules[candidate.rule];
-    let trigger = &matcher.triggers[rule.trigger];
-    Finding {
-        trigger: trigger.name.clone(),
-        class: trigger.class,
-        path: Some(candidate.path.clone()),
-        line: Some(candidate.number),
-        side: Some(candidate.side),
-        rule: rule.id.clone(),
-        stack: rule.stack.clone(),
-        excerpt: Some(candidate.excerpt.clone()),
-    }
+    Finding::of_line(
+        matcher,
+        &matcher.line_rules[candidate.rule],
+        &candidate.path,
+        (candidate.number, candidate.side),
+        candidate.excerpt.clone(),
+    )
 }
 
 /// A language this module can parse.

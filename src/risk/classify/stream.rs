@@ -349,16 +349,13 @@ impl<'a> Classifier<'a> {
             let Some(rule) = scoped.find(|rule| rule.trigger == trigger) else {
                 continue;
             };
-            self.findings.push(Finding {
-                trigger: name.clone(),
-                class: matcher.triggers[trigger].class,
-                path: Some(file.path.clone()),
-                line: Some(line.number),
-                side: Some(line.side),
-                rule: rule.id.clone(),
-                stack: rule.stack.clone(),
-                excerpt: Some(matcher.excerpt(line.content)),
-            });
+            self.findings.push(Finding::of_line(
+                matcher,
+                rule,
+                &file.path,
+                (line.number, line.side),
+                matcher.excerpt(line.content),
+            ));
         }
     }
 
@@ -611,17 +608,13 @@ impl Classifier<'_> {
                 continue;
             }
             self.close(index);
-            let trigger = &self.matcher.triggers[rule.trigger];
-            self.findings.push(Finding {
-                trigger: trigger.name.clone(),
-                class: trigger.class,
-                path: Some(file.path.clone()),
-                line: Some(line.number),
-                side: Some(line.side),
-                rule: rule.id.clone(),
-                stack: rule.stack.clone(),
-                excerpt: Some(self.matcher.excerpt(line.content)),
-            });
+            self.findings.push(Finding::of_line(
+                matcher,
+                rule,
+                &file.path,
+                (line.number, line.side),
+                matcher.excerpt(line.content),
+            ));
         }
     }
 }
