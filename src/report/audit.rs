@@ -1,7 +1,10 @@
 //! `handoff audit`: the routing findings and the summary a team lead reads first, for a
 //! terminal, as Markdown, or as one HTML page.
 
-use super::audit_page::{self, AuditHeader};
+mod page;
+
+pub use page::AuditHeader;
+
 use super::{Annotation, Format, Report};
 use crate::diagnostic::{Diagnostic, RoutingCode, Severity};
 use crate::escape;
@@ -73,7 +76,7 @@ impl Report for AuditReport<'_> {
 
     fn context(&self, format: Format) -> serde_json::Value {
         if format == Format::Html {
-            return audit_page::context(self);
+            return page::context(self);
         }
         let registry = match self.registry {
             Some(registry) => format!(

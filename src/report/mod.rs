@@ -22,7 +22,6 @@
 
 mod annotation;
 mod audit;
-mod audit_page;
 mod check;
 mod classify;
 mod contract;
@@ -38,8 +37,8 @@ mod trail;
 mod views;
 
 pub use annotation::{Annotation, Level};
+pub use audit::AuditHeader;
 pub use audit::{apply_baseline as apply_audit_baseline, AuditReport};
-pub use audit_page::AuditHeader;
 pub use check::CheckReport;
 pub use classify::ClassifyReport;
 pub use contract::{ContractCheckReport, ContractNextReport};

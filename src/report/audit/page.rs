@@ -3,9 +3,9 @@
 //! its record's file and line; then the trail's tasks and timelines; then the counts,
 //! each with the share of its chart's largest row for a small bar.
 
-use super::audit::AuditReport;
-use super::views::duration_text;
+use super::AuditReport;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::report::views::duration_text;
 use crate::trail::{shares, Counted, Spread, TrailSummary};
 use serde::Serialize;
 use serde_json::{json, Value};
