@@ -12,7 +12,7 @@
 //! department-affinity rule.
 
 use super::normalise::normalise_term;
-use super::registry::RegistryError;
+use super::yaml::RegistryError;
 use super::yaml::{self, Departments, QualifierList, Term, UniqueMap};
 use crate::record::Capability;
 use serde::Deserialize;

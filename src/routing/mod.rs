@@ -33,7 +33,8 @@ mod yaml;
 
 pub use aliases::Aliases;
 pub use normalise::parse_capability;
-pub use registry::{Agent, Registry, RegistryError};
+pub use registry::{Agent, Registry};
 pub use route::{
     route, Candidate, Decision, Pick, Rejection, RouteError, RouteRequest, RoutingOutcome,
 };
+pub use yaml::RegistryError;

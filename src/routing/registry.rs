@@ -20,54 +20,17 @@
 //! is an error naming the file and the line.
 
 use super::yaml::{
-    self, AcceptsEntry, AgentEntry, AgentList, AgentsSection, Capabilities, Departments, Term,
-    UniqueMap,
+    self, AcceptsEntry, AgentEntry, AgentList, AgentsSection, Capabilities, Departments,
+    RegistryError, Term, UniqueMap,
 };
 use crate::io::{markdown_files, read_capped, utf8_error_position, Depth, InputError};
 use crate::record::Capability;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Registry files larger than this are refused rather than read into memory.
 const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-
-/// A problem with a registry or aliases file: which file, where, and what.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub struct RegistryError {
-    /// The file (or directory) at fault.
-    pub path: PathBuf,
-    /// The 1-based line and column, when the problem has a place.
-    pub position: Option<(usize, usize)>,
-    /// What is wrong and, where it helps, how to fix it.
-    pub message: String,
-}
-
-impl RegistryError {
-    /// An error about `path`, optionally at a line and column.
-    pub fn new(path: &Path, position: Option<(usize, usize)>, message: impl Into<String>) -> Self {
-        RegistryError {
-            path: path.to_path_buf(),
-            position,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for RegistryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.position {
-            Some((line, column)) => write!(
-                f,
-                "{}:{line}:{column}: {}",
-                self.path.display(),
-                self.message
-            ),
-            None => write!(f, "{}: {}", self.path.display(), self.message),
-        }
-    }
-}
 
 /// Which of the three layouts a registry was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,6 @@
 //! where the YAML starts in the file (front matter starts on line 2).
 
 use super::normalise::normalise_term;
-use super::registry::RegistryError;
 use crate::record::Capability;
 use regex::Regex;
 use serde::de::{
@@ -18,8 +17,44 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::marker::PhantomData;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+/// A problem with a registry or aliases file: which file, where, and what.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct RegistryError {
+    /// The file (or directory) at fault.
+    pub path: PathBuf,
+    /// The 1-based line and column, when the problem has a place.
+    pub position: Option<(usize, usize)>,
+    /// What is wrong and, where it helps, how to fix it.
+    pub message: String,
+}
+
+impl RegistryError {
+    /// An error about `path`, optionally at a line and column.
+    pub fn new(path: &Path, position: Option<(usize, usize)>, message: impl Into<String>) -> Self {
+        RegistryError {
+            path: path.to_path_buf(),
+            position,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some((line, column)) => write!(
+                f,
+                "{}:{line}:{column}: {}",
+                self.path.display(),
+                self.message
+            ),
+            None => write!(f, "{}: {}", self.path.display(), self.message),
+        }
+    }
+}
 
 /// Deserializes `text`, the YAML found at line `first_line` of the file at `path`.
 pub(crate) fn parse<T: DeserializeOwned>(
