@@ -39,7 +39,7 @@
 
 use super::chain;
 use super::event::EventType;
-use super::lifecycle::{Handoff, Ledger};
+use super::lifecycle::{id_key, Handoff, Ledger};
 use super::store::{ChainPoint, Resume, Segment, Trail};
 use super::verify::{parse, Parsed};
 use serde::{Deserialize, Serialize};
@@ -389,13 +389,6 @@ impl Index {
         self.file.read_exact(&mut bytes).ok()?;
         (chain::sha256_hex(&bytes) == part.sha256).then_some(bytes)
     }
-}
-
-/// The 64-bit FNV-1a key of a handoff id.
-pub fn id_key(id: &[u8]) -> u64 {
-    id.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// The trail's checkpoint when `CHECKPOINT` holds (see the module's text).

@@ -289,6 +289,13 @@ impl Ended {
     }
 }
 
+/// The 64-bit FNV-1a key of a handoff id.
+pub fn id_key(id: &[u8]) -> u64 {
+    id.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// The filter's bits for `id`: each a word of the filter and the bit in it.
 fn filter_bits(id: &str) -> impl Iterator<Item = (usize, u64)> {
     // FNV-1a, then SplitMix64's finaliser twice: one for the block, one for the bits.
@@ -297,7 +304,7 @@ fn filter_bits(id: &str) -> impl Iterator<Item = (usize, u64)> {
         h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         h ^ (h >> 31)
     };
-    let key = mix(super::checkpoint::id_key(id.as_bytes()));
+    let key = mix(id_key(id.as_bytes()));
     let block = (key as usize & (FILTER_BLOCKS - 1)) * BLOCK_WORDS;
     let bits = mix(key ^ 0x9e37_79b9_7f4a_7c15);
     (0..FILTER_BITS).map(move |n| {

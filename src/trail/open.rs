@@ -14,7 +14,7 @@
 
 use super::checkpoint::{self, Checkpoint, Contents, Entry, Index, OpenHandoff, Place};
 use super::event::{EventType, HandoffType};
-use super::lifecycle::Ledger;
+use super::lifecycle::{id_key, Ledger};
 use super::store::{parse_line, Line, Segment, Trail};
 use super::TrailError;
 use std::collections::{HashMap, HashSet};
@@ -167,7 +167,7 @@ fn read_open(
         replaced: HashSet::new(),
     };
     for handoff in open_there {
-        let key = checkpoint::id_key(handoff.id.as_bytes());
+        let key = id_key(handoff.id.as_bytes());
         let first = checkpoint::first_line(handoff.lines[0]);
         heads.replaced.insert((key, first));
         heads.looked_up.insert(handoff.id.as_bytes().into());
@@ -278,7 +278,7 @@ fn keep(
     let mut open = Vec::new();
     for (id, head) in heads.into_iter().filter(|(_, head)| head.opened) {
         let entry = Entry {
-            key: checkpoint::id_key(&id),
+            key: id_key(&id),
             state: head.state,
             reroutes: head.reroutes,
             lines: head.lines,
