@@ -38,9 +38,10 @@
 //! too, and the views believe both; `verify`, which never reads it, catches an edit.
 
 use super::chain;
+use super::error::TrailError;
 use super::event::EventType;
 use super::lifecycle::{id_key, Handoff, Ledger};
-use super::store::{ChainPoint, Resume, Segment, Trail};
+use super::store::{parse_line, ChainPoint, Line, Resume, Segment, Trail};
 use super::verify::{parse, Parsed};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File, Metadata};
@@ -351,7 +352,7 @@ impl Index {
     ) -> Result<Option<(Entry, Handoff)>, ()> {
         for entry in self.find(id_key(id.as_bytes())).ok_or(())? {
             let mut ledger = Ledger::new();
-            super::open::fold(segments, entry.places(), &mut ledger).map_err(|_| ())?;
+            fold(segments, entry.places(), &mut ledger).map_err(|_| ())?;
             if let Some(handoff) = ledger.get(id) {
                 if handoff.state != entry.state {
                     return Err(());
@@ -389,6 +390,60 @@ impl Index {
         self.file.read_exact(&mut bytes).ok()?;
         (chain::sha256_hex(&bytes) == part.sha256).then_some(bytes)
     }
+}
+
+/// Reads the lines at `places` (in trail order), parses them and folds them into
+/// `ledger`.
+pub(super) fn fold(
+    segments: &[Segment],
+    places: impl IntoIterator<Item = Place>,
+    ledger: &mut Ledger,
+) -> Result<(), TrailError> {
+    let mut open: Option<(u64, File)> = None;
+    let mut text = Vec::new();
+    for [segment_index, number, offset, length] in places {
+        let Some(segment) = usize::try_from(segment_index)
+            .ok()
+            .and_then(|index| segments.get(index))
+        else {
+            continue;
+        };
+        let path = &segment.path;
+        if open
+            .as_ref()
+            .is_none_or(|(segment, _)| *segment != segment_index)
+        {
+            let file =
+                File::open(path).map_err(|e| TrailError::io(path, "read the segment", &e))?;
+            open = Some((segment_index, file));
+        }
+        let Some((_, file)) = open.as_mut() else {
+            continue;
+        };
+        // A place from a checkpoint file is believed, but never for more than a line
+        // may be (4 GiB), nor past the segment's end (`read_exact` fails).
+        let too_long = || {
+            TrailError::at(
+                path,
+                None,
+                "a checkpoint names a line over 4 GiB; delete CHECKPOINT",
+            )
+        };
+        text.resize(u32::try_from(length).map_err(|_| too_long())? as usize, 0);
+        file.seek(SeekFrom::Start(offset))
+            .and_then(|_| file.read_exact(&mut text))
+            .map_err(|e| TrailError::io(path, "read the segment", &e))?;
+        let line = Line {
+            segment: path,
+            number: usize::try_from(number).unwrap_or(usize::MAX),
+            offset,
+            text: &text,
+            terminated: true,
+            last: false,
+        };
+        ledger.apply(&parse_line(&line)?);
+    }
+    Ok(())
 }
 
 /// The trail's checkpoint when `CHECKPOINT` holds (see the module's text).

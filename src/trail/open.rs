@@ -15,11 +15,9 @@
 use super::checkpoint::{self, Checkpoint, Contents, Entry, Index, OpenHandoff, Place};
 use super::event::{EventType, HandoffType};
 use super::lifecycle::{id_key, Ledger};
-use super::store::{parse_line, Line, Segment, Trail};
+use super::store::{parse_line, Segment, Trail};
 use super::TrailError;
 use std::collections::{HashMap, HashSet};
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 
 /// What the first step keeps of a handoff: what [`Ledger::apply`] would make of its
 /// lines so far, and the three lines that rebuild its ledger entry.
@@ -238,7 +236,7 @@ fn read_open(
     wanted.sort_unstable_by_key(|&[segment, _, offset, _]| (segment, offset));
     wanted.dedup();
     let mut ledger = Ledger::new();
-    fold(segments, wanted, &mut ledger)?;
+    checkpoint::fold(segments, wanted, &mut ledger)?;
     if let Some(last) = last.filter(|_| read >= checkpoint::WORTH_KEEPING) {
         let Heads {
             heads, replaced, ..
@@ -314,60 +312,6 @@ fn keep(
         receivers,
     };
     checkpoint::save(trail, segments, last, &contents);
-}
-
-/// Reads the lines at `places` (in trail order), parses them and folds them into
-/// `ledger`.
-pub(super) fn fold(
-    segments: &[Segment],
-    places: impl IntoIterator<Item = checkpoint::Place>,
-    ledger: &mut Ledger,
-) -> Result<(), TrailError> {
-    let mut open: Option<(u64, File)> = None;
-    let mut text = Vec::new();
-    for [segment_index, number, offset, length] in places {
-        let Some(segment) = usize::try_from(segment_index)
-            .ok()
-            .and_then(|index| segments.get(index))
-        else {
-            continue;
-        };
-        let path = &segment.path;
-        if open
-            .as_ref()
-            .is_none_or(|(segment, _)| *segment != segment_index)
-        {
-            let file =
-                File::open(path).map_err(|e| TrailError::io(path, "read the segment", &e))?;
-            open = Some((segment_index, file));
-        }
-        let Some((_, file)) = open.as_mut() else {
-            continue;
-        };
-        // A place from a checkpoint file is believed, but never for more than a line
-        // may be (4 GiB), nor past the segment's end (`read_exact` fails).
-        let too_long = || {
-            TrailError::at(
-                path,
-                None,
-                "a checkpoint names a line over 4 GiB; delete CHECKPOINT",
-            )
-        };
-        text.resize(u32::try_from(length).map_err(|_| too_long())? as usize, 0);
-        file.seek(SeekFrom::Start(offset))
-            .and_then(|_| file.read_exact(&mut text))
-            .map_err(|e| TrailError::io(path, "read the segment", &e))?;
-        let line = Line {
-            segment: path,
-            number: usize::try_from(number).unwrap_or(usize::MAX),
-            offset,
-            text: &text,
-            terminated: true,
-            last: false,
-        };
-        ledger.apply(&parse_line(&line)?);
-    }
-    Ok(())
 }
 
 fn is_final(state: EventType) -> bool {
