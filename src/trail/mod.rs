@@ -15,7 +15,6 @@
 //! are built on those two.
 
 mod append;
-mod blocks;
 mod canonical;
 mod chain;
 mod checkpoint;

@@ -9,10 +9,11 @@
 //!   read the tail, check, write, fsync, replace `HEAD`. Concurrent writers queue.
 //! - `ANCHOR`: the `seq` and `hash` of the last pruned event; the chain starts there.
 //!
-//! Lines are read through the one reader of a trail's lines ([`super::blocks`]);
+//! Lines are read through the one reader of a trail's lines ([`blocks`]);
 //! appending (the lock, the write-ahead write, `HEAD`) is [`super::append`].
 
-use super::blocks;
+pub(super) mod blocks;
+
 use super::chain;
 use super::error::TrailError;
 use super::event::Event;

@@ -18,12 +18,12 @@
 //! judged after the pass by a second read of the lines of just those handoffs (and of
 //! their children, for re-routes), and its break, if any, put in its place.
 
-use super::blocks;
 use super::chain::{self, GENESIS};
 use super::error::TrailError;
 use super::event::{Event, EventType};
 use super::fast::{self, Canonical, Keep};
 use super::lifecycle::{Ledger, Verdict};
+use super::store::blocks;
 use super::store::{ChainPoint, Resume, Segment, Trail};
 use crate::diagnostic::{shape, Diagnostic, TrailCode};
 use serde::Serialize;

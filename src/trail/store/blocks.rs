@@ -8,8 +8,8 @@
 //! are reused, never freed on the other thread, and at most [`IN_FLIGHT`] wait at once,
 //! so memory stays flat whatever the trail's size.
 
-use super::error::TrailError;
-use super::store::{Resume, Segment};
+use super::{Resume, Segment};
+use crate::trail::error::TrailError;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
