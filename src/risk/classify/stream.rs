@@ -8,7 +8,7 @@ use crate::risk::comments::CommentStyle;
 use crate::risk::enclosing::ScopeCandidate;
 use crate::risk::finding::Finding;
 use crate::risk::fold::Folded;
-use crate::risk::matcher::Matcher;
+use crate::risk::matcher::{LineRule, Matcher};
 use crate::risk::project::{FileStacks, ProjectModel};
 use crate::risk::rewrite::Rewrites;
 use crate::risk::syntax::{Grammar, InCodeCandidate, CANDIDATES_PER_FILE};
@@ -349,13 +349,7 @@ impl<'a> Classifier<'a> {
             let Some(rule) = scoped.find(|rule| rule.trigger == trigger) else {
                 continue;
             };
-            self.findings.push(Finding::of_line(
-                matcher,
-                rule,
-                &file.path,
-                (line.number, line.side),
-                matcher.excerpt(line.content),
-            ));
+            self.findings.push(line_finding(matcher, rule, file, line));
         }
     }
 
@@ -608,15 +602,20 @@ impl Classifier<'_> {
                 continue;
             }
             self.close(index);
-            self.findings.push(Finding::of_line(
-                matcher,
-                rule,
-                &file.path,
-                (line.number, line.side),
-                matcher.excerpt(line.content),
-            ));
+            self.findings.push(line_finding(matcher, rule, file, &line));
         }
     }
+}
+
+/// The finding of line rule `rule` on `line` of `file`.
+fn line_finding(
+    matcher: &Matcher,
+    rule: &LineRule,
+    file: &ChangedFile,
+    line: &DiffLine<'_>,
+) -> Finding {
+    let excerpt = matcher.excerpt(line.content);
+    Finding::of_line(matcher, rule, &file.path, (line.number, line.side), excerpt)
 }
 
 /// Whether a JavaScript or TypeScript file opens with the `"use client"` directive (after
