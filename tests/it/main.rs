@@ -8,6 +8,7 @@ mod common;
 mod generate;
 
 mod allow;
+mod architecture;
 mod audit;
 mod check;
 mod ci_formats;
