@@ -24,7 +24,7 @@ use super::matcher::{LineRule, Matcher};
 use super::syntax::{is_code, Grammar, CANDIDATES_PER_FILE};
 use crate::git::{GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::RiskClass;
-use std::collections::{HashMap, HashSet};
+use hashbrown::{HashMap, HashSet};
 
 /// Columns a tab counts for.
 const TAB: usize = 4;
@@ -141,7 +141,12 @@ impl Blocks<'_> {
         if copies.is_empty() {
             return Vec::new();
         }
+        // Every line of the file is looked up: hashed with hashbrown's hasher, not std's
+        // SipHash (3% of a spring-framework commit), and only when it could be a copy.
         for (index, line) in self.lines.iter().enumerate() {
+            if line.len() < TWIN_LENGTH {
+                continue;
+            }
             if let Some(list) = copies.get_mut(line.trim_ascii()) {
                 if !changed.contains(&index) {
                     list.push(index);
