@@ -1688,3 +1688,279 @@ fn an_identifier_spelled_in_characters_python_folds_fires_as_its_ascii_spelling(
         result.findings
     );
 }
+
+/// Commits `files` as the base, then `edits` on top, and classifies the change.
+fn edited(files: &[(&str, &str)], edits: &[(&str, &str)]) -> Classification {
+    let (repo, base) = TestRepo::with_files(files);
+    for (path, content) in edits {
+        repo.write(path, content);
+    }
+    repo.commit("change");
+    run(&repo, &base, &head_commit(), None)
+}
+
+/// The class of a change and the rules of one trigger that fired.
+fn class_and_rules<'a>(result: &'a Classification, trigger: &str) -> (RiskClass, Vec<&'a str>) {
+    let fired = result
+        .findings
+        .iter()
+        .filter(|finding| finding.trigger == trigger)
+        .map(|finding| finding.rule.as_str())
+        .collect();
+    (result.risk, fired)
+}
+
+#[test]
+fn a_guard_named_in_a_route_group_or_an_access_predicate_is_auth() {
+    // A token check added to a Go route group's middleware (macaron/gitea style).
+    let group = "package web\n\nfunc Register(m *Mux) {\n\tm.Group(\"/orgs\", func() {\n\t\tm.Get(\"/teams\", listTeams)\n\t}, orgAssignment(true))\n}\n";
+    let result = edited(
+        &[("internal/web/register.go", group)],
+        &[(
+            "internal/web/register.go",
+            &group.replace("}, orgAssignment", "}, reqToken(), orgAssignment"),
+        )],
+    );
+    assert_eq!(
+        class_and_rules(&result, "auth"),
+        (RiskClass::High, vec!["auth.line.route-guard"])
+    );
+    // Near misses: a request body, and the guard's name in a comment.
+    let client = "package web\n\nfunc send(p Payload) error {\n\treturn post(p)\n}\n";
+    let result = edited(
+        &[("internal/web/client.go", client)],
+        &[(
+            "internal/web/client.go",
+            &client.replace(
+                "\treturn post(p)",
+                "\treqBody := encode(p) // no reqToken() here\n\treturn post(reqBody)",
+            ),
+        )],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+
+    // An access predicate inverted: whether the viewer may read the repository.
+    let action = "package web\n\nfunc watch(r *Repo) int {\n\tif r.ViewerCanRead() {\n\t\treturn 404\n\t}\n\treturn 200\n}\n";
+    let result = edited(
+        &[("internal/web/watch.go", action)],
+        &[(
+            "internal/web/watch.go",
+            &action.replace("if r.ViewerCanRead()", "if !r.ViewerCanRead()"),
+        )],
+    );
+    assert_eq!(
+        class_and_rules(&result, "auth"),
+        (RiskClass::High, vec!["auth.line.access-predicate"])
+    );
+    // Near miss: a stream that can be read is no permission.
+    let body = action.replace("r.ViewerCanRead()", "r.Body.CanRead()");
+    let result = edited(
+        &[("internal/web/watch.go", &body)],
+        &[(
+            "internal/web/watch.go",
+            &body.replace("if r.Body.CanRead()", "if !r.Body.CanRead()"),
+        )],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}
+
+#[test]
+fn a_change_inside_an_open_redirect_guard_is_auth() {
+    let guard = "package urlx\n\n// IsSameSite reports whether the URL stays on this site.\nfunc IsSameSite(raw string) bool {\n\treturn strings.HasPrefix(raw, \"/\")\n}\n";
+    let result = edited(
+        &[("internal/urlx/urlx.go", guard)],
+        &[(
+            "internal/urlx/urlx.go",
+            &guard.replace(
+                "\treturn strings.HasPrefix(raw, \"/\")",
+                "\treturn strings.HasPrefix(raw, \"/\") && !strings.Contains(raw, \"//\")",
+            ),
+        )],
+    );
+    assert_eq!(
+        class_and_rules(&result, "auth"),
+        (RiskClass::High, vec!["auth.scope.redirect-guard"])
+    );
+    // Near miss: a function that follows redirects guards nothing.
+    let follow = "package urlx\n\nfunc FollowRedirects(n int) int {\n\treturn n\n}\n";
+    let result = edited(
+        &[("internal/urlx/follow.go", follow)],
+        &[(
+            "internal/urlx/follow.go",
+            &follow.replace("\treturn n", "\treturn n + 1"),
+        )],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}
+
+#[test]
+fn an_sql_keyword_blocklist_is_an_injection_guard() {
+    let util = "package util;\n\npublic class SqlUtil {\n    public static void filter(String value) {\n        for (String sqlKeyword : KEYWORDS) {\n            if (value.indexOf(sqlKeyword) > -1) {\n                throw new IllegalArgumentException();\n            }\n        }\n    }\n}\n";
+    let result = edited(
+        &[("src/main/java/util/SqlUtil.java", util)],
+        &[(
+            "src/main/java/util/SqlUtil.java",
+            &util.replace(
+                "value.indexOf(sqlKeyword)",
+                "value.toLowerCase().indexOf(sqlKeyword)",
+            ),
+        )],
+    );
+    assert_eq!(
+        class_and_rules(&result, "auth"),
+        (RiskClass::High, vec!["auth.line.injection-guard"])
+    );
+    // Near miss: a query built from SQL text is not a guard.
+    let report = "package util;\n\npublic class Report {\n    String sqlQuery = \"select 1\";\n}\n";
+    let result = edited(
+        &[("src/main/java/util/Report.java", report)],
+        &[(
+            "src/main/java/util/Report.java",
+            &report.replace("select 1", "select 2"),
+        )],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}
+
+#[test]
+fn a_consoles_login_in_configuration_is_auth_whatever_its_value() {
+    let druid = "spring:\n  datasource:\n    druid:\n      statViewServlet:\n        enabled: true\n        login-username:\n        login-password:\n      admin:\n        email: ops@example.org\n";
+    let result = edited(
+        &[("src/main/resources/application-druid.yml", druid)],
+        &[(
+            "src/main/resources/application-druid.yml",
+            &druid
+                .replace("login-username:\n", "login-username: admin\n")
+                .replace("login-password:\n", "login-password: 123456\n"),
+        )],
+    );
+    assert_eq!(
+        class_and_rules(&result, "auth"),
+        (
+            RiskClass::High,
+            vec!["auth.data.login-credential", "auth.data.login-credential"]
+        )
+    );
+    // Near miss: an admin's e-mail address is no login.
+    let result = edited(
+        &[("src/main/resources/application-druid.yml", druid)],
+        &[(
+            "src/main/resources/application-druid.yml",
+            &druid.replace("ops@example.org", "admin@example.org"),
+        )],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}
+
+#[test]
+fn a_tables_columns_in_a_schema_script_and_a_data_fix_up_are_migrations() {
+    let schema = "-- the schema of a new install\ncreate table job_log (\n  id bigint not null,\n  status char(1),\n  primary key (id)\n);\n\ninsert into menu values(\n  1, 'jobs'\n);\n";
+    let result = edited(
+        &[("sql/install.sql", schema)],
+        &[(
+            "sql/install.sql",
+            &schema.replace(
+                "  status char(1),\n",
+                "  status char(1),\n  start_time datetime,\n",
+            ),
+        )],
+    );
+    assert_eq!(
+        class_and_rules(&result, "migration"),
+        (RiskClass::High, vec!["migration.scope.sql-table"])
+    );
+    // Near misses: a seed row, and a query's lines.
+    let result = edited(
+        &[
+            ("sql/install.sql", schema),
+            (
+                "sql/queries.sql",
+                "select id\n  from job_log\n  where status = '0';\n",
+            ),
+        ],
+        &[
+            ("sql/install.sql", &schema.replace("'jobs'", "'job logs'")),
+            (
+                "sql/queries.sql",
+                "select id\n  from job_log\n  where status = '1';\n",
+            ),
+        ],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+
+    // A database's fix-ups rewrite rows on every install.
+    let fix = "def fix_dangling_refs(session):\n    session.execute(table.delete().where(stale))\n";
+    let result = edited(
+        &[("app/db/fixes/fix_refs.py", fix)],
+        &[(
+            "app/db/fixes/fix_refs.py",
+            &fix.replace("stale", "orphaned"),
+        )],
+    );
+    assert_eq!(
+        class_and_rules(&result, "migration"),
+        (RiskClass::High, vec!["migration.path.data-fix"])
+    );
+    // Near miss: fixtures of a database are not fix-ups.
+    let result = edited(
+        &[("app/db/fixtures/users.py", "USERS = ['a']\n")],
+        &[("app/db/fixtures/users.py", "USERS = ['a', 'b']\n")],
+    );
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}
+
+#[test]
+fn a_nestjs_file_named_for_security_auth_or_session_is_auth() {
+    let config = "export default registerAs('securityConfig', () => ({ max: 20 }));\n";
+    for (path, rule) in [
+        (
+            "backend/src/config/security.config.ts",
+            "auth.path.security",
+        ),
+        ("backend/src/config/auth.config.ts", "auth.path.auth-file"),
+        ("backend/src/config/session.config.ts", "auth.path.session"),
+    ] {
+        let result = edited(&[(path, config)], &[(path, &config.replace("20", "40"))]);
+        assert_eq!(
+            class_and_rules(&result, "auth"),
+            (RiskClass::High, vec![rule]),
+            "{path}"
+        );
+    }
+    // Near miss: an author is not auth.
+    let path = "backend/src/authors/author.service.ts";
+    let result = edited(&[(path, config)], &[(path, &config.replace("20", "40"))]);
+    assert_eq!(result.risk, RiskClass::Low, "{:?}", result.findings);
+}
+
+#[test]
+fn a_nestjs_handler_taking_what_its_guard_resolved_is_auth() {
+    // The handler starts taking the note its permission guard checked, to scope a lookup.
+    let package = r#"{"dependencies": {"@nestjs/core": "10"}}"#;
+    let controller = "@Controller('notes')\nexport class NotesController {\n  @Get(':alias/revisions/:uuid')\n  async getRevision(\n    @Param('uuid') uuid: string,\n  ): Promise<Revision> {\n    return await this.revisions.get(uuid);\n  }\n}\n";
+    let path = "src/notes/notes.controller.ts";
+    let scoped = controller
+        .replace(
+            "    @Param('uuid') uuid: string,\n",
+            "    @Param('uuid') uuid: string,\n    @RequestNoteId() noteId: number,\n",
+        )
+        .replace("get(uuid)", "get(uuid, noteId)");
+    let result = edited(
+        &[("package.json", package), (path, controller)],
+        &[(path, &scoped)],
+    );
+    assert_eq!(
+        class_and_rules(&result, "auth"),
+        (RiskClass::High, vec!["auth.line.request-principal"])
+    );
+    // Near miss: Nest's own request object, and a query parameter, decide nothing.
+    let paged = controller.replace(
+        "    @Param('uuid') uuid: string,\n",
+        "    @Param('uuid') uuid: string,\n    @Request() req: Request,\n    @Query('page') page: number,\n",
+    );
+    let result = edited(
+        &[("package.json", package), (path, controller)],
+        &[(path, &paged)],
+    );
+    assert_eq!(result.risk, RiskClass::Medium, "{:?}", result.findings);
+}

@@ -64,6 +64,14 @@ pub(super) const YES: &[Case] = &[
     ("migration.scope.up-down", "src/migrations/add-tags-index.js", "exports.up = async function (knex) {"),
     ("migration.scope.up-down", "internal/store/migrations/tags.go", "func Up(tx *sql.Tx) error {"),
     ("migration.scope.up-down", "app/migrations/backfill.ts", "  async up(queryInterface) {"),
+    // A table's columns in a schema script (init SQL outside a migrations folder), and a
+    // database's folder of data fix-ups.
+    ("migration.scope.sql-table", "sql/ry_20260320.sql", "create table sys_job_log ("),
+    ("migration.scope.sql-table", "db/schema.sql", "CREATE TABLE IF NOT EXISTS subscribers ("),
+    ("migration.scope.sql-table", "docker/init.sql", "ALTER TABLE accounts"),
+    ("migration.path.data-fix", "mealie/db/fixes/fix_migration_data.py", ""),
+    ("migration.path.data-fix", "app/database/fixups/orphaned_rows.rb", ""),
+    ("migration.path.data-fix", "scripts/data_fixes/2024_dedupe_users.py", ""),
 ];
 
 #[rustfmt::skip]
@@ -103,4 +111,9 @@ pub(super) const NO: &[Case] = &[
     ("migration.scope.up-down", "src/ui/scroll.js", "exports.up = function () {"),
     ("migration.line.sql-in-code", "server/migrations/importer.ts", "  const rows = await db.query(\"SELECT id, title FROM recipes\");"),
     ("migration.line.sql-in-code", "src/db/tags.ts", "  await db.query(\"ALTER TABLE tags ADD COLUMN color text\");"),
+    ("migration.scope.sql-table", "queries/subscribers.sql", "SELECT * FROM subscribers WHERE id = ANY($1::INT[]) AND ("),
+    ("migration.scope.sql-table", "sql/seed.sql", "insert into sys_menu values("),
+    ("migration.path.data-fix", "src/fixes/polyfills.js", ""),
+    ("migration.path.data-fix", "app/db/fixtures/users.py", ""),
+    ("migration.path.data-fix", "docs/db/fixes/README.md", ""),
 ];
