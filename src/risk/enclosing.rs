@@ -298,6 +298,12 @@ fn is_branch(line: &[u8]) -> bool {
 /// quotes `os.Getenv(` reads nothing), else its first line that is not a comment line.
 /// At most [`CANDIDATES_PER_FILE`] matching lines are parsed for.
 fn file_match<'t>(rule: &LineRule, path: &str, text: &'t [u8]) -> Option<(usize, &'t [u8])> {
+    // What a line requires, the whole file holds: a file without it has no line to try
+    // (two rules tried each line of a 483-line file, 1.8 M instructions, 4% of a
+    // spring-framework commit).
+    if !rule.could_match(text) {
+        return None;
+    }
     let comments = CommentStyle::for_path(path);
     let mut matches = text
         .split(|&b| b == b'\n')

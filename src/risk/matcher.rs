@@ -143,8 +143,9 @@ impl LineRule {
 
     /// Whether `content` could match: until the regex is compiled, `content` must hold
     /// every literal run it requires (compiling costs a thousand times more than that
-    /// check); then the regex alone decides.
-    fn could_match(&self, content: &[u8]) -> bool {
+    /// check); then the regex alone decides. No line of a text that could not match
+    /// could: what a line holds, a text that holds the line holds too.
+    pub(crate) fn could_match(&self, content: &[u8]) -> bool {
         self.regex.get().is_some()
             || self.forward.get().is_some()
             || self

@@ -100,6 +100,43 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    /// A whole file that does not hold what a rule's lines require has no line the rule
+    /// matches (a file rule looks at no line of such a file): for every built-in line
+    /// rule, on texts of several lines made of the rule's own words and noise.
+    #[test]
+    fn a_text_holds_what_each_of_its_matching_lines_requires(
+        rule in 0..forward_and_whole().len(),
+        pieces in proptest::collection::vec((proptest::num::usize::ANY, proptest::bool::ANY), 1..24),
+    ) {
+        let (id, whole, _, words) = &forward_and_whole()[rule];
+        let mut text = String::new();
+        for (pick, upper) in pieces {
+            let piece = match pick % 3 {
+                0 if !words.is_empty() => words[pick / 3 % words.len()].as_str(),
+                _ if pick % 5 == 0 => "\n",
+                _ => NOISE[pick / 3 % NOISE.len()],
+            };
+            text.push_str(&if upper { piece.to_ascii_uppercase() } else { piece.to_string() });
+        }
+        let source = Policy::default()
+            .triggers
+            .iter()
+            .flat_map(|trigger| &trigger.rules)
+            .find_map(|rule| match &rule.matches {
+                RuleMatch::Line { regex, .. } if rule.id == *id => Some(regex.clone()),
+                _ => None,
+            })
+            .expect("the rule is a line rule");
+        let requirement = RegexRequirement::new(&source);
+        for line in text.split('\n') {
+            if whole.is_match(line.as_bytes()) {
+                proptest::prop_assert!(requirement.holds(text.as_bytes()), "{} on {:?}", id, text);
+            }
+        }
+    }
+}
+
 #[test]
 fn the_forward_dfa_answers_on_long_and_odd_lines() {
     // Lines of every rule's words with NUL, invalid UTF-8, CRLF and look-alikes, as
