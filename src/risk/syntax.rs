@@ -20,6 +20,10 @@
 //! parsed, once per side, to confirm its candidates, and only when the answer can change
 //! the class (the other findings have not already reached the rule's class). Files of a
 //! language without a grammar here keep the line rule's answer.
+//!
+//! A Rust file holds its own unit tests: a match inside an item marked `#[cfg(test)]` or
+//! `#[test]` (and the async runtimes' test attributes) is not confirmed for a rule whose
+//! trigger reads no test files, as a file under `tests/` is not read by it.
 
 use super::finding::Finding;
 use super::matcher::Matcher;
@@ -58,7 +62,7 @@ pub(crate) fn confirmed_findings(
     candidates: &[InCodeCandidate],
     risk: RiskClass,
 ) -> Result<Vec<Finding>, GitError> {
-    let mut trees: HashMap<(LineSide, &RepoPath), Option<Tree>> = HashMap::new();
+    let mut trees: HashMap<(LineSide, &RepoPath), Option<Parsed>> = HashMap::new();
     let mut done: Vec<(&RepoPath, usize)> = Vec::new();
     let mut found = Vec::new();
     for candidate in candidates {
@@ -80,24 +84,103 @@ pub(crate) fn confirmed_findings(
             Some(tree) => tree,
             None => {
                 let text = path.to_string_lossy();
-                let tree = match repo.read_file_at(at, &text)? {
-                    Some(bytes) => Grammar::for_path(&text).and_then(|g| g.parse(&bytes)),
+                let parsed = match repo.read_file_at(at, &text)? {
+                    Some(bytes) => Grammar::for_path(&text).and_then(|g| Parsed::new(g, &bytes)),
                     None => None,
                 };
-                trees.entry((candidate.side, path)).or_insert(tree)
+                trees.entry((candidate.side, path)).or_insert(parsed)
             }
         };
         let in_code = |tree: &Tree| {
             let mut columns = candidate.columns.iter();
             columns.any(|&column| is_code(tree, candidate.number, column))
         };
-        if tree.as_ref().is_some_and(|tree| !in_code(tree)) {
+        if tree.as_ref().is_some_and(|parsed| {
+            !in_code(&parsed.tree)
+                || (!rule.reads_test_files && parsed.in_test_item(candidate.number))
+        }) {
             continue;
         }
         done.push((&candidate.path, candidate.rule));
         found.push(finding(matcher, candidate));
     }
     Ok(found)
+}
+
+/// A file parsed to confirm candidates: its tree and, in Rust, the lines of its test
+/// items.
+struct Parsed {
+    tree: Tree,
+    /// The 0-based rows, first and last, of each item marked `#[cfg(test)]`, `#[test]`,
+    /// `#[tokio::test]` or `#[async_std::test]` (Rust's unit tests live in the file they
+    /// test): a trigger that does not read test files does not read these lines either.
+    test_items: Vec<(usize, usize)>,
+}
+
+impl Parsed {
+    fn new(grammar: Grammar, text: &[u8]) -> Option<Parsed> {
+        let tree = grammar.parse(text)?;
+        let test_items = match grammar {
+            Grammar::Rust => rust_test_items(&tree, text),
+            _ => Vec::new(),
+        };
+        Some(Parsed { tree, test_items })
+    }
+
+    /// Whether line `number` (1-based) lies in a test item.
+    fn in_test_item(&self, number: usize) -> bool {
+        let row = number.saturating_sub(1);
+        self.test_items
+            .iter()
+            .any(|&(first, last)| first <= row && row <= last)
+    }
+}
+
+/// The rows of the Rust items a test attribute marks: each attribute, and the item after
+/// it (past further attributes and comments). A syntax error around the attribute counts
+/// nothing (the lines stay read: fail closed).
+fn rust_test_items(tree: &Tree, text: &[u8]) -> Vec<(usize, usize)> {
+    const TEST_ATTRIBUTES: &[&[u8]] = &[b"cfg(test)", b"test", b"tokio::test", b"async_std::test"];
+    let mut items = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() != "attribute_item" || child.has_error() {
+                if child.child_count() > 0 {
+                    stack.push(child);
+                }
+                continue;
+            }
+            let inner: Vec<u8> = text
+                .get(child.byte_range())
+                .unwrap_or_default()
+                .iter()
+                .copied()
+                .filter(|b| !b.is_ascii_whitespace())
+                .collect();
+            let is_test = inner
+                .strip_prefix(b"#[")
+                .and_then(|rest| rest.strip_suffix(b"]"))
+                .is_some_and(|attribute| TEST_ATTRIBUTES.contains(&attribute));
+            if !is_test {
+                continue;
+            }
+            let mut item = child.next_named_sibling();
+            while let Some(next) = item.filter(|n| {
+                matches!(
+                    n.kind(),
+                    "attribute_item" | "line_comment" | "block_comment"
+                )
+            }) {
+                item = next.next_named_sibling();
+            }
+            if let Some(item) = item.filter(|n| !n.has_error()) {
+                items.push((child.start_position().row, item.end_position().row));
+            }
+        }
+    }
+    items
 }
 
 /// The finding a candidate makes.
@@ -470,6 +553,21 @@ mod tests {
             ("cmd/c.go", go, 5, "os.Getenv", true),
             ("src/c.rs", rust, 2, "env::var", true),
         ]);
+    }
+
+    #[test]
+    fn rust_test_items_are_the_items_a_test_attribute_marks() {
+        let text = "fn main() {}\n\n#[cfg(test)]\n// unit tests\nmod tests {\n    #[tokio::test]\n    async fn a() {}\n}\n\n#[cfg(not(test))]\nfn live() {}\n\n# [ test ]\nfn spaced() {\n}\n#[cfg(any(test, feature = \"x\"))]\nfn either() {}\n";
+        let parsed = Parsed::new(Grammar::Rust, text.as_bytes()).expect("parses");
+        let tested: Vec<usize> = (1..=text.lines().count())
+            .filter(|&number| parsed.in_test_item(number))
+            .collect();
+        // The module (attribute to closing brace, the comment between them included) and
+        // the spaced `# [ test ]` function; not `cfg(not(test))`, not `cfg(any(test, …))`.
+        assert_eq!(tested, vec![3, 4, 5, 6, 7, 8, 13, 14, 15]);
+        // Other languages have no test items.
+        let python = Parsed::new(Grammar::Python, b"def test_a():\n    pass\n").expect("parses");
+        assert!(!python.in_test_item(1));
     }
 
     #[test]

@@ -1964,3 +1964,43 @@ fn a_nestjs_handler_taking_what_its_guard_resolved_is_auth() {
     );
     assert_eq!(result.risk, RiskClass::Medium, "{:?}", result.findings);
 }
+
+#[test]
+fn a_rust_files_own_tests_are_read_as_tests() {
+    // A new endpoint whose unit tests, in the same file, sign in with a fixture password.
+    let (repo, base) = TestRepo::with_files(&[
+        ("Cargo.toml", "[package]\nname = \"stats\"\n"),
+        ("src/stats.rs", "pub fn count() -> u32 {\n    1\n}\n"),
+    ]);
+    let tests = "\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn counts() {\n        const PASSWORD: &str = \"longpassword2\";\n        sign_in(NAME, PASSWORD);\n        assert_eq!(count(), 1);\n    }\n}\n";
+    repo.write(
+        "src/stats.rs",
+        format!("pub fn count() -> u32 {{\n    1\n}}\n{tests}"),
+    );
+    repo.commit("tests");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(
+        (result.risk, rules(&result)),
+        (RiskClass::Medium, vec!["test-file.line.rust-test"])
+    );
+
+    // The same lines outside a test item (`#[cfg(not(test))]` compiles them into the
+    // program) are read as code: high.
+    repo.write(
+        "src/stats.rs",
+        format!(
+            "pub fn count() -> u32 {{\n    1\n}}\n{}",
+            tests
+                .replace("#[cfg(test)]", "#[cfg(not(test))]")
+                .replace("    #[test]\n", "")
+        ),
+    );
+    repo.commit("not tests");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(result.risk, RiskClass::High, "{:?}", result.findings);
+    assert!(
+        rules(&result).contains(&"auth.line.identifier"),
+        "{:?}",
+        result.findings
+    );
+}
