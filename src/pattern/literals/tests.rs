@@ -379,3 +379,107 @@ proptest! {
         assert_each_text_as_literal_by_literal(&prefilter, &sets, &texts, from);
     }
 }
+
+/// One prefilter of every built-in pattern's literals (line regexes and rule globs),
+/// built once: its automaton costs millions of instructions to build.
+struct BuiltIns {
+    prefilter: Prefilter,
+    sets: Vec<Option<Vec<String>>>,
+}
+
+fn built_ins() -> &'static BuiltIns {
+    static BUILT: OnceLock<BuiltIns> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let items: Vec<Option<Literals>> = BUILT_REGEX_LITERALS
+            .iter()
+            .chain(&BUILT_GLOB_LITERALS)
+            .map(|&row| built_row(row))
+            .collect();
+        let sets = literal_sets(&items);
+        let prefilter = Prefilter::new(items.into_iter());
+        BuiltIns { prefilter, sets }
+    })
+}
+
+/// A piece of a line: a built-in literal (in any ASCII case, whole or without its last
+/// byte), bytes a line may hold around it (CR, LF, NUL, bytes that are not UTF-8, the
+/// first byte of a two-byte character), or a character NFKC folds to ASCII.
+fn line_piece() -> impl Strategy<Value = Vec<u8>> {
+    let filler = [
+        b' ', b'\r', b'\n', 0, 0xff, 0xfe, 0xc3, b'_', b'.', b'e', b'=', b'"',
+    ];
+    prop_oneof![
+        4 => (0..BUILT_LITERAL_COUNT, any::<u64>(), any::<bool>()).prop_map(
+            |(id, case, cut)| {
+                let mut bytes = built_literal(id).as_bytes().to_vec();
+                for (at, byte) in bytes.iter_mut().enumerate() {
+                    if case >> (at % 64) & 1 == 1 {
+                        byte.make_ascii_uppercase();
+                    }
+                }
+                if cut && bytes.len() > 1 {
+                    bytes.pop();
+                }
+                bytes
+            }
+        ),
+        2 => prop::collection::vec(prop::sample::select(filler.to_vec()), 0..5),
+        1 => prop::sample::select(vec!["\u{212A}", "\u{17f}", "\u{ff53}", "\u{130}", "\u{df}"])
+            .prop_map(|text| text.as_bytes().to_vec()),
+    ]
+}
+
+/// A line of pieces, padded in front to a length about [`SHORT_LINE`] when `pad` says
+/// (so that the last piece ends a line of 255 to 258 bytes).
+fn line() -> impl Strategy<Value = Vec<u8>> {
+    (
+        prop::collection::vec(line_piece(), 0..8),
+        prop::option::of(SHORT_LINE - 1..SHORT_LINE + 3),
+    )
+        .prop_map(|(pieces, pad)| {
+            let line = pieces.concat();
+            match pad {
+                Some(length) if length > line.len() => {
+                    let mut padded = vec![b' '; length - line.len()];
+                    padded.extend(line);
+                    padded
+                }
+                _ => line,
+            }
+        })
+}
+
+proptest! {
+    /// Whatever built-in literal a line holds, in whatever case, wherever (at its end,
+    /// overlapping another, beside bytes that are not UTF-8), both tiers of the search
+    /// find every pattern holding it, as a literal-by-literal search does; and every
+    /// built-in line regex's requirement holds on the line as it does by `memmem`.
+    #[test]
+    fn every_built_in_literal_a_line_holds_is_found_at_every_tier(line in line()) {
+        let built = built_ins();
+        let expected = candidates_literal_by_literal(&built.sets, &line);
+        for searched in [0, BY_PAIRS] {
+            built.prefilter.searched.store(searched, Ordering::Relaxed);
+            prop_assert_eq!(
+                built.prefilter.candidates(&line),
+                expected.clone(),
+                "from text {} on {:?}", searched, String::from_utf8_lossy(&line)
+            );
+        }
+        let lower = line.to_ascii_lowercase();
+        let mut contains =
+            |literal: &str| memchr::memmem::find(&lower, literal.as_bytes()).is_some();
+        for &[start, end, _, _] in BUILT_REGEX_REQUIREMENTS.iter() {
+            let regex = built_text(start, end);
+            let requirement = RegexRequirement::new(regex);
+            let RegexRequirement::Built(code) = requirement else {
+                panic!("{regex} not read at build time");
+            };
+            prop_assert_eq!(
+                requirement.holds(&line),
+                decode(code).holds(&mut contains),
+                "{} on {:?}", regex, String::from_utf8_lossy(&line)
+            );
+        }
+    }
+}
