@@ -32,8 +32,8 @@ use crate::policy::RiskClass;
 use std::collections::HashMap;
 use tree_sitter::{Language, Node, Parser, Point, Tree};
 
-/// How many matches of one `in_code` rule in one file wait for confirmation; a rule that
-/// matched more lines than that in a file is confirmed among those.
+/// How many matches of one `in_code` rule in one file wait for confirmation: the rule
+/// reads no further line of the file, and fires when none of those is in code.
 pub(crate) const CANDIDATES_PER_FILE: usize = 8;
 
 /// A line an `in_code` rule matched, to confirm with the file's grammar.
@@ -103,6 +103,21 @@ pub(crate) fn confirmed_findings(
         }
         done.push((&candidate.path, candidate.rule));
         found.push(finding(matcher, candidate));
+    }
+    // A rule that matched [`CANDIDATES_PER_FILE`] lines of a file stopped reading it:
+    // the lines it did not read are not known to be text, so when none of those it read
+    // is in code it fires on the first (fail closed). Eight strings that name a guard
+    // above the guard's removal must not hide it.
+    let mut counts: HashMap<(&RepoPath, usize), usize> = HashMap::new();
+    for candidate in candidates {
+        *counts.entry((&candidate.path, candidate.rule)).or_default() += 1;
+    }
+    for candidate in candidates {
+        let key = (&candidate.path, candidate.rule);
+        if counts.get(&key).is_some_and(|&n| n >= CANDIDATES_PER_FILE) && !done.contains(&key) {
+            done.push(key);
+            found.push(finding(matcher, candidate));
+        }
     }
     Ok(found)
 }

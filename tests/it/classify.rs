@@ -2004,3 +2004,67 @@ fn a_rust_files_own_tests_are_read_as_tests() {
         result.findings
     );
 }
+
+/// Removes the `requireAdmin` guard of a route under `decoys` added strings that name it
+/// above the route, and classifies the change.
+fn guard_removed_under(decoys: usize) -> Classification {
+    let route = "router.get(\"/admin/users\", requireAdmin, listUsers);\n";
+    let (repo, base) = TestRepo::with_files(&[(
+        "src/routes.js",
+        &format!("const router = makeRouter();\n{route}module.exports = router;\n"),
+    )]);
+    let decoys: String = (0..decoys)
+        .map(|n| format!("const note{n} = \"see requireAdmin below\";\n"))
+        .collect();
+    repo.write(
+        "src/routes.js",
+        format!(
+            "{decoys}const router = makeRouter();\n\
+             router.get(\"/admin/users\", listUsers);\nmodule.exports = router;\n"
+        ),
+    );
+    repo.commit("drop the guard under decoys");
+    run(&repo, &base, &head_commit(), None)
+}
+
+/// An `in_code` rule reads at most a few matching lines of a file, then stops: eight
+/// strings that name `requireAdmin` added above the route must not hide the removal of
+/// the route's real `requireAdmin` guard below them. A rule that stopped reading before
+/// the file's end, with none of the lines it read in code, fires (fail closed).
+#[test]
+fn strings_naming_a_guard_cannot_hide_the_guards_removal_below_them() {
+    let result = guard_removed_under(8);
+    assert_eq!(result.risk, RiskClass::High, "{result:?}");
+    assert!(triggers(&result).contains(&"auth"), "{result:?}");
+
+    // Seven such strings leave the rule reading on to the guard's line, in code: it fires
+    // there, as it does with no decoy at all.
+    for decoys in [0, 7] {
+        let result = guard_removed_under(decoys);
+        let auth: Vec<_> = result
+            .findings
+            .iter()
+            .filter(|f| f.trigger == "auth")
+            .collect();
+        assert_eq!(auth.len(), 1, "{result:?}");
+        assert_eq!(
+            (auth[0].line, auth[0].side),
+            (Some(2), Some(LineSide::Removed))
+        );
+    }
+}
+
+/// Eight strings that name a guard, and nothing else: the rule stopped reading at its
+/// limit and cannot say the rest of the file is text, so it fires; five do not.
+#[test]
+fn a_rule_that_stops_reading_a_file_at_its_limit_fires() {
+    let strings = |count: usize| -> String {
+        (0..count)
+            .map(|n| format!("const note{n} = \"see requireAdmin\";\n"))
+            .collect()
+    };
+    let result = change(&[("src/notes.js", &strings(8))]);
+    assert_eq!(result.risk, RiskClass::High, "{result:?}");
+    let result = change(&[("src/notes.js", &strings(5))]);
+    assert_eq!(result.risk, RiskClass::Low, "{result:?}");
+}
