@@ -91,14 +91,16 @@ pub(crate) fn confirmed_findings(
                 trees.entry((candidate.side, path)).or_insert(parsed)
             }
         };
-        let in_code = |tree: &Tree| {
-            let mut columns = candidate.columns.iter();
-            columns.any(|&column| is_code(tree, candidate.number, column))
+        // A match counts where it starts in code, and (for a rule that reads no test
+        // files) outside the file's test items: by row and column, as code sharing a row
+        // with a test attribute or a test module's closing brace is the program's.
+        let counts = |parsed: &Parsed| {
+            candidate.columns.iter().any(|&column| {
+                is_code(&parsed.tree, candidate.number, column)
+                    && (rule.reads_test_files || !parsed.in_test_item(candidate.number, column))
+            })
         };
-        if tree.as_ref().is_some_and(|parsed| {
-            !in_code(&parsed.tree)
-                || (!rule.reads_test_files && parsed.in_test_item(candidate.number))
-        }) {
+        if tree.as_ref().is_some_and(|parsed| !counts(parsed)) {
             continue;
         }
         done.push((&candidate.path, candidate.rule));
@@ -126,11 +128,15 @@ pub(crate) fn confirmed_findings(
 /// items.
 struct Parsed {
     tree: Tree,
-    /// The 0-based rows, first and last, of each item marked `#[cfg(test)]`, `#[test]`,
-    /// `#[tokio::test]` or `#[async_std::test]` (Rust's unit tests live in the file they
-    /// test): a trigger that does not read test files does not read these lines either.
-    test_items: Vec<(usize, usize)>,
+    /// Where each item marked `#[cfg(test)]`, `#[test]`, `#[tokio::test]` or
+    /// `#[async_std::test]` stands, from its attribute's first byte to its last (Rust's
+    /// unit tests live in the file they test): a trigger that does not read test files
+    /// does not read these either.
+    test_items: TestItems,
 }
+
+/// Spans of a file, each from a (row, byte column) point to the point past its end.
+type TestItems = Vec<((usize, usize), (usize, usize))>;
 
 impl Parsed {
     fn new(grammar: Grammar, text: &[u8]) -> Option<Parsed> {
@@ -142,19 +148,20 @@ impl Parsed {
         Some(Parsed { tree, test_items })
     }
 
-    /// Whether line `number` (1-based) lies in a test item.
-    fn in_test_item(&self, number: usize) -> bool {
-        let row = number.saturating_sub(1);
+    /// Whether byte `column` of line `number` (1-based) lies in a test item.
+    fn in_test_item(&self, number: usize, column: usize) -> bool {
+        let at = (number.saturating_sub(1), column);
         self.test_items
             .iter()
-            .any(|&(first, last)| first <= row && row <= last)
+            .any(|&(start, end)| start <= at && at < end)
     }
 }
 
-/// The rows of the Rust items a test attribute marks: each attribute, and the item after
-/// it (past further attributes and comments). A syntax error around the attribute counts
-/// nothing (the lines stay read: fail closed).
-fn rust_test_items(tree: &Tree, text: &[u8]) -> Vec<(usize, usize)> {
+/// Where the Rust items a test attribute marks stand, as (row, byte column) points: from
+/// each attribute's start to the end of the item after it (past further attributes and
+/// comments). A syntax error around the attribute counts nothing (the lines stay read:
+/// fail closed).
+fn rust_test_items(tree: &Tree, text: &[u8]) -> TestItems {
     const TEST_ATTRIBUTES: &[&[u8]] = &[b"cfg(test)", b"test", b"tokio::test", b"async_std::test"];
     let mut items = Vec::new();
     let mut stack = vec![tree.root_node()];
@@ -191,7 +198,8 @@ fn rust_test_items(tree: &Tree, text: &[u8]) -> Vec<(usize, usize)> {
                 item = next.next_named_sibling();
             }
             if let Some(item) = item.filter(|n| !n.has_error()) {
-                items.push((child.start_position().row, item.end_position().row));
+                let (start, end) = (child.start_position(), item.end_position());
+                items.push(((start.row, start.column), (end.row, end.column)));
             }
         }
     }
@@ -575,14 +583,16 @@ mod tests {
         let text = "fn main() {}\n\n#[cfg(test)]\n// unit tests\nmod tests {\n    #[tokio::test]\n    async fn a() {}\n}\n\n#[cfg(not(test))]\nfn live() {}\n\n# [ test ]\nfn spaced() {\n}\n#[cfg(any(test, feature = \"x\"))]\nfn either() {}\n";
         let parsed = Parsed::new(Grammar::Rust, text.as_bytes()).expect("parses");
         let tested: Vec<usize> = (1..=text.lines().count())
-            .filter(|&number| parsed.in_test_item(number))
+            .filter(|&number| parsed.in_test_item(number, 0))
             .collect();
         // The module (attribute to closing brace, the comment between them included) and
         // the spaced `# [ test ]` function; not `cfg(not(test))`, not `cfg(any(test, …))`.
         assert_eq!(tested, vec![3, 4, 5, 6, 7, 8, 13, 14, 15]);
+        // By column: what follows the module's closing brace on its row is not in it.
+        assert!(parsed.in_test_item(8, 0) && !parsed.in_test_item(8, 1));
         // Other languages have no test items.
         let python = Parsed::new(Grammar::Python, b"def test_a():\n    pass\n").expect("parses");
-        assert!(!python.in_test_item(1));
+        assert!(!python.in_test_item(1, 0));
     }
 
     #[test]

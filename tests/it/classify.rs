@@ -2068,3 +2068,35 @@ fn a_rule_that_stops_reading_a_file_at_its_limit_fires() {
     let result = change(&[("src/notes.js", &strings(5))]);
     assert_eq!(result.risk, RiskClass::Low, "{result:?}");
 }
+
+/// A test item's lines are test lines only where the item stands: code that shares a row
+/// with a `#[cfg(test)]` attribute (before it) or with the test module's closing brace
+/// (after it) is the program's, and read.
+#[test]
+fn code_sharing_a_row_with_a_rust_test_item_is_read_as_code() {
+    let before = "pub fn count() -> u32 {\n    1\n}\n";
+    let shapes = [
+        "pub fn admin() { sign_in(NAME, PASSWORD); } #[cfg(test)]\nmod tests {\n    #[test]\n    fn counts() {}\n}\n",
+        "#[cfg(test)]\nmod tests {\n    #[test]\n    fn counts() {}\n} pub fn admin() { sign_in(NAME, PASSWORD); }\n",
+    ];
+    for shape in shapes {
+        let (repo, base) = TestRepo::with_files(&[
+            ("Cargo.toml", "[package]\nname = \"stats\"\n"),
+            ("src/stats.rs", before),
+        ]);
+        repo.write("src/stats.rs", format!("{before}{shape}"));
+        repo.commit("an admin sign-in beside the tests");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(
+            result.risk,
+            RiskClass::High,
+            "{shape}: {:?}",
+            result.findings
+        );
+        assert!(
+            rules(&result).contains(&"auth.line.identifier"),
+            "{shape}: {:?}",
+            result.findings
+        );
+    }
+}
