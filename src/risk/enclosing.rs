@@ -296,7 +296,8 @@ fn is_branch(line: &[u8]) -> bool {
 /// A file rule's match (see [`scope_findings`]): the file's first line whose match
 /// starts in code, by the file's grammar where it has one (a string or a comment that
 /// quotes `os.Getenv(` reads nothing), else its first line that is not a comment line.
-/// At most [`CANDIDATES_PER_FILE`] matching lines are parsed for.
+/// At most [`CANDIDATES_PER_FILE`] matching lines are parsed for; when none of those is in
+/// code, the first counts (fail closed).
 fn file_match<'t>(rule: &LineRule, path: &str, text: &'t [u8]) -> Option<(usize, &'t [u8])> {
     // What a line requires, the whole file holds: a file without it has no line to try
     // (two rules tried each line of a 483-line file, 1.8 M instructions, 4% of a
@@ -311,17 +312,22 @@ fn file_match<'t>(rule: &LineRule, path: &str, text: &'t [u8]) -> Option<(usize,
         .filter(|(_, line)| rule.is_match(line) && !comments.is_comment(line))
         .take(CANDIDATES_PER_FILE)
         .peekable();
-    matches.peek()?;
+    let first = *matches.peek()?;
     let Some(tree) = Grammar::for_path(path).and_then(|grammar| grammar.parse(text)) else {
         return matches.next().map(|(at, line)| (at + 1, line));
     };
     let regex = rule.regex()?;
-    matches
-        .find(|(at, line)| {
-            let mut starts = regex.find_iter(line).map(|found| found.start());
-            starts.any(|column| is_code(&tree, at + 1, column))
-        })
-        .map(|(at, line)| (at + 1, line))
+    let mut read = 0;
+    let found = matches.find(|(at, line)| {
+        read += 1;
+        let mut starts = regex.find_iter(line).map(|found| found.start());
+        starts.any(|column| is_code(&tree, at + 1, column))
+    });
+    // As many matches as are parsed for, none in code: the lines past them are not read,
+    // so the rule holds on the first (fail closed). Strings quoting `os.getenv(` above a
+    // config file's real read must not hide it.
+    let found = found.or((read == CANDIDATES_PER_FILE).then_some(first));
+    found.map(|(at, line)| (at + 1, line))
 }
 
 /// Whether `line` only closes blocks: brackets, `end`, separators.

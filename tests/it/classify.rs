@@ -2100,3 +2100,30 @@ fn code_sharing_a_row_with_a_rust_test_item_is_read_as_code() {
         );
     }
 }
+
+/// A config file's read of the environment is found past strings that quote one: eight
+/// `"call os.getenv(name)"` strings above `os.getenv(PORT_NAME)` made a change to the file
+/// low. A file rule parses at most eight matching lines; when none is in code it holds.
+#[test]
+fn strings_quoting_an_env_read_cannot_hide_a_config_files_real_read() {
+    for decoys in [7, 8, 12] {
+        let help: String = (0..decoys)
+            .map(|n| format!("HELP{n} = \"call os.getenv(name) to read it\"\n"))
+            .collect();
+        let (repo, base) = TestRepo::with_files(&[(
+            "config/settings.py",
+            &format!("{help}import os\nPORT = os.getenv(PORT_NAME)\n"),
+        )]);
+        repo.write(
+            "config/settings.py",
+            format!("{help}TIMEOUT = 5\nimport os\nPORT = os.getenv(PORT_NAME)\n"),
+        );
+        repo.commit("a timeout");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(result.risk, RiskClass::High, "{decoys}: {result:?}");
+        assert!(
+            triggers(&result).contains(&"env-var"),
+            "{decoys}: {result:?}"
+        );
+    }
+}
