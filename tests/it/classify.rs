@@ -2127,3 +2127,49 @@ fn strings_quoting_an_env_read_cannot_hide_a_config_files_real_read() {
         );
     }
 }
+
+/// Terraform's permissions and credentials are read in any `.tf` file: a rewritten
+/// `for_each` of an `aws_lambda_permission`, an IAM managed policy's ARN, a provider's
+/// registry password read from a data source. A timeout or the tags of a function, in
+/// the same file, stay low.
+#[test]
+fn terraform_permissions_and_credentials_are_high_and_plain_arguments_are_not() {
+    let main = "resource \"aws_lambda_function\" \"this\" {\n  function_name = var.name\n  timeout       = 3\n  tags          = var.tags\n}\n\nresource \"aws_lambda_permission\" \"triggers\" {\n  for_each = var.create ? var.allowed_triggers : {}\n\n  function_name = aws_lambda_function.this.function_name\n  action        = \"lambda:InvokeFunction\"\n}\n\ndata \"aws_iam_policy\" \"tracing\" {\n  arn = \"arn:aws:iam::aws:policy/AWSXrayWriteOnlyAccess\"\n}\n\nprovider \"docker\" {\n  registry_auth {\n    address = var.registry\n  }\n}\n";
+    let cases: [(&str, &str, RiskClass, Option<&str>); 5] = [
+        (
+            "  for_each = var.create ? var.allowed_triggers : {}\n",
+            "  for_each = { for k, v in var.allowed_triggers : k => v if var.create }\n",
+            RiskClass::High,
+            Some("auth"),
+        ),
+        (
+            "policy/AWSXrayWriteOnlyAccess",
+            "policy/AWSXRayDaemonWriteAccess",
+            RiskClass::High,
+            Some("auth"),
+        ),
+        (
+            "    address = var.registry\n",
+            "    address = var.registry\n    password = data.aws_ecr_authorization_token.token.password\n",
+            RiskClass::High,
+            Some("credential"),
+        ),
+        ("  timeout       = 3\n", "  timeout       = 30\n", RiskClass::Low, None),
+        (
+            "  tags          = var.tags\n",
+            "  tags          = merge(var.tags, { Name = var.name })\n",
+            RiskClass::Low,
+            None,
+        ),
+    ];
+    for (old, new, class, trigger) in cases {
+        let (repo, base) = TestRepo::with_files(&[("main.tf", main)]);
+        repo.write("main.tf", main.replacen(old, new, 1));
+        repo.commit("terraform");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(result.risk, class, "{new}: {result:?}");
+        if let Some(trigger) = trigger {
+            assert!(triggers(&result).contains(&trigger), "{new}: {result:?}");
+        }
+    }
+}

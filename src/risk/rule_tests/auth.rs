@@ -240,6 +240,17 @@ pub(super) const YES: &[Case] = &[
     ("auth.path.auth-file", "src/modules/users/jwt-auth.service.ts", ""),
     ("auth.path.session", "backend/src/config/session.config.ts", ""),
     ("auth.path.security", "backend/src/config/security.config.ts", ""),
+    // Terraform: permissions are IAM resources, resource policies and their ARNs.
+    ("auth.scope.terraform-iam", "main.tf", "resource \"aws_lambda_permission\" \"current_version_triggers\" {"),
+    ("auth.scope.terraform-iam", "iam.tf", "data \"aws_iam_policy\" \"tracing\" {"),
+    ("auth.scope.terraform-iam", "modules/app/iam.tf", "resource \"aws_iam_role_policy_attachment\" \"vpc\" {"),
+    ("auth.scope.terraform-iam", "s3.tf", "resource \"aws_s3_bucket_policy\" \"this\" {"),
+    ("auth.scope.terraform-iam", "gcp/main.tf", "resource \"google_project_iam_member\" \"ci\" {"),
+    ("auth.scope.terraform-iam", "azure/main.tf", "resource \"azurerm_role_assignment\" \"reader\" {"),
+    ("auth.line.terraform-iam", "iam.tf", "  arn = \"arn:${data.aws_partition.current.partition}:iam::aws:policy/AWSXRayDaemonWriteAccess\""),
+    ("auth.line.terraform-iam", "main.tf", "  policy_arn = aws_iam_policy.logs.arn"),
+    ("auth.line.terraform-iam", "main.tf", "  assume_role_policy = data.aws_iam_policy_document.assume.json"),
+    ("auth.line.terraform-iam", "examples/complete/main.tf", "  attach_policy_arns = true"),
 ];
 
 #[rustfmt::skip]
@@ -405,4 +416,13 @@ pub(super) const NO: &[Case] = &[
     ("auth.path.auth-file", "src/config/oauthless.md", ""),
     ("auth.path.session", "src/chat/sessionize.config.ts", ""),
     ("auth.path.security", "docs/security.config.md", ""),
+    ("auth.scope.terraform-iam", "main.tf", "resource \"aws_lambda_function\" \"this\" {"),
+    ("auth.scope.terraform-iam", "main.tf", "resource \"aws_s3_object\" \"lambda_package\" {"),
+    ("auth.scope.terraform-iam", "main.tf", "resource \"aws_appautoscaling_policy\" \"scale\" {"),
+    ("auth.scope.terraform-iam", "ecr.tf", "resource \"aws_ecr_lifecycle_policy\" \"this\" {"),
+    ("auth.scope.terraform-iam", "variables.tf", "variable \"attach_policy_json\" {"),
+    ("auth.line.terraform-iam", "main.tf", "  timeout = var.lambda_at_edge ? min(var.timeout, 30) : var.timeout"),
+    ("auth.line.terraform-iam", "main.tf", "  tags = merge(var.tags, var.s3_object_tags)"),
+    ("auth.line.terraform-iam", "main.tf", "  ecr_repo_lifecycle_policy = jsonencode({"),
+    ("auth.line.terraform-iam", "main.tf", "  function_arn = aws_lambda_function.this[0].arn"),
 ];

@@ -38,6 +38,10 @@ pub(super) const YES: &[Case] = &[
     ("credential.line.template-secret", "charts/app/templates/deployment.yaml", "              name: {{ .Values.db.existingSecret }}"),
     ("credential.line.sql-password", "db/mysql/user.sql", "CREATE USER IF NOT EXISTS 'shop'@'%' IDENTIFIED BY 's3cr3tpw';"),
     ("credential.line.template-secret", "charts/app/templates/NOTES.txt", "{{- if .Values.license.token }}"),
+    ("credential.line.terraform-secret", "examples/container-image/main.tf", "    password = data.aws_ecr_authorization_token.token.password"),
+    ("credential.line.terraform-secret", "main.tf", "  event_source_token     = try(each.value.event_source_token, null)"),
+    ("credential.line.terraform-secret", "rds.tf", "  master_password = random_password.db.result"),
+    ("credential.line.terraform-secret", "providers.tf", "  token = var.cloudflare_api_token"),
 ];
 
 #[rustfmt::skip]
@@ -77,4 +81,9 @@ pub(super) const NO: &[Case] = &[
     ("credential.line.template-secret", "charts/app/templates/deployment.yaml", "          image: {{ .Values.image.repository }}:{{ .Values.image.tag }}"),
     ("credential.line.template-secret", "docs/secrets.md", "Set {{ .Values.db.existingSecret }} to the name."),
     ("credential.line.sql-password", "db/mysql/user.sql", "GRANT ALL PRIVILEGES ON shop.* TO 'shop'@'%';"),
+    ("credential.line.terraform-secret", "rds.tf", "  manage_master_user_password = true"),
+    ("credential.line.terraform-secret", "iam.tf", "  password_length = 16"),
+    ("credential.line.terraform-secret", "secrets.tf", "  secret_name = \"app\""),
+    ("credential.line.terraform-secret", "main.tf", "  event_source_token = null"),
+    ("credential.line.terraform-secret", "main.tf", "  timeout = 30"),
 ];
