@@ -1,7 +1,7 @@
 //! The layout the README's "Development" section describes, held to the source: every
 //! module of `src/` has its line in the module table (and every line names a module that
-//! exists), and no two modules of the library import each other, directly or round a
-//! longer loop (test code aside).
+//! exists), no two modules of the library import each other, directly or round a
+//! longer loop (test code aside), and no file of code grows past 800 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -373,4 +373,60 @@ fn no_two_modules_of_the_library_import_each_other() {
             .is_some_and(|to| to.contains_key("policy")),
         "the scan found no use of `policy` in `risk`: {edges:?}"
     );
+}
+
+/// The most lines a file of code (or an embedded template) may hold. A file that grows
+/// past it is split by moves along a seam it already has, as the other large files were:
+/// its tests to a `tests.rs` submodule, or a cohesive part to a module of its own.
+const MOST_LINES: usize = 800;
+
+/// Every file of `templates/`, relative to the crate's root, with `/` between folders.
+fn template_files() -> Vec<String> {
+    fn walk(dir: &Path, into: &mut Vec<String>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                walk(&path, into);
+            } else {
+                let relative = path.strip_prefix(root()).expect("a file under the root");
+                let parts: Vec<_> = relative.iter().map(|p| p.to_string_lossy()).collect();
+                into.push(parts.join("/"));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root().join("templates"), &mut files);
+    files.sort();
+    files
+}
+
+/// Every `.rs` file of `src/` and every template the binary embeds stays within
+/// `MOST_LINES`. The data tables (`src/**/*.yaml`, `schema/`) are not held to it: their
+/// length is their number of entries, and one table split across files would have to be
+/// put back together by its loader.
+#[test]
+fn no_file_of_code_passes_800_lines() {
+    let files = source_files()
+        .into_iter()
+        .map(|file| format!("src/{file}"))
+        .chain(template_files());
+    let mut too_long = Vec::new();
+    let mut longest = 0;
+    for file in files {
+        let lines = read(&file).lines().count();
+        longest = longest.max(lines);
+        if lines > MOST_LINES {
+            too_long.push(format!("{file} ({lines} lines)"));
+        }
+    }
+    assert!(
+        too_long.is_empty(),
+        "longer than {MOST_LINES} lines: {}; split each by moves along a seam it has \
+         (its tests to a `tests.rs` submodule, or a cohesive part to a module of its own \
+         with its `//!`), and give each new file its line in README.md's module table",
+        too_long.join(", ")
+    );
+    // The scan reads the files it checks.
+    assert!(longest > 100, "the longest file read has {longest} lines");
 }
