@@ -14,14 +14,16 @@
 //! The same [`Ledger::check`] guards `append` and re-checks every event in `verify`,
 //! so a hand-edited trail is held to the rules the tool follows.
 
+mod ended;
+
 use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout};
 use super::time;
 use crate::diagnostic::TrailCode;
 use crate::policy::RiskClass;
 // hashbrown's default hasher (foldhash, seeded per process): the ledger looks up every
 // event's handoff, and SipHash was a measurable share of `verify`.
+use ended::{Closed, Ended};
 use hashbrown::{HashMap, HashSet};
-use std::collections::VecDeque;
 use std::fmt;
 
 /// At most this many attempts of one handoff (002 §4.2 `max_attempts`).
@@ -204,112 +206,10 @@ pub struct Ledger {
     elsewhere: HashMap<String, usize>,
 }
 
-/// What a compact ledger keeps of a handoff that has ended.
-#[derive(Debug, Clone)]
-struct Closed {
-    state: EventType,
-    depth: u32,
-    to_agent: String,
-    reroutes: u32,
-    /// When it was put in (for [`Ended`]'s window).
-    generation: u64,
-}
-
-/// How many ended handoffs a bounded ledger keeps in full.
-pub const RECENT: usize = 4_096;
-/// The bounded ledger's filter of ended ids: 2^16 blocks of 512 bits (4 MiB).
-const FILTER_BLOCKS: usize = 1 << 16;
-/// 64-bit words per block: one cache line.
-const BLOCK_WORDS: usize = 8;
-/// Bits set per id.
-const FILTER_BITS: u32 = 6;
-
-/// The handoffs a compact ledger has seen end: every one (exact), or, in a bounded
-/// one, the latest [`RECENT`] in full and every id in a Bloom filter of fixed size
-/// whose six bits for one id fall in one 512-bit block, one cache line (no false
-/// negatives; at 340k ended ids about one false alarm in ten million lookups).
-#[derive(Debug, Clone, Default)]
-struct Ended {
-    map: HashMap<String, Closed>,
-    /// Bounded: the ids put in, oldest first, with their generation.
-    order: VecDeque<(String, u64)>,
-    /// Bounded: the filter.
-    filter: Vec<u64>,
-    generation: u64,
-}
-
-impl Ended {
-    fn bounded() -> Ended {
-        Ended {
-            filter: vec![0; FILTER_BLOCKS * BLOCK_WORDS],
-            ..Ended::default()
-        }
-    }
-
-    fn is_bounded(&self) -> bool {
-        !self.filter.is_empty()
-    }
-
-    fn get(&self, id: &str) -> Option<&Closed> {
-        self.map.get(id)
-    }
-
-    fn insert(&mut self, id: String, mut closed: Closed) {
-        if !self.is_bounded() {
-            self.map.insert(id, closed);
-            return;
-        }
-        for (word, bit) in filter_bits(&id) {
-            self.filter[word] |= bit;
-        }
-        self.generation += 1;
-        closed.generation = self.generation;
-        self.order.push_back((id.clone(), self.generation));
-        self.map.insert(id, closed);
-        while self.map.len() > RECENT || self.order.len() > 2 * RECENT {
-            let Some((id, generation)) = self.order.pop_front() else {
-                break;
-            };
-            if self
-                .map
-                .get(&id)
-                .is_some_and(|c| c.generation == generation)
-            {
-                self.map.remove(&id);
-            }
-        }
-    }
-
-    /// Whether `id` may have ended before and left the window (bounded only).
-    fn maybe(&self, id: &str) -> bool {
-        if !self.is_bounded() || self.map.contains_key(id) {
-            return false;
-        }
-        filter_bits(id).all(|(word, bit)| self.filter[word] & bit != 0)
-    }
-}
-
 /// The 64-bit FNV-1a key of a handoff id.
 pub fn id_key(id: &[u8]) -> u64 {
     id.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
         (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// The filter's bits for `id`: each a word of the filter and the bit in it.
-fn filter_bits(id: &str) -> impl Iterator<Item = (usize, u64)> {
-    // FNV-1a, then SplitMix64's finaliser twice: one for the block, one for the bits.
-    let mix = |mut h: u64| {
-        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        h ^ (h >> 31)
-    };
-    let key = mix(id_key(id.as_bytes()));
-    let block = (key as usize & (FILTER_BLOCKS - 1)) * BLOCK_WORDS;
-    let bits = mix(key ^ 0x9e37_79b9_7f4a_7c15);
-    (0..FILTER_BITS).map(move |n| {
-        let at = (bits >> (9 * n)) as usize & 511;
-        (block + at / 64, 1u64 << (at % 64))
     })
 }
 
@@ -345,8 +245,9 @@ impl Ledger {
     /// [`Ledger::get`] and [`Ledger::handoffs`] do not see ended handoffs.
     ///
     /// Memory is bounded: of the handoffs that have ended it keeps the latest
-    /// [`RECENT`] and a filter of every id; [`Ledger::judge`] says which events need a
-    /// re-read of their handoff's lines ([`Ledger::compact_exact`] over those lines).
+    /// [`RECENT`](ended::RECENT) and a filter of every id; [`Ledger::judge`] says which
+    /// events need a re-read of their handoff's lines ([`Ledger::compact_exact`] over
+    /// those lines).
     pub fn compact() -> Ledger {
         Ledger {
             compact: true,
@@ -746,39 +647,4 @@ fn check_next(handoff: &Handoff, event: &Event) -> Result<(), Violation> {
         ));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every id put in the filter is found (no false negatives), and at the size of a
-    /// 1M-event trail's ended handoffs an id not put in is almost never.
-    #[test]
-    fn the_filter_of_ended_ids_finds_each_and_rarely_another() {
-        let mut ended = Ended::bounded();
-        let closed = || Closed {
-            state: EventType::Completed,
-            depth: 0,
-            to_agent: "b".into(),
-            reroutes: 0,
-            generation: 0,
-        };
-        for n in 0..340_000 {
-            let id = format!("ho_{n:08}");
-            ended.insert(id, closed());
-        }
-        assert_eq!(ended.map.len(), RECENT);
-        let missed = (0..340_000)
-            .filter(|n| {
-                let id = format!("ho_{n:08}");
-                ended.get(&id).is_none() && !ended.maybe(&id)
-            })
-            .count();
-        assert_eq!(missed, 0);
-        let false_alarms = (340_000..1_340_000)
-            .filter(|n| ended.maybe(&format!("ho_{n:08}")))
-            .count();
-        assert!(false_alarms <= 3, "{false_alarms} false alarms in 1M");
-    }
 }
