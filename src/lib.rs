@@ -116,18 +116,19 @@ pub use message::{
 pub use trail::{
     against_registry as validate_against_registry, append as append_intents,
     default_dir as default_trail_dir, escalate as escalate_handoff, export_otlp,
-    follow as follow_handoff, import as import_records, initiate as initiate_handoff,
-    list as list_handoffs, parse_duration, parse_utc as parse_utc_timestamp, prune as prune_trail,
-    query as query_trail, repair as repair_trail, show as show_handoff,
-    summarise as summarise_trail, tick as tick_trail, verify as verify_trail,
-    views as handoff_views, Bar, Batch, ChainPoint, ContextSnapshot, Counted, Deferred,
-    Deliverables, ErrorKind as TrailErrorKind, Event as TrailEvent, EventSummary, EventType,
-    Expectation, Filter as TrailFilter, Handoff, HandoffRow, HandoffType, HandoffView,
-    HandoffViews, Imported, Initiation, Intent, Ledger, Line as TrailLine, Located, OnTimeout,
-    Outcome as HandoffOutcome, Prune, PrunedSegment, Repair, Scope as TrailScope,
-    Segment as TrailSegment, Skipped as SkippedImport, Spread, Step, TaskRow, Timeline, TornLine,
-    Trail, TrailError, TrailSummary, Verification, VerificationCheck, Violation, ViolationKind,
-    ACTIVE_TASK_DAYS, COMPLETED_TASK_DAYS, ESCALATION_DAYS, MAX_ATTEMPTS, MAX_DEPTH, MAX_REROUTES,
+    follow as follow_handoff, import as import_records, import_files as import_record_files,
+    initiate as initiate_handoff, list as list_handoffs, open_handoff, parse_duration,
+    parse_utc as parse_utc_timestamp, prune as prune_trail, query as query_trail,
+    repair as repair_trail, show as show_handoff, summarise as summarise_trail, take_steps,
+    tick as tick_trail, verify as verify_trail, views as handoff_views, Bar, Batch, ChainPoint,
+    ContextSnapshot, Counted, Deferred, Deliverables, ErrorKind as TrailErrorKind,
+    Event as TrailEvent, EventSummary, EventType, Expectation, Filter as TrailFilter, Handoff,
+    HandoffRow, HandoffType, HandoffView, HandoffViews, Imported, Initiation, Intent, Ledger,
+    Line as TrailLine, Located, OnTimeout, Outcome as HandoffOutcome, Prune, PrunedSegment, Repair,
+    Scope as TrailScope, Segment as TrailSegment, Skipped as SkippedImport, Spread, Step, TaskRow,
+    Timeline, TornLine, Trail, TrailError, TrailSummary, Verification, VerificationCheck,
+    Violation, ViolationKind, ACTIVE_TASK_DAYS, COMPLETED_TASK_DAYS, ESCALATION_DAYS, MAX_ATTEMPTS,
+    MAX_DEPTH, MAX_REROUTES,
 };
 // The trail's chain, for checking it independently (tests, fuzzing).
 pub use trail::{
@@ -142,12 +143,12 @@ pub use diagnostic::{
     TrailCode,
 };
 pub use report::{
-    appended_line, apply_audit_baseline, deferred_line, event_line, write as write_report,
-    Annotation, AuditHeader, AuditReport, CheckReport, ClassifyReport, ContractCheckReport,
-    ContractNextReport, ExplainReport, Format, HandoffHistory, HistoryReport,
-    Level as AnnotationLevel, LintReport, ListReport, MessageCheckReport, ParseReport,
-    PolicyReport, PruneReport, RepairReport, Report, ReportError, RouteContract, RouteReport,
-    ShowReport, VerifyReport,
+    appended_line, apply_audit_baseline, deferred_line, event_line, imported_text,
+    write as write_report, write_query, Annotation, AuditHeader, AuditReport, CheckReport,
+    ClassifyReport, ContractCheckReport, ContractNextReport, ExplainReport, Format, HandoffHistory,
+    HistoryReport, Level as AnnotationLevel, LintReport, ListReport, MessageCheckReport,
+    ParseReport, PolicyReport, PruneReport, RepairReport, Report, ReportError, RouteContract,
+    RouteReport, ShowReport, VerifyReport,
 };
 pub use template::{TemplateError, Templates};
 

@@ -6,16 +6,13 @@
 use super::output::{formats, write_stdout};
 use super::{Failure, Outcome};
 use handoff::{
-    append_messages, appended_line, default_trail_dir, deferred_line, escalate_handoff, event_line,
-    follow_handoff, initiate_handoff, parse_utc_timestamp, prune_trail, query_trail, repair_trail,
-    tick_trail, validate_against_registry, verify_trail, write_report, Deferred, EventType, Format,
-    HandoffOutcome, HandoffType, Initiation, MessageCheckReport, OnTimeout, PruneReport, Registry,
-    RepairReport, Report, RiskClass, Source, Step, Templates, Trail, TrailError, TrailErrorKind,
-    TrailEvent, TrailFilter, TrailScope, VerifyReport,
-};
-use handoff::{
-    export_otlp, handoff_views, import_records, list_handoffs, markdown_files, parse_document,
-    show_handoff, Depth, HandoffHistory, HistoryReport, ListReport, ShowReport,
+    append_messages, appended_line, default_trail_dir, deferred_line, escalate_handoff,
+    export_otlp, import_record_files, imported_text, list_handoffs, open_handoff,
+    parse_utc_timestamp, prune_trail, repair_trail, show_handoff, take_steps, tick_trail,
+    verify_trail, write_query, write_report, Deferred, EventType, Format, HandoffHistory,
+    HandoffOutcome, HandoffType, HistoryReport, Initiation, ListReport, MessageCheckReport,
+    OnTimeout, PruneReport, RepairReport, Report, RiskClass, ShowReport, Source, Step, Templates,
+    Trail, TrailError, TrailErrorKind, TrailEvent, TrailFilter, TrailScope, VerifyReport,
 };
 use std::path::PathBuf;
 
@@ -299,13 +296,15 @@ fn execute(trail: &Trail, command: Command) -> Result<Outcome, TrailError> {
     match command {
         Command::Append(args) => append(trail, args),
         Command::Open(args) => open(trail, args),
-        Command::Accept(args) => answer(trail, &args.id, args.by, EventType::Accepted, args.reason),
-        Command::Reject(args) => answer(
+        Command::Accept(args) => steps(
             trail,
-            &args.id,
-            args.by,
-            EventType::Rejected,
-            Some(args.reason),
+            vec![Step::new(args.id, EventType::Accepted).because(args.reason)],
+            args.by.as_deref(),
+        ),
+        Command::Reject(args) => steps(
+            trail,
+            vec![Step::new(args.id, EventType::Rejected).because(Some(args.reason))],
+            args.by.as_deref(),
         ),
         Command::Complete(args) => {
             let mut step = Step::new(args.id, EventType::Completed);
@@ -314,11 +313,12 @@ fn execute(trail: &Trail, command: Command) -> Result<Outcome, TrailError> {
                 OutcomeArg::Partial => HandoffOutcome::Partial,
             });
             step.tokens_consumed = args.tokens;
-            steps(trail, vec![step])
+            steps(trail, vec![step], None)
         }
         Command::Fail(args) => steps(
             trail,
             vec![Step::new(args.id, EventType::Failed).because(Some(args.reason))],
+            None,
         ),
         Command::Escalate(args) => {
             let scope = TrailScope::handoffs([args.id.clone()]);
@@ -329,7 +329,7 @@ fn execute(trail: &Trail, command: Command) -> Result<Outcome, TrailError> {
             print(&format!("{child}\n"))?;
             Ok(Outcome::Ok)
         }
-        Command::Retry(args) => steps(trail, vec![Step::new(args.id, EventType::Initiated)]),
+        Command::Retry(args) => steps(trail, vec![Step::new(args.id, EventType::Initiated)], None),
         Command::Tick(args) => {
             let now = at(args.now.as_deref())?;
             let events = tick_trail(trail, now)?;
@@ -400,10 +400,10 @@ fn at(text: Option<&str>) -> Result<jiff::Timestamp, TrailError> {
 }
 
 fn append(trail: &Trail, args: AppendArgs) -> Result<Outcome, TrailError> {
-    let input = match args.file {
-        Some(path) if path.as_os_str() != "-" => Source::File(path),
-        _ => Source::Stdin,
-    };
+    let input = args
+        .file
+        .as_deref()
+        .map_or(Source::Stdin, Source::from_argument);
     let text = input.read().map_err(|e| TrailError::plain(e.to_string()))?;
     let mut lines = String::new();
     let appended = append_messages(
@@ -438,20 +438,6 @@ fn open(trail: &Trail, args: OpenArgs) -> Result<Outcome, TrailError> {
         HandoffTypeArg::Broadcast => HandoffType::Broadcast,
         HandoffTypeArg::Escalation => HandoffType::Escalation,
     };
-    if handoff_type == HandoffType::Delegation && args.timeout.is_none() {
-        return Err(TrailError::plain(
-            "a delegation needs --timeout DUR (the maximum wait for the return), e.g. --timeout 30m",
-        ));
-    }
-    if handoff_type == HandoffType::Broadcast && args.broadcast_group.is_none() {
-        return Err(TrailError::plain(
-            "a broadcast needs --broadcast-group ID: one handoff per recipient shares it",
-        ));
-    }
-    let registry = match &args.registry {
-        Some(path) => Some(Registry::load(path).map_err(|e| TrailError::plain(e.to_string()))?),
-        None => None,
-    };
     let mut request = Initiation::new(&args.from, &args.to, handoff_type, args.task, &args.reason);
     if let Some(id) = args.id {
         request.handoff_id = id;
@@ -472,27 +458,13 @@ fn open(trail: &Trail, args: OpenArgs) -> Result<Outcome, TrailError> {
         RiskArg::Medium => RiskClass::Medium,
         RiskArg::High => RiskClass::High,
     });
-    request.decision_rationale = args
-        .rationale
-        .or_else(|| (handoff_type == HandoffType::Escalation).then(|| args.reason.clone()));
-    let scope = TrailScope::Only {
-        handoffs: [request.handoff_id.clone()]
-            .into_iter()
-            .chain(request.parent_handoff.clone())
-            .collect(),
-        receivers: registry.iter().map(|_| request.to_agent.clone()).collect(),
-    };
-    let (id, events) = trail.transact_in(&scope, jiff::Timestamp::now(), |batch| {
-        if let Some(registry) = &registry {
-            request.warnings = validate_against_registry(
-                registry,
-                batch.ledger(),
-                &request.to_agent,
-                &request.required_capabilities,
-            )?;
-        }
-        initiate_handoff(batch, request)
-    })?;
+    request.decision_rationale = args.rationale;
+    let (id, events) = open_handoff(
+        trail,
+        request,
+        args.registry.as_deref(),
+        jiff::Timestamp::now(),
+    )?;
     for warning in events.iter().flat_map(|e| e.warnings.iter()) {
         eprintln!("warning: {warning}");
     }
@@ -500,61 +472,22 @@ fn open(trail: &Trail, args: OpenArgs) -> Result<Outcome, TrailError> {
     Ok(Outcome::Ok)
 }
 
-fn answer(
-    trail: &Trail,
-    id: &str,
-    by: Option<String>,
-    event_type: EventType,
-    reason: Option<String>,
-) -> Result<Outcome, TrailError> {
-    let step = Step::new(id, event_type).because(reason);
-    let scope = TrailScope::handoffs([id]);
-    let (_, events) = trail.transact_in(&scope, jiff::Timestamp::now(), |batch| {
-        if let (Some(by), Some(handoff)) = (&by, batch.ledger().get(id)) {
-            if &handoff.to_agent != by {
-                return Err(TrailError::refused(format!(
-                    "refused: `{by}` is not the receiver of handoff `{id}` ({}); only the receiver accepts or rejects",
-                    handoff.to_agent
-                )));
-            }
-        }
-        follow_handoff(batch, step).map(|_| ())
-    })?;
-    print_appended(&events, &[])?;
-    Ok(Outcome::Ok)
-}
-
-fn steps(trail: &Trail, steps: Vec<Step>) -> Result<Outcome, TrailError> {
-    let scope = TrailScope::handoffs(steps.iter().map(|s| s.handoff_id.clone()));
-    let (_, events) = trail.transact_in(&scope, jiff::Timestamp::now(), |batch| {
-        for step in steps {
-            follow_handoff(batch, step)?;
-        }
-        Ok(())
-    })?;
+/// Takes the steps (`by`, when given, must be each handoff's receiver) and prints what
+/// was appended.
+fn steps(trail: &Trail, steps: Vec<Step>, by: Option<&str>) -> Result<Outcome, TrailError> {
+    let events = take_steps(trail, steps, by, jiff::Timestamp::now())?;
     print_appended(&events, &[])?;
     Ok(Outcome::Ok)
 }
 
 fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
-    let events = args
-        .events
-        .iter()
-        .map(|name| {
-            EventType::from_name(name).ok_or_else(|| {
-                TrailError::plain(format!(
-                    "--event {name}: not an event type; one of initiated, accepted, rejected, completed, failed, timeout, escalated"
-                ))
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
     let filter = TrailFilter {
         handoff: args.handoff,
         task: args.task,
         from: args.from,
         to: args.to,
         agent: args.agent,
-        events,
+        events: TrailFilter::event_types(&args.events)?,
         workflow: args.workflow,
         since: args
             .since
@@ -568,38 +501,15 @@ fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
             .transpose()?,
     };
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let mut first = true;
-    let format = args.format;
     use std::io::Write;
-    let mut write = |bytes: &[u8]| -> Result<(), TrailError> {
+    write_query(trail, &filter, args.format, |bytes| {
         match out.write_all(bytes) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(TrailError::plain(
                 format!("cannot write to standard output: {e}"),
             )),
             _ => Ok(()),
         }
-    };
-    if format == Format::Json {
-        write(b"[")?;
-    }
-    query_trail(trail, &filter, |event, line| match format {
-        Format::Jsonl => {
-            write(line.text)?;
-            write(b"\n")
-        }
-        Format::Json => {
-            if !first {
-                write(b",")?;
-            }
-            first = false;
-            write(b"\n")?;
-            write(line.text)
-        }
-        _ => write(event_line(event).as_bytes()),
     })?;
-    if format == Format::Json {
-        write(b"\n]\n")?;
-    }
     let _ = out.flush();
     Ok(Outcome::Ok)
 }
@@ -672,34 +582,16 @@ fn list(trail: &Trail, args: ListArgs) -> Result<Outcome, TrailError> {
 
 fn history(trail: &Trail, args: HistoryArgs) -> Result<Outcome, TrailError> {
     trail.require()?;
-    let (of, id, filter) = match (args.task, args.workflow) {
-        (Some(task), _) => (
-            "task",
-            task.clone(),
-            TrailFilter {
-                task: Some(task),
-                ..TrailFilter::default()
-            },
-        ),
-        (None, Some(workflow)) => (
-            "workflow",
-            workflow.clone(),
-            TrailFilter {
-                workflow: Some(workflow),
-                ..TrailFilter::default()
-            },
-        ),
+    let history = match (args.task, args.workflow) {
+        (Some(task), _) => HandoffHistory::of_task(trail, task)?,
+        (None, Some(workflow)) => HandoffHistory::of_workflow(trail, workflow)?,
         (None, None) => {
             return Err(TrailError::plain(
                 "history needs --task ID or --workflow ID",
             ))
         }
     };
-    let handoffs = handoff_views(trail, &filter)?;
-    print_report(
-        &HistoryReport(HandoffHistory { of, id, handoffs }),
-        args.format,
-    )?;
+    print_report(&HistoryReport(history), args.format)?;
     Ok(Outcome::Ok)
 }
 
@@ -727,38 +619,8 @@ enum ExportFormat {
 }
 
 fn import(trail: &Trail, args: ImportArgs) -> Result<Outcome, TrailError> {
-    let mut documents = Vec::new();
-    for path in &args.paths {
-        let files = match path.is_dir() {
-            true => {
-                markdown_files(path, Depth::All).map_err(|e| TrailError::plain(e.to_string()))?
-            }
-            false => vec![path.clone()],
-        };
-        for file in files {
-            let input = Source::File(file);
-            let text = input.read().map_err(|e| TrailError::plain(e.to_string()))?;
-            let name = input.name();
-            let records = parse_document(&name, &text).records;
-            documents.push((name, records));
-        }
-    }
-    let imported = import_records(trail, &documents)?;
-    let mut text = String::new();
-    for skipped in &imported.skipped {
-        text.push_str(&format!(
-            "{}:{}: skipped: {}\n",
-            skipped.file, skipped.line, skipped.reason
-        ));
-    }
-    text.push_str(&format!(
-        "{} record(s) read: {} event(s) appended, {} already on the trail, {} skipped\n",
-        imported.records,
-        imported.appended,
-        imported.unchanged,
-        imported.skipped.len()
-    ));
-    print(&text)?;
+    let imported = import_record_files(trail, &args.paths)?;
+    print(&imported_text(&imported))?;
     Ok(match imported.skipped.is_empty() {
         true => Outcome::Ok,
         false => Outcome::Findings,

@@ -49,7 +49,8 @@ pub use message::MessageCheckReport;
 pub use policy::PolicyReport;
 pub use route::{RouteContract, RouteReport};
 pub use trail::{
-    appended_line, deferred_line, event_line, PruneReport, RepairReport, VerifyReport,
+    appended_line, deferred_line, event_line, imported_text, write_query, PruneReport,
+    RepairReport, VerifyReport,
 };
 pub use views::{HandoffHistory, HistoryReport, ListReport, ShowReport};
 

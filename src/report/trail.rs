@@ -2,10 +2,12 @@
 //! templates (`trail-verify`, `trail-repair`, `trail-prune`); the outputs that grow with
 //! the number of events (what `append`, `open`, `tick` … appended, and `query --format
 //! human`) are written a line per event, streamed, by [`appended_line`],
-//! [`deferred_line`] and [`event_line`].
+//! [`deferred_line`] and [`event_line`]; `query` in each of its formats by
+//! [`write_query`].
 
 use super::{Format, Report};
-use crate::trail::{Deferred, Event, Prune, Repair, Verification};
+use crate::trail::Verification;
+use crate::trail::{query, Deferred, Event, Filter, Imported, Prune, Repair, Trail, TrailError};
 
 /// What `verify` found: the JSON contract of docs/trail.md, and for a person each break
 /// as `segment:line: error[code]: message`, the notes, and a summary line.
@@ -76,6 +78,60 @@ pub fn deferred_line(deferral: &Deferred) -> String {
         "{}:{}: deferred {} (no event): {}\n",
         deferral.file, deferral.line, deferral.handoff_id, deferral.reason
     )
+}
+
+/// The events matching `filter` (`query`), streamed to `write` oldest first: `jsonl`
+/// each line as stored, `json` one array of them (a line each), any other format an
+/// [`event_line`] each. Returns how many matched.
+pub fn write_query(
+    trail: &Trail,
+    filter: &Filter,
+    format: Format,
+    mut write: impl FnMut(&[u8]) -> Result<(), TrailError>,
+) -> Result<u64, TrailError> {
+    if format == Format::Json {
+        write(b"[")?;
+    }
+    let mut first = true;
+    let matched = query(trail, filter, |event, line| match format {
+        Format::Jsonl => {
+            write(line.text)?;
+            write(b"\n")
+        }
+        Format::Json => {
+            if !first {
+                write(b",")?;
+            }
+            first = false;
+            write(b"\n")?;
+            write(line.text)
+        }
+        _ => write(event_line(event).as_bytes()),
+    })?;
+    if format == Format::Json {
+        write(b"\n]\n")?;
+    }
+    Ok(matched)
+}
+
+/// What `import` did, for a person: `file:line: skipped: reason` for each record
+/// skipped, then a line of counts.
+pub fn imported_text(imported: &Imported) -> String {
+    let mut text = String::new();
+    for skipped in &imported.skipped {
+        text.push_str(&format!(
+            "{}:{}: skipped: {}\n",
+            skipped.file, skipped.line, skipped.reason
+        ));
+    }
+    text.push_str(&format!(
+        "{} record(s) read: {} event(s) appended, {} already on the trail, {} skipped\n",
+        imported.records,
+        imported.appended,
+        imported.unchanged,
+        imported.skipped.len()
+    ));
+    text
 }
 
 /// One event for a person (`query --format human`): `seq  timestamp  event  handoff

@@ -2,7 +2,7 @@
 //! Mermaid), laid out by templates (`trail-show`, `trail-list`, `trail-history`).
 
 use super::{Format, Report};
-use crate::trail::{EventType, HandoffRow, HandoffView};
+use crate::trail::{views, EventType, Filter, HandoffRow, HandoffView, Trail, TrailError};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -64,6 +64,36 @@ pub struct HandoffHistory {
     pub id: String,
     /// Its handoffs, in the order of their first event.
     pub handoffs: Vec<HandoffView>,
+}
+
+impl HandoffHistory {
+    /// The handoffs of task `id`.
+    pub fn of_task(trail: &Trail, id: String) -> Result<HandoffHistory, TrailError> {
+        let filter = Filter {
+            task: Some(id.clone()),
+            ..Filter::default()
+        };
+        HandoffHistory::read(trail, "task", id, &filter)
+    }
+
+    /// The handoffs of workflow `id`.
+    pub fn of_workflow(trail: &Trail, id: String) -> Result<HandoffHistory, TrailError> {
+        let filter = Filter {
+            workflow: Some(id.clone()),
+            ..Filter::default()
+        };
+        HandoffHistory::read(trail, "workflow", id, &filter)
+    }
+
+    fn read(
+        trail: &Trail,
+        of: &'static str,
+        id: String,
+        filter: &Filter,
+    ) -> Result<HandoffHistory, TrailError> {
+        let handoffs = views(trail, filter)?;
+        Ok(HandoffHistory { of, id, handoffs })
+    }
 }
 
 /// `trail history`: 004's vertical chain (human), the views (JSON), or a Mermaid

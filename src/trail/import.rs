@@ -21,9 +21,11 @@ use super::event::{EventType, HandoffType, Outcome};
 use super::ops::{follow, initiate, Initiation, Step};
 use super::store::Trail;
 use super::TrailError;
-use crate::record::{DecisionStatus, InteractionType, Record, RecordKind};
+use crate::io::{markdown_files, Depth, Source};
+use crate::record::{parse_document, DecisionStatus, InteractionType, Record, RecordKind};
 use serde::Serialize;
 use serde_json::json;
+use std::path::PathBuf;
 
 /// A record that could not become a handoff, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -57,6 +59,29 @@ struct Planned {
 
 /// Up to this many records, an import reads only the lines of their handoffs.
 const SCOPED_IMPORT_LIMIT: usize = 64;
+
+/// Appends the events the records of the files `paths` name imply (a directory stands
+/// for every Markdown file below it), in one transaction. A file that cannot be read
+/// stops the import before anything is appended.
+pub fn import_files(trail: &Trail, paths: &[PathBuf]) -> Result<Imported, TrailError> {
+    let mut documents = Vec::new();
+    for path in paths {
+        let files = match path.is_dir() {
+            true => {
+                markdown_files(path, Depth::All).map_err(|e| TrailError::plain(e.to_string()))?
+            }
+            false => vec![path.clone()],
+        };
+        for file in files {
+            let input = Source::File(file);
+            let text = input.read().map_err(|e| TrailError::plain(e.to_string()))?;
+            let name = input.name();
+            let records = parse_document(&name, &text).records;
+            documents.push((name, records));
+        }
+    }
+    import(trail, &documents)
+}
 
 /// Appends the events the records of `documents` (file name, records) imply, in one
 /// transaction.

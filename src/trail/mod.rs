@@ -42,7 +42,7 @@ pub use chain::{canonical_json, event_hash, sha256_hex_parts, GENESIS};
 pub use error::{ErrorKind, TrailError};
 pub use event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome};
 pub use export::export_otlp;
-pub use import::{import, Imported, Skipped};
+pub use import::{import, import_files, Imported, Skipped};
 pub use lifecycle::{
     Handoff, Ledger, Violation, ViolationKind, MAX_ATTEMPTS, MAX_DEPTH, MAX_REROUTES,
 };
@@ -51,7 +51,10 @@ pub use maintenance::{
     ESCALATION_DAYS,
 };
 pub(crate) use ops::push_intent;
-pub use ops::{append, escalate, follow, initiate, Deferred, Initiation, Intent, Located, Step};
+pub use ops::{
+    append, escalate, follow, initiate, open_handoff, take_steps, Deferred, Initiation, Intent,
+    Located, Step,
+};
 pub use query::{query, Filter};
 pub use store::{default_dir, ChainPoint, Line, Segment, Trail};
 pub use summary::{shares, summarise, Bar, Counted, Spread, TaskRow, Timeline, TrailSummary};

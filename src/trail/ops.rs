@@ -12,8 +12,11 @@ use super::error::TrailError;
 use super::event::{ContextSnapshot, Event, EventType, HandoffType, OnTimeout, Outcome};
 use super::lifecycle::{Violation, ViolationKind};
 use super::time;
+use super::validate::against_registry;
 use crate::policy::RiskClass;
+use crate::routing::Registry;
 use serde_json::Value;
+use std::path::Path;
 
 /// A new handoff, as a handoff message or `handoff trail open` states it.
 #[derive(Debug, Clone, PartialEq)]
@@ -261,6 +264,83 @@ impl Step {
         self.reason = reason;
         self
     }
+}
+
+/// Opens a handoff (`handoff trail open`) in one transaction that reads only the
+/// handoffs it names. A delegation must say its timeout and a broadcast its group; an
+/// escalation that gives no rationale has its reason as one. With a `registry` (read
+/// from its file or directory), every agent the handoff names must be in it, and a
+/// capability gap becomes a warning on the event. Returns the handoff's id and the
+/// events appended.
+pub fn open_handoff(
+    trail: &super::Trail,
+    mut request: Initiation,
+    registry: Option<&Path>,
+    now: jiff::Timestamp,
+) -> Result<(String, Vec<Event>), TrailError> {
+    if request.handoff_type == HandoffType::Delegation && request.timeout.is_none() {
+        return Err(TrailError::plain(
+            "a delegation needs --timeout DUR (the maximum wait for the return), e.g. --timeout 30m",
+        ));
+    }
+    if request.handoff_type == HandoffType::Broadcast && request.broadcast_group_id.is_none() {
+        return Err(TrailError::plain(
+            "a broadcast needs --broadcast-group ID: one handoff per recipient shares it",
+        ));
+    }
+    let registry = match registry {
+        Some(path) => Some(Registry::load(path).map_err(|e| TrailError::plain(e.to_string()))?),
+        None => None,
+    };
+    if request.handoff_type == HandoffType::Escalation && request.decision_rationale.is_none() {
+        request.decision_rationale = Some(request.reason.clone());
+    }
+    let scope = super::Scope::Only {
+        handoffs: [request.handoff_id.clone()]
+            .into_iter()
+            .chain(request.parent_handoff.clone())
+            .collect(),
+        receivers: registry.iter().map(|_| request.to_agent.clone()).collect(),
+    };
+    trail.transact_in(&scope, now, |batch| {
+        if let Some(registry) = &registry {
+            request.warnings = against_registry(
+                registry,
+                batch.ledger(),
+                &request.to_agent,
+                &request.required_capabilities,
+            )?;
+        }
+        initiate(batch, request)
+    })
+}
+
+/// Takes `steps` on existing handoffs (`accept`, `reject`, `complete`, `fail`,
+/// `retry`), in order, in one transaction that reads only those handoffs. With `by`,
+/// each step is refused unless `by` is its handoff's receiver: only the receiver
+/// accepts or rejects. Returns the events appended.
+pub fn take_steps(
+    trail: &super::Trail,
+    steps: Vec<Step>,
+    by: Option<&str>,
+    now: jiff::Timestamp,
+) -> Result<Vec<Event>, TrailError> {
+    let scope = super::Scope::handoffs(steps.iter().map(|s| s.handoff_id.clone()));
+    let ((), events) = trail.transact_in(&scope, now, |batch| {
+        for step in steps {
+            if let (Some(by), Some(handoff)) = (by, batch.ledger().get(&step.handoff_id)) {
+                if handoff.to_agent != by {
+                    return Err(TrailError::refused(format!(
+                        "refused: `{by}` is not the receiver of handoff `{}` ({}); only the receiver accepts or rejects",
+                        step.handoff_id, handoff.to_agent
+                    )));
+                }
+            }
+            follow(batch, step)?;
+        }
+        Ok(())
+    })?;
+    Ok(events)
 }
 
 /// Normalises a UTC timestamp to the trail's spelling, or the batch's time.

@@ -75,6 +75,20 @@ impl Filter {
                 .is_none_or(|u| timestamp < u.as_bytes())
     }
 
+    /// Reads `--event` names into event types.
+    pub fn event_types(names: &[String]) -> Result<Vec<EventType>, TrailError> {
+        names
+            .iter()
+            .map(|name| {
+                EventType::from_name(name).ok_or_else(|| {
+                    TrailError::plain(format!(
+                        "--event {name}: not an event type; one of initiated, accepted, rejected, completed, failed, timeout, escalated"
+                    ))
+                })
+            })
+            .collect()
+    }
+
     /// Reads `--since` / `--until` text (any UTC ISO 8601) into the trail's spelling.
     pub fn time_bound(text: &str) -> Result<String, TrailError> {
         time::parse_utc(text)
