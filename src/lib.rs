@@ -94,8 +94,9 @@ pub use routing::summary::{
     audit_documents, recorded_decision, AuditReport as Audit, LintFailure, RoutingFinding,
 };
 pub use routing::{
-    parse_capability, route, Agent, Aliases, Candidate, Decision as RouteDecision, Pick, Registry,
-    RegistryError, Rejection, RouteError, RouteRequest, RoutingOutcome,
+    load_registry, parse_capability, request_warnings, route, Agent, Aliases, Candidate,
+    Decision as RouteDecision, Pick, Registry, RegistryError, Rejection, RouteError, RouteRequest,
+    RoutingOutcome,
 };
 
 // Agent contracts: check the block, decide the next action, track status.

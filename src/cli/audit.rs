@@ -7,11 +7,10 @@
 
 use super::inputs::expand;
 use super::output::{formats, print_report, TemplatesArg};
-use super::route::load;
 use super::{Failure, Outcome};
 use handoff::parse_document;
 use handoff::Reference;
-use handoff::{apply_audit_baseline, audit_documents, Baseline};
+use handoff::{apply_audit_baseline, audit_documents, load_registry, Baseline};
 use handoff::{
     default_trail_dir, summarise_trail, AuditHeader, AuditReport, Format, Registry, Repo, Report,
     Trail, TrailSummary,
@@ -49,7 +48,7 @@ pub struct Args {
 /// Reads the records, audits them and prints the report.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
     let reference = match &args.registry {
-        Some(path) => Some(load(path, args.aliases.as_deref())?),
+        Some(path) => Some(load_registry(path, args.aliases.as_deref())?),
         None => None,
     };
     let mut documents = Vec::new();

@@ -8,12 +8,12 @@
 use super::output::{formats, write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
 use handoff::normalise_term;
-use handoff::Aliases;
 use handoff::Templates;
-use handoff::{parse_capability, route, Capability, Pick, Registry, RouteRequest, RoutingOutcome};
+use handoff::{load_registry, parse_capability, request_warnings, route};
 use handoff::{write_report, Format, Report, RouteReport};
+use handoff::{Pick, RouteRequest, RoutingOutcome};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Arguments of `handoff route`.
 #[derive(Debug, clap::Args)]
@@ -49,9 +49,15 @@ pub struct Args {
 
 /// Routes the task and prints the decision.
 pub fn run(args: Args) -> Result<Outcome, Failure> {
-    let (registry, aliases) = load(&args.registry, args.aliases.as_deref())?;
+    let (registry, aliases) = load_registry(&args.registry, args.aliases.as_deref())?;
     let capability = parse_capability(&args.capability)?;
-    warn_about_request(&registry, &aliases, &capability, args.requester.as_deref());
+    {
+        let mut stderr = std::io::stderr().lock();
+        for warning in request_warnings(&registry, &aliases, &capability, args.requester.as_deref())
+        {
+            let _ = writeln!(stderr, "warning: {warning}");
+        }
+    }
     let request = RouteRequest {
         capability,
         requester: args.requester.clone(),
@@ -80,48 +86,4 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         RoutingOutcome::Selected(_) => Outcome::Ok,
         _ => Outcome::Findings,
     })
-}
-
-/// Reads the registry and its aliases (given, discovered, or none), and gives agents
-/// the departments the aliases file lists.
-pub fn load(
-    registry_path: &Path,
-    aliases_path: Option<&Path>,
-) -> Result<(Registry, Aliases), Failure> {
-    let mut registry = Registry::load(registry_path)?;
-    let aliases = match aliases_path
-        .map(Path::to_path_buf)
-        .or_else(|| Aliases::discover(registry_path))
-    {
-        Some(path) => Aliases::load(&path)?,
-        None => Aliases::default(),
-    };
-    registry.assign_departments(aliases.departments());
-    Ok((registry, aliases))
-}
-
-fn warn_about_request(
-    registry: &Registry,
-    aliases: &Aliases,
-    capability: &Capability,
-    requester: Option<&str>,
-) {
-    let mut stderr = std::io::stderr().lock();
-    for qualifier in &capability.qualifiers {
-        if let Some(forms) = aliases.ambiguous_variants().get(qualifier) {
-            let forms = forms.join(", ");
-            let _ = writeln!(stderr, "warning: qualifier `{qualifier}` is an alias of several qualifiers ({forms}); it is matched as written");
-        }
-    }
-    if let Some(name) = requester.map(normalise_term) {
-        match registry.agent(&name) {
-            None => {
-                let _ = writeln!(stderr, "warning: requester `{name}` is not in the registry; department affinity cannot apply");
-            }
-            Some(agent) if agent.department.is_none() => {
-                let _ = writeln!(stderr, "warning: requester `{name}` has no department; department affinity cannot apply");
-            }
-            Some(_) => {}
-        }
-    }
 }

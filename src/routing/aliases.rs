@@ -42,6 +42,25 @@ struct AliasesFile {
     departments: Departments,
 }
 
+/// A registry and its controlled vocabulary: the aliases file `aliases`, else the one
+/// that belongs to the registry ([`Aliases::discover`]), else none; each agent's
+/// department is assigned from the vocabulary's departments.
+pub fn load_registry(
+    registry: &Path,
+    aliases: Option<&Path>,
+) -> Result<(super::Registry, Aliases), RegistryError> {
+    let mut loaded = super::Registry::load(registry)?;
+    let aliases = match aliases
+        .map(Path::to_path_buf)
+        .or_else(|| Aliases::discover(registry))
+    {
+        Some(path) => Aliases::load(&path)?,
+        None => Aliases::default(),
+    };
+    loaded.assign_departments(aliases.departments());
+    Ok((loaded, aliases))
+}
+
 impl Aliases {
     /// Reads an aliases file.
     pub fn load(path: &Path) -> Result<Aliases, RegistryError> {

@@ -31,10 +31,11 @@ pub mod route;
 pub mod summary;
 mod yaml;
 
-pub use aliases::Aliases;
+pub use aliases::{load_registry, Aliases};
 pub use normalise::parse_capability;
 pub use registry::{Agent, Registry};
 pub use route::{
-    route, Candidate, Decision, Pick, Rejection, RouteError, RouteRequest, RoutingOutcome,
+    request_warnings, route, Candidate, Decision, Pick, Rejection, RouteError, RouteRequest,
+    RoutingOutcome,
 };
 pub use yaml::RegistryError;

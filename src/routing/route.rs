@@ -152,6 +152,37 @@ pub enum RouteError {
     },
 }
 
+/// What may make a routing request mean less than it says, as warnings (none stops
+/// it): a qualifier that is an alias of several qualifiers (it is matched as written), a
+/// requester that is not in the registry or has no department (department affinity
+/// cannot apply).
+pub fn request_warnings(
+    registry: &Registry,
+    aliases: &Aliases,
+    capability: &Capability,
+    requester: Option<&str>,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for qualifier in &capability.qualifiers {
+        if let Some(forms) = aliases.ambiguous_variants().get(qualifier) {
+            let forms = forms.join(", ");
+            warnings.push(format!("qualifier `{qualifier}` is an alias of several qualifiers ({forms}); it is matched as written"));
+        }
+    }
+    if let Some(name) = requester.map(normalise_term) {
+        match registry.agent(&name) {
+            None => warnings.push(format!(
+                "requester `{name}` is not in the registry; department affinity cannot apply"
+            )),
+            Some(agent) if agent.department.is_none() => warnings.push(format!(
+                "requester `{name}` has no department; department affinity cannot apply"
+            )),
+            Some(_) => {}
+        }
+    }
+    warnings
+}
+
 /// Routes a request against a registry by the protocol's rules.
 pub fn route(
     registry: &Registry,

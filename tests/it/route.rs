@@ -362,3 +362,54 @@ fn an_empty_registry_directory_is_a_bad_registry_not_an_escalation() {
         .code(2)
         .stderr(predicate::str::contains("holds no agent files"));
 }
+
+/// What may make a request mean less than it says is a warning on standard error that
+/// changes neither the decision nor the exit code: a qualifier that is an alias of
+/// several, a requester not in the registry, a requester with no department.
+#[test]
+fn a_request_that_means_less_than_it_says_is_warned_about() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let registry = dir.path().join("registry.yaml");
+    fs::write(
+        &registry,
+        "agents:\n  - name: lone-agent\n    capabilities:\n      backend: [python]\n",
+    )
+    .expect("the registry");
+    let aliases = dir.path().join("aliases.yaml");
+    fs::write(
+        &aliases,
+        "domains: [backend]\nqualifiers:\n  node.js: [nodejs, js]\n  javascript: [js]\n",
+    )
+    .expect("the aliases");
+    let aliases = aliases.to_str().expect("a UTF-8 path");
+    let warned = |args: &[&str]| {
+        let assert = route(&registry, args).success();
+        String::from_utf8_lossy(&assert.get_output().stderr).into_owned()
+    };
+    let stderr = warned(&[
+        "--aliases",
+        aliases,
+        "--capability",
+        "backend: [js]",
+        "--requester",
+        "lone-agent",
+    ]);
+    assert_eq!(
+        stderr,
+        "warning: qualifier `js` is an alias of several qualifiers (javascript, node.js); \
+         it is matched as written\n\
+         warning: requester `lone-agent` has no department; department affinity cannot apply\n"
+    );
+    let stderr = warned(&[
+        "--capability",
+        "backend: [js]",
+        "--requester",
+        "Someone Else",
+    ]);
+    assert_eq!(
+        stderr,
+        "warning: requester `someone else` is not in the registry; department affinity \
+         cannot apply\n"
+    );
+    assert_eq!(warned(&["--capability", "backend: [js]"]), "");
+}
