@@ -101,7 +101,7 @@ pub use routing::{
 
 // Agent contracts: check the block, decide the next action, track status.
 pub use contract::check::is_resumable_agent_id;
-pub use contract::next::{decide, Action, Decision as NextStep};
+pub use contract::next::{decide, track as track_contract, Action, Decision as NextStep};
 pub use contract::state::{transition, AgentRecord, StateError, StateFile, StateLock, Transition};
 pub use contract::{
     check_output, CheckOptions as ContractOptions, CheckResult, ContractFinding, Listed, PlanStatus,

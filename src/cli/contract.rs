@@ -10,12 +10,9 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use handoff::decide;
 use handoff::InputError;
-use handoff::PlanStatus;
-use handoff::{check_output, transition, CheckResult, ContractOptions as CheckOptions};
+use handoff::{check_output, decide, track_contract, ContractOptions as CheckOptions};
 use handoff::{ContractCheckReport, ContractNextReport, Format, Report};
-use handoff::{StateFile, Transition};
 
 use super::inputs::single;
 use super::output::{formats, print_report, TemplatesArg};
@@ -114,7 +111,7 @@ fn run_next(args: NextArgs) -> Result<Outcome, Failure> {
     let (name, text) = read_input(args.file.as_deref())?;
     let (result, contract) = check_output(&text, &args.task.options());
     let transition = match &args.state {
-        Some(path) => track(path, &result)?,
+        Some(path) => track_contract(path, &result)?,
         None => None,
     };
     let decision = decide(result, contract.as_ref(), args.agents as usize, transition);
@@ -128,22 +125,6 @@ fn run_next(args: NextArgs) -> Result<Outcome, Failure> {
     } else {
         Outcome::Findings
     })
-}
-
-/// Runs the state machine for a valid contract and saves an accepted status.
-fn track(path: &Path, result: &CheckResult) -> Result<Option<Transition>, Failure> {
-    let Some(status) = PlanStatus::parse(&result.plan_status).filter(|_| result.valid) else {
-        return Ok(None);
-    };
-    let _lock = StateFile::lock(path)?;
-    let mut file = StateFile::load(path)?;
-    let record = file.record(&result.agent_id)?;
-    let (verdict, updated) = transition(record.as_ref(), status);
-    if let Some(updated) = updated {
-        file.set(&result.agent_id, &updated);
-        file.save()?;
-    }
-    Ok(Some(verdict))
 }
 
 /// Reads the agent's output through [`handoff::io`]: at most 32 MiB of UTF-8 text.

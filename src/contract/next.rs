@@ -11,9 +11,29 @@ use serde_json::{Map, Value};
 
 use super::check::{CheckResult, Listed, ACTION_RESUME_REPAIR};
 use super::python::{is_truthy, to_str};
-use super::state::Transition;
+use super::state::{transition, StateError, StateFile, Transition};
 use super::PlanStatus;
 use crate::diagnostic::ContractCode;
+use std::path::Path;
+
+/// Tracks a checked contract in the state file at `path`: a valid contract's plan
+/// status goes through its agent's state machine under the file's lock, and the
+/// agent's record is stored when the transition is accepted. `None`, with nothing read
+/// or written, for an invalid contract or one without a plan status.
+pub fn track(path: &Path, result: &CheckResult) -> Result<Option<Transition>, StateError> {
+    let Some(status) = PlanStatus::parse(&result.plan_status).filter(|_| result.valid) else {
+        return Ok(None);
+    };
+    let _lock = StateFile::lock(path)?;
+    let mut file = StateFile::load(path)?;
+    let record = file.record(&result.agent_id)?;
+    let (verdict, updated) = transition(record.as_ref(), status);
+    if let Some(updated) = updated {
+        file.set(&result.agent_id, &updated);
+        file.save()?;
+    }
+    Ok(Some(verdict))
+}
 
 /// Most `key_outputs` relayed as bullets when summarising a COMPLETE.
 const MAX_BULLETS: usize = 5;
