@@ -12,8 +12,7 @@ use handoff::parse_document;
 use handoff::Reference;
 use handoff::{apply_audit_baseline, audit_documents, load_registry, Baseline};
 use handoff::{
-    default_trail_dir, summarise_trail, AuditHeader, AuditReport, Format, Registry, Repo, Report,
-    Trail, TrailSummary,
+    default_trail_dir, summarise_trail, AuditHeader, AuditReport, Format, Report, Trail,
 };
 use std::path::PathBuf;
 
@@ -82,19 +81,14 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         }
         _ => None,
     };
-    let header = (args.format == Format::Html).then(|| AuditHeader {
-        generated_at: now.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
-        commit: Repo::discover(&std::env::current_dir().unwrap_or_default())
-            .ok()
-            .and_then(|repo| repo.commit_id("HEAD").ok())
-            .map(|id| id.chars().take(12).collect()),
-        inputs: inputs(
-            &args,
+    let header = (args.format == Format::Html).then(|| {
+        let inputs = AuditHeader::inputs(
+            &args.paths,
             documents.len(),
-            reference.as_ref().map(|(r, _)| r),
-            &trail_dir,
-            summary.as_ref(),
-        ),
+            reference.as_ref().map(|(registry, _)| registry),
+            trail_dir.as_deref().zip(summary.as_ref()),
+        );
+        AuditHeader::new(now, &std::env::current_dir().unwrap_or_default(), inputs)
     });
     let layout = AuditReport {
         audit: &report,
@@ -108,44 +102,4 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
         0 => Outcome::Ok,
         _ => Outcome::Findings,
     })
-}
-
-/// The page header's inputs, one phrase each.
-fn inputs(
-    args: &Args,
-    files: usize,
-    registry: Option<&Registry>,
-    trail: &Option<PathBuf>,
-    summary: Option<&TrailSummary>,
-) -> Vec<String> {
-    let paths: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
-    let mut inputs = vec![format!(
-        "records {} ({files} file(s))",
-        match paths.is_empty() {
-            true => "the records directory".to_string(),
-            false => paths.join(", "),
-        }
-    )];
-    inputs.push(match registry {
-        Some(registry) => format!(
-            "registry {} ({} agents)",
-            registry.path().display(),
-            registry.agents().count()
-        ),
-        None => "no registry".into(),
-    });
-    inputs.push(match (trail, summary) {
-        (Some(dir), Some(summary)) => format!(
-            "trail {} ({} events{})",
-            dir.display(),
-            summary.events,
-            summary
-                .last
-                .as_ref()
-                .map(|l| format!(", head seq {}", l.seq))
-                .unwrap_or_default()
-        ),
-        _ => "no trail".into(),
-    });
-    inputs
 }

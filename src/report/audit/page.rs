@@ -5,11 +5,14 @@
 
 use super::AuditReport;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::git::Repo;
 use crate::report::views::duration_text;
+use crate::routing::Registry;
 use crate::trail::{shares, Counted, Spread, TrailSummary};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// What the page's header says about how it was made.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -20,6 +23,62 @@ pub struct AuditHeader {
     pub commit: Option<String>,
     /// The inputs, one phrase each (records, registry, trail).
     pub inputs: Vec<String>,
+}
+
+impl AuditHeader {
+    /// The header of a page made at `now` in `here`: the time, the commit of the
+    /// repository holding `here` (its first 12 digits), and `inputs`.
+    pub fn new(now: jiff::Timestamp, here: &Path, inputs: Vec<String>) -> AuditHeader {
+        AuditHeader {
+            generated_at: now.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+            commit: Repo::discover(here)
+                .ok()
+                .and_then(|repo| repo.commit_id("HEAD").ok())
+                .map(|id| id.chars().take(12).collect()),
+            inputs,
+        }
+    }
+
+    /// The page's inputs, a phrase each: the records (`paths` as given, or the records
+    /// directory when none) and how many `files` were read, the registry and its agents,
+    /// the trail (its directory and summary) and its events.
+    pub fn inputs(
+        paths: &[PathBuf],
+        files: usize,
+        registry: Option<&Registry>,
+        trail: Option<(&Path, &TrailSummary)>,
+    ) -> Vec<String> {
+        let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        let mut inputs = vec![format!(
+            "records {} ({files} file(s))",
+            match paths.is_empty() {
+                true => "the records directory".to_string(),
+                false => paths.join(", "),
+            }
+        )];
+        inputs.push(match registry {
+            Some(registry) => format!(
+                "registry {} ({} agents)",
+                registry.path().display(),
+                registry.agents().count()
+            ),
+            None => "no registry".into(),
+        });
+        inputs.push(match trail {
+            Some((dir, summary)) => format!(
+                "trail {} ({} events{})",
+                dir.display(),
+                summary.events,
+                summary
+                    .last
+                    .as_ref()
+                    .map(|l| format!(", head seq {}", l.seq))
+                    .unwrap_or_default()
+            ),
+            None => "no trail".into(),
+        });
+        inputs
+    }
 }
 
 /// One finding of the page.
