@@ -26,6 +26,7 @@ mod evidence;
 mod gate;
 mod git;
 mod identity;
+mod init;
 mod io;
 mod markdown;
 mod message;
@@ -63,6 +64,7 @@ pub use gate::{
     RiskReport, ScopeSummary, Verdict,
 };
 pub use identity::{is_invisible, same_agent, task_key, visible, AgentName, NameError};
+pub use init::{init_repository, InitStep, Initialised};
 pub use policy::{
     defaults as default_policy, Allowance, EvidencePolicy, Policy, PolicyError, PolicySource,
     ReviewerPolicy, RiskClass, Rule, RuleMatch, Trigger, TriggerPolicy, UnknownRiskClass,
