@@ -2163,13 +2163,54 @@ fn terraform_permissions_and_credentials_are_high_and_plain_arguments_are_not() 
         ),
     ];
     for (old, new, class, trigger) in cases {
-        let (repo, base) = TestRepo::with_files(&[("main.tf", main)]);
-        repo.write("main.tf", main.replacen(old, new, 1));
-        repo.commit("terraform");
-        let result = run(&repo, &base, &head_commit(), None);
-        assert_eq!(result.risk, class, "{new}: {result:?}");
-        if let Some(trigger) = trigger {
-            assert!(triggers(&result).contains(&trigger), "{new}: {result:?}");
-        }
+        assert_edit_class("main.tf", main, (old, new), class, trigger);
+    }
+}
+
+/// Commits `text` at `path`, then the same text with its first `old` replaced by `new`,
+/// and asserts the class of that change and, when given, a trigger that fired.
+fn assert_edit_class(
+    path: &str,
+    text: &str,
+    (old, new): (&str, &str),
+    class: RiskClass,
+    trigger: Option<&str>,
+) {
+    let (repo, base) = TestRepo::with_files(&[(path, text)]);
+    repo.write(path, text.replacen(old, new, 1));
+    repo.commit("a change");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(result.risk, class, "{path} {new}: {result:?}");
+    if let Some(trigger) = trigger {
+        assert!(
+            triggers(&result).contains(&trigger),
+            "{path} {new}: {result:?}"
+        );
+    }
+}
+
+/// A password inline in a connection string is high in a file whose path says nothing;
+/// the same file's other settings, and a connection string without one, stay low.
+#[test]
+fn a_connection_string_password_is_high() {
+    let path = "src/Web/appsettings.Docker.json";
+    let settings = "{\n  \"ConnectionStrings\": {\n    \"Db\": \"Server=db;Initial Catalog=App;Integrated Security=true;\"\n  },\n  \"PageSize\": 10\n}\n";
+    let edits = [
+        (
+            "Integrated Security=true;",
+            "User Id=sa;Password=@q8Zr4x0pLmN2;",
+            RiskClass::High,
+            Some("credential"),
+        ),
+        (
+            "Integrated Security=true;",
+            "User Id=sa;Password=${SA_PASSWORD};",
+            RiskClass::Low,
+            None,
+        ),
+        ("\"PageSize\": 10", "\"PageSize\": 20", RiskClass::Low, None),
+    ];
+    for (old, new, class, trigger) in edits {
+        assert_edit_class(path, settings, (old, new), class, trigger);
     }
 }

@@ -42,6 +42,8 @@ pub(super) const YES: &[Case] = &[
     ("credential.line.terraform-secret", "main.tf", "  event_source_token     = try(each.value.event_source_token, null)"),
     ("credential.line.terraform-secret", "rds.tf", "  master_password = random_password.db.result"),
     ("credential.line.terraform-secret", "providers.tf", "  token = var.cloudflare_api_token"),
+    ("credential.line.connection-string-password", "src/PublicApi/appsettings.Docker.json", "    \"CatalogConnection\": \"Server=sqlserver,1433;Initial Catalog=Catalog;User Id=sa;Password=@someThingComplicated1234;TrustServerCertificate=true;\","),
+    ("credential.line.connection-string-password", "src/Infra/Db.cs", "var cs = \"Data Source=db;Database=app;Uid=app;Pwd=q8Zr4x0p;\";"),
 ];
 
 #[rustfmt::skip]
@@ -86,4 +88,9 @@ pub(super) const NO: &[Case] = &[
     ("credential.line.terraform-secret", "secrets.tf", "  secret_name = \"app\""),
     ("credential.line.terraform-secret", "main.tf", "  event_source_token = null"),
     ("credential.line.terraform-secret", "main.tf", "  timeout = 30"),
+    ("credential.line.connection-string-password", "src/Web/appsettings.json", "    \"CatalogConnection\": \"Server=(localdb)\\\\mssqllocaldb;Integrated Security=true;Initial Catalog=Catalog;\","),
+    ("credential.line.connection-string-password", "docker-compose.yml", "      - ConnectionStrings__Db=Server=db;User Id=sa;Password=${SA_PASSWORD};"),
+    ("credential.line.connection-string-password", "src/Infra/Db.cs", "var cs = $\"Server={host};User Id={user};Password={password};\";"),
+    ("credential.line.connection-string-password", "src/components/EditMonitor.vue", "placeholder=\"Server=<hostname>,<port>;Database=<your database>;User Id=<your user id>;Password=<your password>;Encrypt=<true/false>\""),
+    ("credential.line.connection-string-password", "test/backend-test/test-mssql.js", "    \"Server=localhost,15433;Database=master;User Id=Fail;Password=Fail;Encrypt=false\","),
 ];
