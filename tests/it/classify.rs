@@ -2214,3 +2214,48 @@ fn a_connection_string_password_is_high() {
         assert_edit_class(path, settings, (old, new), class, trigger);
     }
 }
+
+/// A session cookie's signing salt and a signed-out check written as a property are high
+/// in files whose paths say nothing; the same files' other lines stay low.
+#[test]
+fn a_session_salt_and_a_signed_out_property_are_high() {
+    let endpoint = "defmodule AppWeb.Endpoint do\n  @session_options [\n    store: :cookie,\n    key: \"_app_key\",\n    signing_salt: \"9OALgV62\"\n  ]\n  @timeout 5\nend\n";
+    let views = "@main.route('/unconfirmed')\ndef unconfirmed():\n    if current_user.is_anonymous() or current_user.confirmed:\n        return redirect(url_for('main.index'))\n    page = 1\n    return render_template('unconfirmed.html', page=page)\n";
+    let edits = [
+        (
+            "lib/app_web/endpoint.ex",
+            endpoint,
+            "9OALgV62",
+            "1a9OALgV62",
+            RiskClass::High,
+            Some("auth"),
+        ),
+        (
+            "lib/app_web/endpoint.ex",
+            endpoint,
+            "@timeout 5",
+            "@timeout 6",
+            RiskClass::Low,
+            None,
+        ),
+        (
+            "app/main/pages.py",
+            views,
+            "is_anonymous()",
+            "is_anonymous",
+            RiskClass::High,
+            Some("auth"),
+        ),
+        (
+            "app/main/pages.py",
+            views,
+            "page = 1",
+            "page = 2",
+            RiskClass::Low,
+            None,
+        ),
+    ];
+    for (path, text, old, new, class, trigger) in edits {
+        assert_edit_class(path, text, (old, new), class, trigger);
+    }
+}

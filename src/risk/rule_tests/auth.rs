@@ -251,6 +251,10 @@ pub(super) const YES: &[Case] = &[
     ("auth.line.terraform-iam", "main.tf", "  policy_arn = aws_iam_policy.logs.arn"),
     ("auth.line.terraform-iam", "main.tf", "  assume_role_policy = data.aws_iam_policy_document.assume.json"),
     ("auth.line.terraform-iam", "examples/complete/main.tf", "  attach_policy_arns = true"),
+    ("auth.line.signed-out", "app/account/views.py", "    if current_user.is_anonymous or current_user.confirmed:"),
+    ("auth.line.signed-out", "blog/views.py", "    if not request.user.is_authenticated:"),
+    ("auth.line.session-salt", "lib/live_beats_web/endpoint.ex", "    signing_salt: \"1a9OALgV62\""),
+    ("auth.line.session-salt", "config/initializers/cookies.rb", "Rails.application.config.action_dispatch.encrypted_cookie_salt = \"x\""),
 ];
 
 #[rustfmt::skip]
@@ -425,4 +429,8 @@ pub(super) const NO: &[Case] = &[
     ("auth.line.terraform-iam", "main.tf", "  tags = merge(var.tags, var.s3_object_tags)"),
     ("auth.line.terraform-iam", "main.tf", "  ecr_repo_lifecycle_policy = jsonencode({"),
     ("auth.line.terraform-iam", "main.tf", "  function_arn = aws_lambda_function.this[0].arn"),
+    ("auth.line.signed-out", "app/users/serializers.py", "        if user.is_authenticated:"),
+    ("auth.line.signed-out", "app/views.py", "    current_user_is_anonymous = False"),
+    ("auth.line.session-salt", "lib/app/accounts.ex", "    Bcrypt.gen_salt()"),
+    ("auth.line.session-salt", "lib/app_web/endpoint.ex", "  # signing salt below"),
 ];
