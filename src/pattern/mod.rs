@@ -41,6 +41,7 @@
 mod forward;
 mod hir_code;
 mod literals;
+mod plain_glob;
 mod required;
 mod rules;
 mod scope;
@@ -52,6 +53,7 @@ pub use rules::RuleGlobs;
 pub use scope::{PatternError, PatternSet};
 
 use globset::{Glob, GlobBuilder};
+use plain_glob::PlainGlob;
 use regex_automata::meta;
 use regex_automata::util::syntax;
 use required::rule_glob;
@@ -82,12 +84,41 @@ pub fn compile(
         .build()
 }
 
-/// The matcher of `glob`: its regex, compiled with `globset`'s own settings for a glob
-/// matcher (so it matches exactly the paths `glob.compile_matcher()` matches) except that
-/// no full DFA is built. A path is a few dozen bytes, which the lazy DFA matches about as
-/// fast; building the full DFAs cost about 1 M instructions a glob, most of what a path
-/// rule cost a one-commit change.
-pub(crate) fn glob_matcher(glob: &Glob) -> Result<meta::Regex, String> {
+/// The matcher of `glob`: its regex read as plain pieces when it is made of them
+/// ([`plain_glob`]), else compiled ([`regex_matcher`]).
+pub(crate) fn glob_matcher(glob: &Glob) -> Result<GlobMatcher, String> {
+    match PlainGlob::new(glob.regex()) {
+        Some(plain) => Ok(GlobMatcher::Plain(Box::new(plain))),
+        None => regex_matcher(glob.regex()).map(GlobMatcher::Regex),
+    }
+}
+
+/// A glob's matcher: its regex's plain pieces, or the regex compiled.
+#[derive(Debug)]
+pub(crate) enum GlobMatcher {
+    /// Matched piece by piece (boxed: the policy's globs are built and moved in every
+    /// process, most of them never compiled).
+    Plain(Box<PlainGlob>),
+    /// Compiled.
+    Regex(meta::Regex),
+}
+
+impl GlobMatcher {
+    /// Whether the whole of `path` matches.
+    pub(crate) fn is_match(&self, path: &[u8]) -> bool {
+        match self {
+            GlobMatcher::Plain(plain) => plain.is_match(path, |regex| regex_matcher(regex).ok()),
+            GlobMatcher::Regex(regex) => regex.is_match(path),
+        }
+    }
+}
+
+/// A glob's regex compiled with `globset`'s own settings for a glob matcher (so it
+/// matches exactly the paths `glob.compile_matcher()` matches) except that no full DFA is
+/// built. A path is a few dozen bytes, which the lazy DFA matches about as fast; building
+/// the full DFAs cost about 1 M instructions a glob, most of what a path rule cost a
+/// one-commit change.
+fn regex_matcher(regex: &str) -> Result<meta::Regex, String> {
     meta::Builder::new()
         .syntax(syntax::Config::new().utf8(false).dot_matches_new_line(true))
         .configure(
@@ -98,7 +129,7 @@ pub(crate) fn glob_matcher(glob: &Glob) -> Result<meta::Regex, String> {
                 .dfa(false)
                 .onepass(false),
         )
-        .build(glob.regex())
+        .build(regex)
         .map_err(|error| error.to_string())
 }
 

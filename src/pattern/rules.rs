@@ -2,8 +2,7 @@
 //! only when a path could match it (see [`super::literals`]).
 
 use super::literals::{rule_glob_literals, Prefilter};
-use super::{compile, glob_matcher, Dialect};
-use regex_automata::meta::Regex;
+use super::{compile, glob_matcher, Dialect, GlobMatcher};
 use std::sync::OnceLock;
 
 /// A path or file glob of a rule, matched case-insensitively against a path that
@@ -56,7 +55,7 @@ struct RuleGlob {
 /// needs no matcher.
 #[derive(Debug)]
 struct CompiledGlob {
-    stem: Option<Regex>,
+    stem: Option<GlobMatcher>,
     extensions: Option<Vec<String>>,
 }
 
