@@ -71,8 +71,8 @@ pub use policy::{
     MAX_POLICY_BYTES, OVERRIDE_RULE, POLICY_FILE,
 };
 pub use risk::{
-    classify, Classification, ClassifyError, CompileError, Finding, Suppressed, FILE_COUNT_LIMIT,
-    FILE_COUNT_RULE,
+    classify, classify_keeping_rules, Classification, ClassifyError, CompileError, CompiledRules,
+    Finding, Suppressed, FILE_COUNT_LIMIT, FILE_COUNT_RULE,
 };
 pub use scope::{
     shell_quote, ExpansionDecision, ExpansionRequest, FixContext, ScopeCheck, ScopeReport,

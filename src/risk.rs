@@ -23,6 +23,9 @@ mod rule_tests;
 mod suppress;
 mod syntax;
 
-pub use classify::{classify, ClassifyError, FILE_COUNT_LIMIT, FILE_COUNT_RULE};
+pub use classify::{
+    classify, classify_keeping_rules, ClassifyError, CompiledRules, FILE_COUNT_LIMIT,
+    FILE_COUNT_RULE,
+};
 pub use finding::{Classification, Finding, Suppressed};
 pub use matcher::CompileError;

@@ -3,7 +3,7 @@
 use super::change_args::{self, discover_repo, ChangeArgs};
 use super::output::{formats, print_report, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::classify;
+use handoff::classify_keeping_rules;
 use handoff::RiskClass;
 use handoff::{Baseline, Policy};
 use handoff::{ClassifyReport, Format, Report};
@@ -70,7 +70,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     if let Some(path) = &args.change.baseline {
         policy.baseline = Some(Baseline::read_at(&change.repo, Some(&change.base), path)?);
     }
-    let result = classify(
+    let (result, rules) = classify_keeping_rules(
         &change.repo,
         &change.base,
         &change.head,
@@ -85,7 +85,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     };
     print_report(&report, args.format, &args.templates)?;
     // The process ends next: freeing the policy, the result and the repository piece by
-    // piece cost a one-file change 3% of its instructions.
-    std::mem::forget((policy, result, change));
+    // piece cost a one-file change 3% of its instructions, and the compiled rules 5% more.
+    std::mem::forget((policy, result, change, rules));
     Ok(Outcome::Ok)
 }
