@@ -53,6 +53,9 @@ pub use record::{
     SkeletonError, SkeletonValues, SkippedRecord, TieBreak, Transport, Urgency, SEED_SECTIONS,
     SKELETONS,
 };
+pub use record::{
+    set_checked_value, timestamp_or_now, write_new_record, SetValueError, WriteNewError,
+};
 
 // The gate: policy, risk classification, evidence, scope, sign-off, verdict.
 pub use evidence::{

@@ -7,14 +7,11 @@
 
 use super::output::{write_stdout, TemplatesArg};
 use super::{Failure, Outcome};
-use handoff::RiskClass;
-use handoff::{create_new, replace_atomically};
-use handoff::{is_valid_timestamp, utc_now_rfc3339};
 use handoff::{
-    render, skeleton, FailureType, FieldKey, InteractionType, Record, RecordKind, SkeletonValues,
-    Templates, Transport,
+    render, set_checked_value, skeleton, timestamp_or_now, write_new_record, FailureType, Record,
+    RecordKind, RiskClass, SkeletonValues, Templates, Transport,
 };
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// What to create.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -59,7 +56,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_transport)]
     transport: Option<Transport>,
     /// `now` (UTC) or an RFC 3339 timestamp with a zone.
-    #[arg(long, default_value = "now", value_parser = parse_timestamp)]
+    #[arg(long, default_value = "now", value_parser = timestamp_or_now)]
     timestamp: String,
     /// Expected file scope of a Task Assignment, comma-separated.
     #[arg(long, value_delimiter = ',')]
@@ -99,17 +96,6 @@ fn parse_failure_type(text: &str) -> Result<FailureType, String> {
     FailureType::parse(text).ok_or_else(|| format!("expected one of: {}", FailureType::allowed()))
 }
 
-fn parse_timestamp(text: &str) -> Result<String, String> {
-    if text.eq_ignore_ascii_case("now") {
-        return Ok(utc_now_rfc3339());
-    }
-    if is_valid_timestamp(text) {
-        Ok(text.to_string())
-    } else {
-        Err("expected `now` or RFC 3339 with a zone, e.g. 2026-01-11T20:30:00Z".to_string())
-    }
-}
-
 fn parse_pair(text: &str) -> Result<(String, String), String> {
     text.split_once('=')
         .map(|(key, value)| (key.trim().to_string(), value.to_string()))
@@ -124,7 +110,7 @@ pub fn run(args: Args) -> Result<Outcome, Failure> {
     let record = build(&args, &templates)?;
     let text = render(&record, &templates)?;
     match &args.output {
-        Some(path) => write_new(path, &text, args.force)?,
+        Some(path) => write_new_record(path, &text, args.force)?,
         None => write_stdout(&text)?,
     }
     Ok(Outcome::Ok)
@@ -207,63 +193,11 @@ fn build(args: &Args, templates: &Templates) -> Result<Record, Failure> {
     };
     let mut record = skeleton(new_kind_name(args.kind), &values, templates)?;
     for (key, value) in &args.sets {
-        check_value(&record, key, value)?;
-        record.set_field(key, value);
+        set_checked_value(&mut record, key, value)
+            .map_err(|error| Failure(format!("--set {error}")))?;
     }
     for (title, text) in &args.sections {
         record.set_section(title, text);
     }
     Ok(record)
-}
-
-/// Validates a `--set` value for an enumerated key.
-fn check_value(record: &Record, key: &str, value: &str) -> Result<(), Failure> {
-    let problem = match record.kind.key_named(key) {
-        Some(FieldKey::Type) if InteractionType::parse(value).is_none() => {
-            Some(format!("expected one of: {}", InteractionType::allowed()))
-        }
-        Some(FieldKey::Transport) => parse_transport(value).err(),
-        Some(FieldKey::RiskClass) => parse_risk(value).err(),
-        Some(FieldKey::Timestamp) => parse_timestamp(value).err(),
-        _ => None,
-    };
-    match problem {
-        Some(problem) => Err(Failure(format!("--set {key}={value}: {problem}"))),
-        None => Ok(()),
-    }
-}
-
-/// Writes a new file; an existing one only with `--force` (then atomically).
-fn write_new(path: &Path, text: &str, force: bool) -> Result<(), Failure> {
-    if path.is_dir() {
-        return Err(Failure(format!(
-            "{}: is a directory; pass -o the path of the file to create, e.g. {}",
-            path.display(),
-            path.join("ENG-042-review.md").display()
-        )));
-    }
-    // `-o .handoff/x.md` must work in a repository that has no records yet.
-    if let Some(parent) = path
-        .parent()
-        .filter(|parent| !parent.as_os_str().is_empty())
-    {
-        std::fs::create_dir_all(parent).map_err(|error| {
-            Failure(format!(
-                "{}: cannot create the directory for {}: {error}",
-                parent.display(),
-                path.display()
-            ))
-        })?;
-    }
-    let written = match force {
-        true => replace_atomically(path, text.as_bytes()),
-        false => create_new(path, text.as_bytes()),
-    };
-    written.map_err(|error| match error.kind() {
-        std::io::ErrorKind::AlreadyExists => Failure(format!(
-            "{} already exists; pass --force to overwrite it",
-            path.display()
-        )),
-        _ => Failure(format!("{}: cannot write: {error}", path.display())),
-    })
 }

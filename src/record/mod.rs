@@ -37,7 +37,10 @@ pub use json::{records_from_json, JsonInputError, RecordJson};
 pub use lint::{lint, lint_record};
 pub use parse::{parse_document, ParsedDocument};
 pub use render::{render, RenderError};
-pub use skeleton::{skeleton, SkeletonError, SkeletonValues, SKELETONS};
+pub use skeleton::{
+    set_checked_value, skeleton, timestamp_or_now, write_new_record, SetValueError, SkeletonError,
+    SkeletonValues, WriteNewError, SKELETONS,
+};
 
 use crate::evidence::EvidenceItem;
 use crate::policy::RiskClass;

@@ -1,16 +1,22 @@
 //! The records `handoff new` starts from: skeleton templates (`templates/new/`), filled
-//! with the values given and parsed into a [`Record`].
+//! with the values given and parsed into a [`Record`], then written to a new file.
 //!
 //! A value not given keeps the seed template's placeholder, so `handoff lint` points at
 //! exactly what is left to fill. Values reach a skeleton already encoded for a table
 //! cell, and what a skeleton produces must read back as exactly one record without
 //! structural errors: a user's skeleton cannot smuggle a second record or a broken row.
+//! A header value given by key ([`set_checked_value`], `new --set`) is checked against
+//! the field's allowed values first. [`write_new_record`] creates the output file (and
+//! its directory), and overwrites an existing one only when asked, atomically.
 
-use super::fields::format_list;
-use super::{parse_document, Record};
+use super::fields::{format_list, is_valid_timestamp, utc_now_rfc3339};
+use super::{parse_document, FieldKey, InteractionType, Record, Transport};
+use crate::io::{create_new, replace_atomically};
 use crate::markdown::cell::encode_cell;
+use crate::policy::RiskClass;
 use crate::template::{TemplateError, Templates};
 use serde::Serialize;
+use std::path::{Path, PathBuf};
 
 /// The record kinds and interaction types `new` creates, by skeleton name.
 pub const SKELETONS: [&str; 8] = [
@@ -126,4 +132,133 @@ pub fn skeleton(
         1 => Ok(document.records.remove(0)),
         count => Err(not_a_record(format!("{count} records"))),
     }
+}
+
+/// What a timestamp given to `new` must be, read after "expected".
+const TIMESTAMP_EXPECTED: &str = "`now` or RFC 3339 with a zone, e.g. 2026-01-11T20:30:00Z";
+
+/// A timestamp given to `new`: `now` (any case) is the current UTC time, anything else
+/// must be RFC 3339 with a zone and is kept as given. `Err` says what is expected.
+pub fn timestamp_or_now(text: &str) -> Result<String, String> {
+    if text.eq_ignore_ascii_case("now") {
+        return Ok(utc_now_rfc3339());
+    }
+    if is_valid_timestamp(text) {
+        Ok(text.to_string())
+    } else {
+        Err(format!("expected {TIMESTAMP_EXPECTED}"))
+    }
+}
+
+/// A header value `new` refuses to write, and what the field expects instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{key}={value}: {expected}")]
+pub struct SetValueError {
+    /// The key, as given.
+    pub key: String,
+    /// The value, as given.
+    pub value: String,
+    /// What the field expects (`expected one of: …`).
+    pub expected: String,
+}
+
+/// Sets the header value `key` of a new record after checking it against the field's
+/// allowed values (an enumeration or a timestamp); a key the record's kind does not
+/// know becomes an extra row.
+pub fn set_checked_value(record: &mut Record, key: &str, value: &str) -> Result<(), SetValueError> {
+    let problem = match record.kind.key_named(key) {
+        Some(FieldKey::Type) if InteractionType::parse(value).is_none() => {
+            Some(format!("expected one of: {}", InteractionType::allowed()))
+        }
+        Some(FieldKey::Transport) if Transport::parse(value).is_none() => {
+            Some(format!("expected one of: {}", Transport::allowed()))
+        }
+        Some(FieldKey::RiskClass) => value.parse::<RiskClass>().err().map(|e| e.to_string()),
+        Some(FieldKey::Timestamp) => timestamp_or_now(value).err(),
+        _ => None,
+    };
+    match problem {
+        Some(expected) => Err(SetValueError {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected,
+        }),
+        None => {
+            record.set_field(key, value);
+            Ok(())
+        }
+    }
+}
+
+/// Why a new record's file could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteNewError {
+    /// The path is a directory.
+    #[error(
+        "{}: is a directory; pass -o the path of the file to create, e.g. {}",
+        path.display(),
+        path.join("ENG-042-review.md").display()
+    )]
+    IsADirectory {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// The file's directory could not be created.
+    #[error("{}: cannot create the directory for {}: {source}", directory.display(), path.display())]
+    Directory {
+        /// The directory.
+        directory: PathBuf,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file exists and overwriting was not asked for.
+    #[error("{} already exists; pass --force to overwrite it", path.display())]
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Writing failed.
+    #[error("{}: cannot write: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Writes a new record's text to `path`, creating its directory if missing (records go
+/// to `.handoff/`, which a repository may not have yet). An existing file is kept unless
+/// `overwrite`, and then replaced atomically.
+pub fn write_new_record(path: &Path, text: &str, overwrite: bool) -> Result<(), WriteNewError> {
+    if path.is_dir() {
+        return Err(WriteNewError::IsADirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    if let Some(directory) = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+    {
+        std::fs::create_dir_all(directory).map_err(|source| WriteNewError::Directory {
+            directory: directory.to_path_buf(),
+            path: path.to_path_buf(),
+            source,
+        })?;
+    }
+    let written = match overwrite {
+        true => replace_atomically(path, text.as_bytes()),
+        false => create_new(path, text.as_bytes()),
+    };
+    written.map_err(|source| match source.kind() {
+        std::io::ErrorKind::AlreadyExists => WriteNewError::Exists {
+            path: path.to_path_buf(),
+        },
+        _ => WriteNewError::Write {
+            path: path.to_path_buf(),
+            source,
+        },
+    })
 }
