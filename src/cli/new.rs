@@ -1,7 +1,8 @@
 //! `handoff new <kind>`: a new record in canonical form, ready to fill.
 //!
 //! Every value given on the command line is validated (a bad enumeration exits 2 and
-//! names the allowed values), then fills the kind's skeleton
+//! names the allowed values; a `--set` value is checked as `lint` checks it, by
+//! [`handoff::set_checked_value`]), then fills the kind's skeleton
 //! ([`handoff::skeleton`], `templates/new/`): every field and section not given
 //! keeps the seed template's placeholder, so `handoff lint` points at what is left.
 

@@ -101,7 +101,7 @@ fn check_values(record: &Record, out: &mut Vec<Diagnostic>) {
 }
 
 /// The code and hint for a value outside its allowed values or form.
-fn value_problem(key: FieldKey, value: &str) -> Option<(RecordCode, String)> {
+pub(super) fn value_problem(key: FieldKey, value: &str) -> Option<(RecordCode, String)> {
     let code = match key {
         FieldKey::Type if InteractionType::parse(value).is_none() => RecordCode::InvalidValue,
         FieldKey::Transport if Transport::parse(value).is_none() => RecordCode::InvalidValue,

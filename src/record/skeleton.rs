@@ -10,7 +10,8 @@
 //! its directory), and overwrites an existing one only when asked, atomically.
 
 use super::fields::{format_list, is_valid_timestamp, utc_now_rfc3339};
-use super::{parse_document, FieldKey, InteractionType, Record, Transport};
+use super::lint::value_problem;
+use super::{parse_document, FieldKey, Record};
 use crate::io::{create_new, replace_atomically};
 use crate::markdown::cell::encode_cell;
 use crate::policy::RiskClass;
@@ -162,32 +163,32 @@ pub struct SetValueError {
     pub expected: String,
 }
 
-/// Sets the header value `key` of a new record after checking it against the field's
-/// allowed values (an enumeration or a timestamp); a key the record's kind does not
-/// know becomes an extra row.
+/// Sets the header value `key` of a new record, checked the way `lint` checks it, so
+/// that a record `new` writes never holds a value `lint` rejects: a value outside the
+/// field's allowed values or form is refused with what the field expects. `now` (any
+/// case) as a `Timestamp` is the current UTC time, as for `--timestamp`. A key the
+/// record's kind does not know becomes an extra row.
 pub fn set_checked_value(record: &mut Record, key: &str, value: &str) -> Result<(), SetValueError> {
-    let problem = match record.kind.key_named(key) {
-        Some(FieldKey::Type) if InteractionType::parse(value).is_none() => {
-            Some(format!("expected one of: {}", InteractionType::allowed()))
-        }
-        Some(FieldKey::Transport) if Transport::parse(value).is_none() => {
-            Some(format!("expected one of: {}", Transport::allowed()))
-        }
-        Some(FieldKey::RiskClass) => value.parse::<RiskClass>().err().map(|e| e.to_string()),
-        Some(FieldKey::Timestamp) => timestamp_or_now(value).err(),
-        _ => None,
+    let refuse = |expected: String| SetValueError {
+        key: key.to_string(),
+        value: value.to_string(),
+        expected,
     };
-    match problem {
-        Some(expected) => Err(SetValueError {
-            key: key.to_string(),
-            value: value.to_string(),
-            expected,
-        }),
-        None => {
-            record.set_field(key, value);
-            Ok(())
-        }
-    }
+    let known = record.kind.key_named(key);
+    let checked = match known {
+        Some(FieldKey::Timestamp) => timestamp_or_now(value).map_err(refuse)?,
+        Some(FieldKey::RiskClass) => match value.parse::<RiskClass>() {
+            Ok(_) => value.to_string(),
+            Err(error) => return Err(refuse(error.to_string())),
+        },
+        Some(field) => match value_problem(field, &field.canonical_value(value)) {
+            Some((_, expected)) => return Err(refuse(expected)),
+            None => value.to_string(),
+        },
+        None => value.to_string(),
+    };
+    record.set_field(key, &checked);
+    Ok(())
 }
 
 /// Why a new record's file could not be written.
@@ -261,4 +262,78 @@ pub fn write_new_record(path: &Path, text: &str, overwrite: bool) -> Result<(), 
             source,
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::{Code, RecordCode};
+    use crate::record::lint_record;
+
+    /// The codes lint gives a header value it does not accept.
+    fn value_problems(record: &Record) -> Vec<String> {
+        let codes = [
+            RecordCode::InvalidValue,
+            RecordCode::InvalidTimestamp,
+            RecordCode::UnrecognizedTieBreak,
+        ];
+        lint_record(record)
+            .into_iter()
+            .filter(|d| codes.iter().any(|code| d.code == Code::Record(*code)))
+            .map(|d| d.message)
+            .collect()
+    }
+
+    #[test]
+    fn every_value_new_accepts_lints_clean_and_now_is_the_current_time() {
+        let templates = Templates::embedded();
+        let values = SkeletonValues {
+            timestamp: "2026-01-11T20:30:00Z".to_string(),
+            ..SkeletonValues::default()
+        };
+        let awkward = [
+            "now",
+            "NOW",
+            "",
+            " ",
+            ";;",
+            "x",
+            "LOW",
+            "[",
+            "a — ",
+            "2026-01-11 20:30:00Z",
+            "2026-01-11T20:30:00",
+            "<x>",
+            "[a, b]",
+            "auth: [",
+            "a (b",
+            "none",
+            "review",
+        ];
+        for name in SKELETONS {
+            let fresh = skeleton(name, &values, &templates).expect("the embedded skeleton");
+            assert_eq!(value_problems(&fresh), Vec::<String>::new(), "{name}");
+            for key in fresh.kind.keys() {
+                for value in awkward {
+                    let mut record = fresh.clone();
+                    if set_checked_value(&mut record, key.label(), value).is_ok() {
+                        let problems = value_problems(&record);
+                        assert!(
+                            problems.is_empty(),
+                            "{name} {key:?}={value:?}: {problems:?}"
+                        );
+                    }
+                }
+            }
+        }
+        let mut record = skeleton("review", &values, &templates).expect("a review");
+        let before = utc_now_rfc3339();
+        set_checked_value(&mut record, "timestamp", "now").expect("now is a timestamp");
+        let after = utc_now_rfc3339();
+        let stamp = record.timestamp().expect("a timestamp").to_string();
+        assert!(
+            before <= stamp && stamp <= after,
+            "{before} {stamp} {after}"
+        );
+    }
 }

@@ -214,6 +214,50 @@ fn new_writes_its_file_and_overwrites_it_only_with_force() {
 }
 
 #[test]
+fn new_set_timestamp_now_writes_the_current_time_and_lint_accepts_it() {
+    for now in ["now", "NOW"] {
+        let before = handoff::utc_now_rfc3339();
+        let text = stdout_of(handoff().args([
+            "new",
+            "consultation",
+            "--set",
+            &format!("Timestamp={now}"),
+        ]));
+        let after = handoff::utc_now_rfc3339();
+        let stamp = text
+            .lines()
+            .find_map(|line| line.strip_prefix("| Timestamp | "))
+            .and_then(|rest| rest.strip_suffix(" |"))
+            .unwrap_or_else(|| panic!("a Timestamp row: {text}"));
+        assert!(
+            before.as_str() <= stamp && stamp <= after.as_str(),
+            "{stamp}"
+        );
+        let output = handoff()
+            .args(["lint", "--format", "json", "-"])
+            .write_stdin(text)
+            .output()
+            .expect("run handoff");
+        let value: Value = serde_json::from_slice(&output.stdout).expect("lint JSON");
+        let codes: Vec<&str> = value["diagnostics"]
+            .as_array()
+            .expect("diagnostics")
+            .iter()
+            .filter_map(|d| d["code"].as_str())
+            .collect();
+        assert!(!codes.contains(&"invalid-timestamp"), "{value}");
+    }
+    handoff()
+        .args(["new", "routing-decision", "--set", "Matched agents=;;"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "--set Matched agents=;;: expected the form `security-engineer (auth: [oauth2, saml])",
+        ));
+}
+
+#[test]
 fn new_fills_every_kind_and_lint_flags_what_is_left() {
     for kind in [
         "consultation",
