@@ -2259,3 +2259,45 @@ fn a_session_salt_and_a_signed_out_property_are_high() {
         assert_edit_class(path, text, (old, new), class, trigger);
     }
 }
+
+/// A Symfony user's credential contract (`getSalt`) and a Go condition on an instance's
+/// or object's private flag are high in files whose paths say nothing; the same files'
+/// other lines stay low.
+#[test]
+fn a_user_salt_and_a_private_flag_are_high() {
+    let user = "<?php\nclass User implements UserInterface\n{\n    public function getSalt(): ?string\n    {\n        return null;\n    }\n\n    public function getFullName(): string\n    {\n        return $this->fullName;\n    }\n}\n";
+    let app = "package app\n\nfunc Serve(app *App) {\n\tport := 70\n\tif app.cfg.Server.GopherPort > 0 {\n\t\tgo initGopher(app, port)\n\t}\n}\n";
+    let salt = "    public function getSalt(): ?string\n    {\n        return null;\n    }\n\n";
+    let name = "    public function getFullName(): string\n    {\n        return $this->fullName;\n    }\n";
+    let gate = (
+        "GopherPort > 0 {",
+        "GopherPort > 0 && !app.cfg.App.Private {",
+    );
+    let edits = [
+        (
+            "src/Entity/User.php",
+            user,
+            (salt, ""),
+            RiskClass::High,
+            Some("auth"),
+        ),
+        (
+            "src/Entity/User.php",
+            user,
+            (name, ""),
+            RiskClass::Low,
+            None,
+        ),
+        ("app.go", app, gate, RiskClass::High, Some("auth")),
+        (
+            "app.go",
+            app,
+            ("port := 70", "port := 71"),
+            RiskClass::Low,
+            None,
+        ),
+    ];
+    for (path, text, edit, class, trigger) in edits {
+        assert_edit_class(path, text, edit, class, trigger);
+    }
+}

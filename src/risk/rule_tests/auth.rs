@@ -255,6 +255,11 @@ pub(super) const YES: &[Case] = &[
     ("auth.line.signed-out", "blog/views.py", "    if not request.user.is_authenticated:"),
     ("auth.line.session-salt", "lib/live_beats_web/endpoint.ex", "    signing_salt: \"1a9OALgV62\""),
     ("auth.line.session-salt", "config/initializers/cookies.rb", "Rails.application.config.action_dispatch.encrypted_cookie_salt = \"x\""),
+    ("auth.line.credential-contract", "src/Entity/User.php", "    public function getSalt(): ?string"),
+    ("auth.line.credential-contract", "src/main/java/app/security/LoginUser.java", "    public void eraseCredentials() {"),
+    ("auth.line.private-flag", "app.go", "\tif app.cfg.Server.GopherPort > 0 && !app.cfg.App.Private {"),
+    ("auth.line.private-flag", "internal/web/git.go", "\tif isPull && gist.Private != db.PrivateVisibility && allow {"),
+    ("auth.line.private-flag", "server/api/repo.go", "\t\tif repo.IsPrivate {"),
 ];
 
 #[rustfmt::skip]
@@ -433,4 +438,9 @@ pub(super) const NO: &[Case] = &[
     ("auth.line.signed-out", "app/views.py", "    current_user_is_anonymous = False"),
     ("auth.line.session-salt", "lib/app/accounts.ex", "    Bcrypt.gen_salt()"),
     ("auth.line.session-salt", "lib/app_web/endpoint.ex", "  # signing salt below"),
+    ("auth.line.credential-contract", "src/Service/Hasher.php", "        $salted = $this->getSaltedHash($plain);"),
+    ("auth.line.credential-contract", "src/Entity/Employee.php", "    public function getSalary(): int"),
+    ("auth.line.private-flag", "core/net.go", "\tif ip.IsPrivate() {"),
+    ("auth.line.private-flag", "model/repo.go", "\trepo.IsPrivate = true"),
+    ("auth.line.private-flag", "model/repo.go", "\tif opts.PrivateKey != \"\" {"),
 ];
