@@ -2301,3 +2301,27 @@ fn a_user_salt_and_a_private_flag_are_high() {
         assert_edit_class(path, text, edit, class, trigger);
     }
 }
+
+/// A field added to a struct that config-rs fills from the environment (`Environment`
+/// added as a source, no prefix) is high; the same field in a file that loads only a
+/// config file stays low.
+#[test]
+fn a_field_of_a_struct_loaded_from_the_environment_is_high() {
+    let loaded = "pub struct ServerConfig {\n    pub address: String,\n}\n\nfn load(path: &str) -> Config {\n    Config::builder()\n        .add_source(config::File::with_name(path))\n        .add_source(config::Environment::default().separator(\"__\"))\n        .build()\n}\n";
+    let file_only = loaded.replace(
+        "        .add_source(config::Environment::default().separator(\"__\"))\n",
+        "",
+    );
+    let field = (
+        "    pub address: String,\n",
+        "    pub address: String,\n    pub url: Option<String>,\n",
+    );
+    assert_edit_class(
+        "src/config.rs",
+        loaded,
+        field,
+        RiskClass::High,
+        Some("env-var"),
+    );
+    assert_edit_class("src/config.rs", &file_only, field, RiskClass::Low, None);
+}

@@ -96,6 +96,7 @@ pub(super) const YES: &[Case] = &[
     ("env-var.line.flag-env", "acme/cli.py", "@click.option(\"--token-file\", envvar=\"ACME_TOKEN_FILE\")"),
     ("env-var.line.flag-env", "src/cli.rs", "        .env(\"ACME_LISTEN_ADDR\")"),
     ("env-var.file.prefixed-loader", "src/cfg.rs", "        .merge(Env::prefixed(\"ACME_\"))"),
+    ("env-var.file.prefixed-loader", "src/config.rs", "            .add_source(config::Environment::default().separator(\"__\"))"),
     ("env-var.scope.template-env", "charts/app/templates/_pod.tpl", "          - name: GOMAXPROCS"),
 ];
 
@@ -163,6 +164,8 @@ pub(super) const NO: &[Case] = &[
     ("env-var.line.flag-env", "src/mail/envelope.ts", "  envelope.kind = \"BULK_MAIL\";"),
     ("env-var.line.flag-env", "src/deploy.go", "\tenvironment := \"production\""),
     ("env-var.file.prefixed-loader", "src/cfg.rs", "        .merge(Toml::file(path))"),
+    ("env-var.file.prefixed-loader", "src/config.rs", "    let mut env = minijinja::Environment::new();"),
+    ("env-var.file.prefixed-loader", "src/config.rs", "            .add_source(config::File::with_name(path))"),
     ("env-var.line.flag-env", "src/main.rs", "    let key = std::env::var(\"ACME_SESSION_KEY\");"),
     ("env-var.scope.template-env", "charts/app/templates/_pod.tpl", "          - name: http"),
 ];
