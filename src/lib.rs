@@ -162,8 +162,8 @@ pub use template::{TemplateError, Templates};
 pub use escape::markdown as escape_report_text;
 pub use io::{
     create_new, decode_text, is_markdown_file, markdown_files, read_capped, read_stdin, read_text,
-    replace_atomically, utf8_error_position, Depth, InputError, Source, WalkError, MAX_INPUT_BYTES,
-    STDIN_NAME,
+    replace_atomically, utf8_error_position, Depth, InputError, Source, Spool, WalkError,
+    MAX_INPUT_BYTES, SPOOL_MEMORY_BYTES, STDIN_NAME,
 };
 pub use markdown::cell::{decode_cell, encode_cell, split_row};
 pub use markdown::{line_at, LineIndex};

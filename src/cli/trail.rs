@@ -11,8 +11,9 @@ use handoff::{
     parse_utc_timestamp, prune_trail, repair_trail, show_handoff, take_steps, tick_trail,
     verify_trail, write_query, write_report, Deferred, EventType, Format, HandoffHistory,
     HandoffOutcome, HandoffType, HistoryReport, Initiation, ListReport, MessageCheckReport,
-    OnTimeout, PruneReport, RepairReport, Report, RiskClass, ShowReport, Source, Step, Templates,
-    Trail, TrailError, TrailErrorKind, TrailEvent, TrailFilter, TrailScope, VerifyReport,
+    OnTimeout, PruneReport, RepairReport, Report, RiskClass, ShowReport, Source, Spool, Step,
+    Templates, Trail, TrailError, TrailErrorKind, TrailEvent, TrailFilter, TrailScope,
+    VerifyReport,
 };
 use std::path::PathBuf;
 
@@ -500,18 +501,42 @@ fn run_query(trail: &Trail, args: QueryArgs) -> Result<Outcome, TrailError> {
             .map(TrailFilter::time_bound)
             .transpose()?,
     };
+    // A JSON array is held back until the last event is read: an error (a line that is
+    // not an event) then leaves standard output empty instead of half an array.
+    let mut spool = (args.format == Format::Json).then(Spool::default);
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     use std::io::Write;
-    write_query(trail, &filter, args.format, |bytes| {
-        match out.write_all(bytes) {
+    write_query(trail, &filter, args.format, |bytes| match spool.as_mut() {
+        Some(spool) => spool.write_all(bytes).map_err(spool_error),
+        None => match out.write_all(bytes) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(TrailError::plain(
                 format!("cannot write to standard output: {e}"),
             )),
             _ => Ok(()),
-        }
+        },
     })?;
+    if let Some(spool) = spool {
+        copy_out(spool, &mut out)?;
+    }
     let _ = out.flush();
     Ok(Outcome::Ok)
+}
+
+/// Why output could not be held back.
+fn spool_error(error: std::io::Error) -> TrailError {
+    TrailError::plain(format!(
+        "cannot hold the output back in a temporary file: {error}"
+    ))
+}
+
+/// Writes held-back output to standard output; a closed pipe is not an error.
+fn copy_out(spool: Spool, out: &mut impl std::io::Write) -> Result<(), TrailError> {
+    match spool.copy_to(out) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(TrailError::plain(format!(
+            "cannot write to standard output: {e}"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -638,8 +663,12 @@ fn export(trail: &Trail, args: ExportArgs) -> Result<Outcome, TrailError> {
             .transpose()?,
         ..TrailFilter::default()
     };
+    // Held back until the last event is read, so that an error leaves standard output
+    // empty instead of half a document.
+    let mut spool = Spool::default();
+    export_otlp(trail, &filter, &mut spool)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    export_otlp(trail, &filter, &mut out)?;
+    copy_out(spool, &mut out)?;
     use std::io::Write;
     match out.flush() {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(TrailError::plain(format!(

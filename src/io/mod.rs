@@ -8,7 +8,8 @@
 //! - [`write`]: one atomic replace ([`replace_atomically`]): a temporary file in the
 //!   target's directory, flushed, given the target's permissions, then renamed over it; a
 //!   symbolic link is followed, so the file it points at is the one replaced. `fmt`,
-//!   `new --force` and the contract state file all write through it.
+//!   `new --force` and the contract state file all write through it. A [`Spool`] holds
+//!   back output that must be whole or absent (a JSON document streamed from the trail).
 //! - [`walk`]: one walker ([`markdown_files`]) for every command that takes a directory.
 
 mod read;
@@ -20,4 +21,6 @@ pub use read::{
     MAX_INPUT_BYTES, STDIN_NAME,
 };
 pub use walk::{is_markdown_file, markdown_files, Depth, WalkError};
-pub use write::{create_new, replace_atomically, replace_atomically_unsynced};
+pub use write::{
+    create_new, replace_atomically, replace_atomically_unsynced, Spool, SPOOL_MEMORY_BYTES,
+};

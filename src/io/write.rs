@@ -1,10 +1,11 @@
-//! Writing files: an atomic replace, and an exclusive create.
+//! Writing files: an atomic replace, an exclusive create, and a spool for output that
+//! must be whole or absent.
 //!
 //! A command that rewrites a file must leave either the old file or the new one, never a
 //! half-written one, and must not change what it does not own: the file's permissions,
 //! or a symbolic link (the file it points at is rewritten, the link stays a link).
 
-use std::io::{self, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// Replaces `path` with `bytes` atomically: a temporary file in the same directory,
@@ -82,6 +83,42 @@ pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
     file.sync_all()
 }
 
+/// How much a [`Spool`] holds in memory before it moves to a temporary file.
+pub const SPOOL_MEMORY_BYTES: usize = 8 << 20;
+
+/// Output held back until it is known to be whole: a JSON document streamed from a trail
+/// that an error half-way through would cut short. It stays in memory up to
+/// [`SPOOL_MEMORY_BYTES`], then moves to an unnamed temporary file (removed by the
+/// system when the spool is dropped), so memory stays flat however long the output.
+/// Written out with [`Spool::copy_to`] once the producer has succeeded; dropped unread
+/// otherwise.
+#[derive(Debug)]
+pub struct Spool(tempfile::SpooledTempFile);
+
+impl Default for Spool {
+    fn default() -> Spool {
+        Spool(tempfile::SpooledTempFile::new(SPOOL_MEMORY_BYTES))
+    }
+}
+
+impl Spool {
+    /// Copies everything written to the spool to `out`; returns how many bytes.
+    pub fn copy_to(mut self, out: &mut impl Write) -> io::Result<u64> {
+        self.0.seek(SeekFrom::Start(0))?;
+        io::copy(&mut self.0, out)
+    }
+}
+
+impl Write for Spool {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.write(bytes)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,5 +160,19 @@ mod tests {
         let error = create_new(&file, b"two").err().map(|e| e.kind());
         assert_eq!(error, Some(io::ErrorKind::AlreadyExists));
         assert_eq!(std::fs::read_to_string(&file).expect("read"), "one");
+    }
+
+    #[test]
+    fn a_spool_gives_back_what_was_written_in_memory_and_past_it() {
+        for size in [0, 5, SPOOL_MEMORY_BYTES + 3] {
+            let bytes: Vec<u8> = (0..size).map(|n| (n % 251) as u8).collect();
+            let mut spool = Spool::default();
+            for chunk in bytes.chunks(1 << 16) {
+                spool.write_all(chunk).expect("spooled");
+            }
+            let mut out = Vec::new();
+            assert_eq!(spool.copy_to(&mut out).expect("copied"), size as u64);
+            assert!(out == bytes, "{size} bytes");
+        }
     }
 }

@@ -82,13 +82,17 @@ pub fn deferred_line(deferral: &Deferred) -> String {
 
 /// The events matching `filter` (`query`), streamed to `write` oldest first: `jsonl`
 /// each line as stored, `json` one array of them (a line each), any other format an
-/// [`event_line`] each. Returns how many matched.
+/// [`event_line`] each. Returns how many matched. A trail that is not there is an error
+/// before anything is written; an error later (a line that is not an event) leaves what
+/// was written cut short, so a caller that needs the whole array or nothing writes to a
+/// [`crate::io::Spool`] first.
 pub fn write_query(
     trail: &Trail,
     filter: &Filter,
     format: Format,
     mut write: impl FnMut(&[u8]) -> Result<(), TrailError>,
 ) -> Result<u64, TrailError> {
+    trail.require()?;
     if format == Format::Json {
         write(b"[")?;
     }

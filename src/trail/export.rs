@@ -24,7 +24,10 @@ use serde_json::{json, Map, Value};
 use std::io::Write;
 
 /// Writes the events matching `filter` to `out` as one OTLP/JSON logs document;
-/// returns how many were written.
+/// returns how many were written. A trail that is not there is an error before anything
+/// is written; an error later (a line that is not an event) leaves the document cut
+/// short, so a caller that needs the whole document or nothing writes to a
+/// [`crate::io::Spool`] first.
 pub fn export_otlp(
     trail: &Trail,
     filter: &Filter,
@@ -34,6 +37,7 @@ pub fn export_otlp(
         out.write_all(bytes)
             .map_err(|e| TrailError::plain(format!("cannot write the export: {e}")))
     };
+    trail.require()?;
     let head = json!({"attributes": [attribute("service.name", &json!("handoff"))]});
     let scope = json!({"name": "handoff.trail", "version": env!("CARGO_PKG_VERSION")});
     write(

@@ -428,3 +428,46 @@ fn a_reused_id_and_steps_long_after_a_handoff_ended_are_lifecycle_breaks() {
     let json: Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(json["handoffs"], 2 + 3 + 4_200 + 1);
 }
+
+/// A `--format json` output is the whole document or nothing: a trail that is not there
+/// or a line that is not an event (after three that match) is an error on standard
+/// error, exit 2, and not a byte on standard output (`query` printed `[`, and the events
+/// before the bad line, before the error).
+#[test]
+fn a_json_query_or_export_that_fails_prints_nothing() {
+    let commands: [&[&str]; 2] = [
+        &["query", "--format", "json"],
+        &["export", "--format", "otlp-json"],
+    ];
+    let missing = TestTrail::new();
+    for args in commands {
+        let run = missing.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert!(run.stderr.contains("no trail here yet"), "{}", run.stderr);
+    }
+    let trail = six_events();
+    let mut lines = trail.lines();
+    lines[3] = "garbage".to_string();
+    trail.write_lines(&lines);
+    for args in commands {
+        let run = trail.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert!(
+            run.stderr.contains(":4: is not an audit event"),
+            "{}",
+            run.stderr
+        );
+    }
+    lines.remove(3);
+    trail.write_lines(&lines);
+    for args in commands {
+        let whole: serde_json::Value =
+            serde_json::from_str(&trail.ok(args)).expect("the whole JSON document");
+        assert!(
+            whole.is_array() || whole["resourceLogs"].is_array(),
+            "{whole}"
+        );
+    }
+}
