@@ -763,7 +763,8 @@ fn a_change_already_high_keeps_the_line_rules_answer_unparsed() {
 #[test]
 fn code_after_a_block_comment_on_its_line_is_code() {
     // A line that opens with `/* … */` and goes on with code is not a comment line, so
-    // the env read and the route on it fire (the comment alone still fires nothing).
+    // the env read, the route and the impersonation on it fire (the comment alone still
+    // fires nothing).
     let result = change(&[(
         "src/config.ts",
         "/* keys */ export const key = process.env.STRIPE_SECRET_KEY;\n\
@@ -781,6 +782,7 @@ fn code_after_a_block_comment_on_its_line_is_code() {
         lines,
         [
             ("api-route.line.express", Some(2)),
+            ("auth.line.impersonation", Some(2)),
             ("env-var.line.js", Some(1))
         ]
     );
@@ -2324,4 +2326,97 @@ fn a_field_of_a_struct_loaded_from_the_environment_is_high() {
         Some("env-var"),
     );
     assert_edit_class("src/config.rs", &file_only, field, RiskClass::Low, None);
+}
+
+/// The eleventh set's guards: a request parameter reduced to its base name before it is
+/// joined to a folder (a path-traversal guard), and a change inside a function that
+/// verifies a webhook's signature, are high in files whose paths say nothing; the same
+/// files' other lines stay low.
+#[test]
+fn a_path_traversal_guard_and_a_signature_check_are_high() {
+    let store = "package files\n\nimport \"path/filepath\"\n\nfunc Remove(ctx Context, dir string) string {\n\tname := ctx.Param(\"uuid\")\n\treturn filepath.Join(dir, name)\n}\n\nfunc Size(n int) int {\n\treturn n * 2\n}\n";
+    let providers = "async def verify_paypal_webhook(headers, payload):\n    if not headers:\n        return\n    return payload\n\n\ndef scale(amount):\n    return amount / 100\n";
+    let edits = [
+        (
+            "internal/files/store.go",
+            store,
+            "name := ctx.Param(\"uuid\")",
+            "name := filepath.Base(ctx.Param(\"uuid\"))",
+            RiskClass::High,
+            Some("auth"),
+        ),
+        (
+            "internal/files/store.go",
+            store,
+            "n * 2",
+            "n * 3",
+            RiskClass::Low,
+            None,
+        ),
+        (
+            "app/services/providers.py",
+            providers,
+            "        return\n",
+            "        raise ValueError(\"unsigned\")\n",
+            RiskClass::High,
+            Some("auth"),
+        ),
+        (
+            "app/services/providers.py",
+            providers,
+            "amount / 100",
+            "amount / 1000",
+            RiskClass::Low,
+            None,
+        ),
+    ];
+    for (path, text, old, new, class, trigger) in edits {
+        assert_edit_class(path, text, (old, new), class, trigger);
+    }
+}
+
+/// The eleventh set's auth by vocabulary: impersonation named in server code, and
+/// Jenkins' security API in an init script a Helm chart renders; the same files' other
+/// lines stay low.
+#[test]
+fn impersonation_and_jenkins_security_are_high() {
+    let redact = "export function redact(request: any, data: any) {\n  const viewer = request.headers?.['viewer-id'];\n  if (viewer) {\n    data.balance = null;\n  }\n  return data;\n}\n";
+    let config = "data:\n  init-add-ssh-key.groovy: |-\n    import hudson.model.User\n    User u = User.get(\"admin\")\n    u.save()\n  timeout: \"30\"\n";
+    let edits = [
+        (
+            "src/helper/redact.ts",
+            redact,
+            "if (viewer) {",
+            "if (viewer && isImpersonating(request)) {",
+            RiskClass::High,
+            Some("auth"),
+        ),
+        (
+            "src/helper/redact.ts",
+            redact,
+            "data.balance = null;",
+            "data.balance = 0;",
+            RiskClass::Low,
+            None,
+        ),
+        (
+            "charts/jenkins/templates/config.yaml",
+            config,
+            "    import hudson.model.User\n",
+            "    import hudson.model.User\n    import jenkins.security.ApiTokenProperty\n",
+            RiskClass::High,
+            Some("auth"),
+        ),
+        (
+            "charts/jenkins/templates/config.yaml",
+            config,
+            "\"30\"",
+            "\"60\"",
+            RiskClass::Low,
+            None,
+        ),
+    ];
+    for (path, text, old, new, class, trigger) in edits {
+        assert_edit_class(path, text, (old, new), class, trigger);
+    }
 }

@@ -5,6 +5,19 @@ use super::Case;
 
 #[rustfmt::skip]
 pub(super) const YES: &[Case] = &[
+    // The eleventh set: path-traversal guards, signature checks, impersonation, Jenkins security.
+    ("auth.line.path-guard", "internal/web/handlers/gist/upload.go", "	fileUuid := filepath.Base(ctx.Param(\"uuid\"))"),
+    ("auth.line.path-guard", "application/src/main/java/run/halo/app/migration/impl/MigrationServiceImpl.java", "            checkDirectoryTraversal(backupsRoot, backupFile);"),
+    ("auth.line.path-guard", "app/views/files.py", "    name = secure_filename(upload.filename)"),
+    ("auth.scope.signature-check", "lnbits/core/services/fiat_providers.py", "async def verify_paypal_webhook(headers, payload: bytes):"),
+    ("auth.scope.signature-check", "lnbits/core/services/fiat_providers.py", "def check_stripe_signature("),
+    ("auth.scope.signature-check", "app/Access/Oidc/OidcIdToken.php", "    protected function validateTokenSignature(): void"),
+    ("auth.scope.signature-check", "src/webhook/Verifier.java", "    public boolean verifyWebhookSignature(String payload, String header) {"),
+    ("auth.line.impersonation", "apps/api/src/interceptors/redact-values-in-response.interceptor.ts", "        const hasImpersonationId = !!request.headers?.['impersonation-id'];"),
+    ("auth.line.impersonation", "app/controllers/admin/users_controller.rb", "    impersonate_user(@user)"),
+    ("auth.line.jenkins-security", "charts/jenkins/templates/config.yaml", "    import jenkins.security.ApiTokenProperty"),
+    ("auth.line.jenkins-security", "charts/jenkins/templates/jcasc-config.yaml", "  securityRealm:"),
+    ("auth.line.jenkins-security", "init.groovy", "def realm = new HudsonPrivateSecurityRealm(false)"),
     ("auth.path.auth-dir", "src/auth/login.ts", ""),
     ("auth.path.auth-dir", "app/oauth/callback.py", ""),
     ("auth.path.auth-file", "src/lib/auth.ts", ""),
@@ -264,6 +277,16 @@ pub(super) const YES: &[Case] = &[
 
 #[rustfmt::skip]
 pub(super) const NO: &[Case] = &[
+    ("auth.line.path-guard", "internal/web/handlers/gist/all.go", "	page := filepath.Join(dir, ctx.Param(\"page\"))"),
+    ("auth.line.path-guard", "src/tree.ts", "  const depth = pathDepth(node);"),
+    ("auth.line.path-guard", "internal/git/commands.go", "	name := filepath.Base(file.Path)"),
+    ("auth.scope.signature-check", "src/pdf/sign.py", "def draw_signature(canvas, image):"),
+    ("auth.scope.signature-check", "internal/route/repo/webhook.go", "func validateWebhook(l macaron.Locale, w *database.Webhook) (field, msg string, ok bool) {"),
+    ("auth.scope.signature-check", "src/types.ts", "  signatureCheck: boolean;"),
+    ("auth.line.impersonation", "apps/api/src/app/portfolio/portfolio.service.ts", "    const user = await this.userService.user({ id: userId });"),
+    ("auth.line.impersonation", "docs/impersonation.md", "Impersonation lets an admin view as a user."),
+    ("auth.line.jenkins-security", "charts/jenkins/templates/jenkins-controller-statefulset.yaml", "          image: \"{{ .Values.controller.image }}\""),
+    ("auth.line.jenkins-security", "charts/jenkins/values.yaml", "    # security: see the JCasC docs"),
     ("auth.path.auth-dir", "src/authors/list.ts", ""),
     ("auth.path.auth-file", "app/models/author.py", ""),
     ("auth.path.auth-file", "docs/authoring.md", ""),
