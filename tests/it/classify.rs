@@ -2420,3 +2420,77 @@ fn impersonation_and_jenkins_security_are_high() {
         assert_edit_class(path, text, (old, new), class, trigger);
     }
 }
+
+/// The eleventh set's container settings: an entrypoint that sources a mounted Docker
+/// secret or starts the server under `env NAME=value`, a hook script with no extension
+/// that reads `${RAILS_ENV:-production}`, and a compose healthcheck whose `$REDIS_PASSWORD`
+/// gains quotes are high; the same files' other lines stay low.
+#[test]
+fn docker_secrets_shell_variables_and_compose_bare_variables_are_high() {
+    let entrypoint =
+        "#!/bin/sh\nchown -R app /data\nexec su app -c \"/app/server --config /config.yml\"\n";
+    let hook =
+        "#!/bin/sh\ndb_name=\"${RAILS_ENV:-production}.sqlite3\"\ncp /backup/db \"$db_name\"\n";
+    let compose = "services:\n  redis:\n    image: redis:alpine\n    healthcheck:\n      test: ['CMD-SHELL', 'redis-cli --pass $REDIS_PASSWORD ping | grep PONG']\n      interval: 10s\n";
+    let edits = [
+        (
+            "docker/entrypoint.sh",
+            entrypoint,
+            "chown -R app /data\n",
+            "chown -R app /data\n. /run/secrets/app_secrets\n",
+            RiskClass::High,
+            Some("credential"),
+        ),
+        (
+            "docker/entrypoint.sh",
+            entrypoint,
+            "exec su app -c \"/app/server --config /config.yml\"",
+            "exec env HOME=/app /app/server --config /config.yml",
+            RiskClass::High,
+            Some("env-var"),
+        ),
+        (
+            "docker/entrypoint.sh",
+            entrypoint,
+            "chown -R app /data",
+            "chown -R app:app /data",
+            RiskClass::Low,
+            None,
+        ),
+        (
+            "hooks/post-restore",
+            hook,
+            ":-production}",
+            ":-development}",
+            RiskClass::High,
+            Some("env-var"),
+        ),
+        (
+            "hooks/post-restore",
+            hook,
+            "cp /backup/db",
+            "cp -f /backup/db",
+            RiskClass::Low,
+            None,
+        ),
+        (
+            "docker/docker-compose.yml",
+            compose,
+            "--pass $REDIS_PASSWORD ping",
+            "--pass \"$REDIS_PASSWORD\" ping",
+            RiskClass::High,
+            Some("env-var"),
+        ),
+        (
+            "docker/docker-compose.yml",
+            compose,
+            "interval: 10s",
+            "interval: 20s",
+            RiskClass::Low,
+            None,
+        ),
+    ];
+    for (path, text, old, new, class, trigger) in edits {
+        assert_edit_class(path, text, (old, new), class, trigger);
+    }
+}

@@ -5,6 +5,8 @@ use super::Case;
 
 #[rustfmt::skip]
 pub(super) const YES: &[Case] = &[
+    ("credential.line.docker-secret", "docker/entrypoint.sh", "        . /run/secrets/opengist_secrets"),
+    ("credential.line.docker-secret", "charts/jenkins/templates/jenkins-controller-statefulset.yaml", "              value: /run/secrets/additional"),
     ("credential.path.key-file", "certs/server.pem", ""),
     ("credential.path.key-file", "deploy/id_ed25519", ""),
     ("credential.path.credential-file", "config/credentials.json", ""),
@@ -48,6 +50,8 @@ pub(super) const YES: &[Case] = &[
 
 #[rustfmt::skip]
 pub(super) const NO: &[Case] = &[
+    ("credential.line.docker-secret", "docs/installation/docker.md", "Mount your file at /run/secrets/opengist_secrets."),
+    ("credential.line.docker-secret", "docker/entrypoint.sh", "chown -R \"$USER:$USER\" /run/opengist"),
     ("credential.path.key-file", "docs/keynotes.md", ""),
     ("credential.path.key-file", "src/keyboard.ts", ""),
     ("credential.path.credential-file", "src/credentials.ts", ""),
