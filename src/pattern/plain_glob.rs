@@ -266,6 +266,50 @@ mod tests {
     }
 
     #[test]
+    fn edges_are_matched_as_the_regex_matches_them() {
+        // `?` is one byte of a character of several (as in the regex, which runs without
+        // `u`); a newline is a byte like any other; nothing is case-folded; an empty
+        // segment is text like any other.
+        let cases = [
+            ("?", "é", false),
+            ("??", "é", true),
+            ("?", "😀", false),
+            ("????", "😀", true),
+            ("ß", "ss", false),
+            ("\u{212a}", "k", false),
+            ("i\u{307}", "i\u{307}", true),
+            ("*", "a\nb", true),
+            ("**/x", "a\n/x", true),
+            ("a/**", "a/\n", true),
+            ("\\*", "*", true),
+            ("\\*", "a", false),
+            ("a**b", "axyb", true),
+            ("a**b", "ax/yb", false),
+            ("**/**/a", "a", true),
+            ("a/**/b", "a//b", true),
+            ("a/**/b", "ab", false),
+            ("/**", "/", true),
+            ("*/", "a/", true),
+            (".*", ".a", true),
+        ];
+        for (glob, path, matches) in cases {
+            let regex = regex_of(glob);
+            let plain = PlainGlob::new(&regex).expect("plain");
+            let compiled = compiled(&regex).expect("compiles");
+            assert_eq!(
+                compiled.is_match(path.as_bytes()),
+                matches,
+                "{glob} on {path:?}"
+            );
+            assert_eq!(
+                plain.is_match(path.as_bytes(), |_| None),
+                matches,
+                "{glob:?} ({regex}) on {path:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_search_out_of_budget_asks_the_regex() {
         let glob = PlainGlob::new(&regex_of("**/*a*a*a*a*b")).expect("plain");
         let path = b"x/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac";
@@ -302,6 +346,32 @@ mod tests {
             let expected = compiled(regex).expect("compiles").is_match(path.as_bytes());
             let found = plain.is_match_within(path.as_bytes(), budget, compiled);
             prop_assert_eq!(found, expected, "{} ({}) on {}", glob, regex, path);
+        }
+
+        // Pieces of what a policy's glob and a repository's path hold beyond the ASCII
+        // above: escapes, characters of several bytes (some whose case folding changes
+        // their length, some that combine), a newline in a path, stars in a row, and
+        // runs long enough to spend a small budget.
+        #[test]
+        fn a_plain_glob_matches_what_its_regex_matches_on_any_text(
+            glob in prop::collection::vec(prop::sample::select(vec![
+                "**/", "/**", "/**/", "**", "***", "*", "?", "/", "a", ".", "é", "ß", "\u{212a}",
+                "i\u{307}", "\u{301}", "😀", "\\*", "\\?", "\\\\", "\\a", "\\{", "#", " ",
+            ]), 1..10).prop_map(|pieces| pieces.concat()),
+            path in prop::collection::vec(prop::sample::select(vec![
+                "a", "/", ".", "é", "ß", "\u{212a}", "i\u{307}", "\u{301}", "😀", "*", "?", "\\",
+                "{", "#", " ", "\n", "aaaaaaaa",
+            ]), 0..24).prop_map(|pieces| pieces.concat()),
+            budget in prop_oneof![Just(BUDGET), 1usize..40],
+        ) {
+            let regex = regex_of(&glob);
+            let Some(plain) = PlainGlob::new(&regex) else {
+                let unread = format!("{glob:?} ({regex}) is not read as plain");
+                return Err(TestCaseError::fail(unread));
+            };
+            let expected = compiled(&regex).expect("compiles").is_match(path.as_bytes());
+            let found = plain.is_match_within(path.as_bytes(), budget, compiled);
+            prop_assert_eq!(found, expected, "{:?} ({}) on {:?}", glob, regex, path);
         }
     }
 }
