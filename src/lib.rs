@@ -86,7 +86,8 @@ pub use suppress::{Baseline, BaselineError, SuppressedBy};
 // Git: the change between two revisions, streamed.
 pub use git::{
     ChangeSet, ChangeStatus, ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide,
-    RenameLimitExceeded, RenameOptions, Repo, RepoPath, DEFAULT_RENAME_LIMIT, WORKTREE,
+    RenameLimitExceeded, RenameOptions, Repo, RepoPath, DEFAULT_RENAME_LIMIT, MAX_DIRECTORY_DEPTH,
+    WORKTREE,
 };
 
 // Routing: route a task by the tie-break rules; audit recorded decisions.

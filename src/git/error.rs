@@ -97,6 +97,20 @@ pub enum GitError {
         /// What it is: the path it holds, or which tree.
         path: String,
     },
+    /// A path of the change lies deeper than [`MAX_DIRECTORY_DEPTH`](super::MAX_DIRECTORY_DEPTH)
+    /// directories: refused before the tree below it is read, since each level costs
+    /// stack.
+    #[error(
+        "{path}: a path of the change lies more than {limit} directories deep (shown \
+         shortened); handoff does not read trees that deep; move its files to a shallower \
+         path, or leave them out of the change, and run again"
+    )]
+    PathTooDeep {
+        /// The directory past the limit, shortened to its first and last components.
+        path: String,
+        /// The limit, [`MAX_DIRECTORY_DEPTH`](super::MAX_DIRECTORY_DEPTH).
+        limit: usize,
+    },
     /// Any other failure inside git, with what was being done.
     #[error("git failed while {doing}: {message}")]
     Git {

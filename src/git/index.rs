@@ -127,7 +127,7 @@ pub(super) fn parse(data: &[u8]) -> Option<Index> {
         let size = usize::try_from(reader.u32()?).ok()?;
         let body = reader.take(size)?;
         if signature == b"TREE" {
-            cache_tree = Some(parse_cache_tree(body)?);
+            cache_tree = parse_cache_tree(body)?;
         } else if !SKIPPABLE_EXTENSIONS.iter().any(|known| *known == signature) {
             return None;
         }
@@ -249,15 +249,25 @@ impl<'a> Reader<'a> {
 
 /// The cache-tree extension: each directory as `name NUL count SP subtrees LF [id]`, its
 /// subdirectories after it; a count of -1 marks a directory whose tree is out of date.
-fn parse_cache_tree(body: &[u8]) -> Option<CacheTree> {
+/// `None` when it is malformed; `Some(None)` when it is deeper than
+/// [`MAX_DIRECTORY_DEPTH`](super::MAX_DIRECTORY_DEPTH): not read (each level costs
+/// stack), the index is then compared without it, and the walk refuses the deep path.
+fn parse_cache_tree(body: &[u8]) -> Option<Option<CacheTree>> {
     let mut reader = Reader { data: body, at: 0 };
-    let tree = cache_tree_node(&mut reader, 0)?;
-    (reader.at == body.len()).then_some(tree)
+    let mut too_deep = false;
+    match cache_tree_node(&mut reader, 0, &mut too_deep) {
+        Some(tree) => (reader.at == body.len()).then_some(Some(tree)),
+        None => too_deep.then_some(None),
+    }
 }
 
-fn cache_tree_node(reader: &mut Reader<'_>, depth: usize) -> Option<CacheTree> {
-    // Deeper than any path can be: a malformed extension, not a directory.
-    if depth > 4096 {
+fn cache_tree_node(
+    reader: &mut Reader<'_>,
+    depth: usize,
+    too_deep: &mut bool,
+) -> Option<CacheTree> {
+    if depth > super::MAX_DIRECTORY_DEPTH {
+        *too_deep = true;
         return None;
     }
     let name = reader.until_nul()?.to_vec();
@@ -276,7 +286,7 @@ fn cache_tree_node(reader: &mut Reader<'_>, depth: usize) -> Option<CacheTree> {
     let entry_count = usize::try_from(entries).unwrap_or(0);
     let mut children = Vec::with_capacity(subtrees.min(1024));
     for _ in 0..subtrees {
-        children.push(cache_tree_node(reader, depth + 1)?);
+        children.push(cache_tree_node(reader, depth + 1, too_deep)?);
     }
     Some(CacheTree {
         name,

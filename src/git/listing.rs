@@ -12,6 +12,72 @@ use super::{is_missing, ChangeStatus, GitError, Repo};
 use git2::{Oid, Tree};
 use std::cmp::Ordering;
 
+/// The deepest directory a change's walk descends into: a path of the change with more
+/// directories above its file than this is refused ([`GitError::PathTooDeep`]) before the
+/// tree below it is read.
+///
+/// The walks recurse once per directory level (about 2.4 KB of stack a level in a debug
+/// build, less in a release one), on whichever thread asks for the change. 512 levels take
+/// about 1.2 MB there, within the 2 MiB stack Rust gives a spawned thread, the smallest a
+/// caller is likely to run on (the main thread has 8 MiB); git's own `core.maxTreeDepth`
+/// (4,096) would not fit. No real repository comes near: a path that deep is at least
+/// 1,024 bytes long.
+pub const MAX_DIRECTORY_DEPTH: usize = 512;
+
+/// Refuses to descend into `directory` (a path without its trailing `/`) when it lies
+/// deeper than [`MAX_DIRECTORY_DEPTH`].
+pub(super) fn check_depth(directory: &[u8]) -> Result<(), GitError> {
+    let depth = directory.iter().filter(|&&byte| byte == b'/').count() + 1;
+    if depth <= MAX_DIRECTORY_DEPTH {
+        return Ok(());
+    }
+    Err(GitError::PathTooDeep {
+        path: shortened(directory),
+        limit: MAX_DIRECTORY_DEPTH,
+    })
+}
+
+/// Refuses the change when a path of it, whichever walk listed it, has more directories
+/// than [`MAX_DIRECTORY_DEPTH`].
+pub(super) fn check_depths(entries: &[Entry]) -> Result<(), GitError> {
+    let sides = entries
+        .iter()
+        .flat_map(|entry| entry.old.iter().chain(entry.new.iter()));
+    for side in sides {
+        if let Some(end) = side.path.iter().rposition(|&byte| byte == b'/') {
+            check_depth(&side.path[..end])?;
+        }
+    }
+    Ok(())
+}
+
+/// A long path as a message shows it: its first three and last two components (each cut
+/// to 40 characters) around an ellipsis, so that thousands of components never fill a
+/// terminal or a log.
+fn shortened(path: &[u8]) -> String {
+    let cut = |component: &[u8]| -> String {
+        let text = String::from_utf8_lossy(component);
+        match text.char_indices().nth(40) {
+            Some((end, _)) => format!("{}…", &text[..end]),
+            None => text.into_owned(),
+        }
+    };
+    let components: Vec<&[u8]> = path.split(|&byte| byte == b'/').collect();
+    if components.len() <= 5 {
+        return components
+            .iter()
+            .map(|c| cut(c))
+            .collect::<Vec<_>>()
+            .join("/");
+    }
+    let head: Vec<String> = components[..3].iter().map(|c| cut(c)).collect();
+    let tail: Vec<String> = components[components.len() - 2..]
+        .iter()
+        .map(|c| cut(c))
+        .collect();
+    format!("{}/…/{}", head.join("/"), tail.join("/"))
+}
+
 /// Git's file modes, as trees store them.
 pub(super) mod mode {
     /// The mask of the kind of entry.
@@ -136,6 +202,7 @@ impl Repo {
         prefix.extend_from_slice(entry.name_bytes());
         let mode = entry_mode(entry);
         if mode & mode::KIND == mode::TREE {
+            check_depth(prefix)?;
             let tree = self.subtree(entry.id(), prefix)?;
             prefix.push(b'/');
             let (old, new) = match status {
@@ -177,6 +244,7 @@ impl Repo {
         let length = prefix.len();
         prefix.extend_from_slice(b.name_bytes());
         if new_mode & mode::KIND == mode::TREE {
+            check_depth(prefix)?;
             let old_tree = self.subtree(a.id(), prefix)?;
             let new_tree = self.subtree(b.id(), prefix)?;
             prefix.push(b'/');

@@ -35,6 +35,7 @@ mod worktree;
 pub use change::{ChangeSet, ChangeStatus, ChangedFile, DiffLine, LineSide, RepoPath, WORKTREE};
 pub use error::GitError;
 pub(crate) use linediff::diff_lines;
+pub use listing::MAX_DIRECTORY_DEPTH;
 pub use renames::{RenameLimitExceeded, RenameOptions, DEFAULT_RENAME_LIMIT};
 
 use git2::{Delta, DiffOptions, Oid, Repository};
@@ -355,6 +356,18 @@ impl Repo {
     /// The changed paths from the base commit to the head commit or the working tree,
     /// before renames are paired.
     fn entries(&self, base: Oid, head: Option<Oid>) -> Result<Vec<listing::Entry>, GitError> {
+        let entries = self.entries_at_any_depth(base, head)?;
+        listing::check_depths(&entries)?;
+        Ok(entries)
+    }
+
+    /// [`Repo::entries`] before the depth of their paths is checked (the tree walks check
+    /// it before each level they descend).
+    fn entries_at_any_depth(
+        &self,
+        base: Oid,
+        head: Option<Oid>,
+    ) -> Result<Vec<listing::Entry>, GitError> {
         let base_tree = self.tree_of(base)?;
         if let Some(head) = head {
             let head_tree = self.tree_of(head)?;

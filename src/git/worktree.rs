@@ -73,6 +73,11 @@ impl Repo {
             let untracked = self.untracked_files(&root, &index.entries);
             (staged, stats.join(), untracked)
         });
+        // A path too deep for the walks is refused here too: libgit2 would refuse it as
+        // well, naming neither the path nor the limit.
+        if let Err(error @ GitError::PathTooDeep { .. }) = staged {
+            return Err(error);
+        }
         let (Ok(Ok(states)), Ok(untracked)) = (states, untracked) else {
             return Ok(None);
         };
@@ -186,6 +191,7 @@ impl Repo {
     ) -> Result<(), GitError> {
         prefix.extend_from_slice(group.name);
         if group.is_dir {
+            super::listing::check_depth(prefix)?;
             let subtree = item
                 .map(|item| self.subtree(item.id(), prefix))
                 .transpose()?;
@@ -243,6 +249,11 @@ impl Repo {
         tracked: Option<&[IndexEntry]>,
         found: &mut Vec<(Vec<u8>, u32)>,
     ) -> Result<(), Unsupported> {
+        // Each level costs stack: past the limit, libgit2 (whose walk does not recurse)
+        // lists the change, and `entries` refuses the deep path.
+        if prefix.iter().filter(|&&byte| byte == b'/').count() > super::MAX_DIRECTORY_DEPTH {
+            return Err(Unsupported);
+        }
         let dir = root.join(super::path_of(prefix));
         let listing = std::fs::read_dir(&dir).map_err(|_| Unsupported)?;
         for item in listing {

@@ -343,3 +343,72 @@ fn a_non_utf8_policy_in_the_base_is_located() {
         .stderr(predicate::str::contains(".handoff.yaml:2:1: not UTF-8"))
         .stderr(predicate::str::contains("save the file as UTF-8"));
 }
+
+/// A repository whose head adds one file `a/` × `directories` then `a`, staged with
+/// `git update-index --cacheinfo` (no file system takes a path that deep), and the base.
+fn deep_path_change(directories: usize) -> (TestRepo, String) {
+    let (repo, base) = TestRepo::with_base();
+    let blob = repo.git(&["hash-object", "-w", "README.md"]);
+    let path = format!("{}a", "a/".repeat(directories));
+    repo.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("100644,{blob},{path}"),
+    ]);
+    repo.git(&["commit", "-q", "-m", "deep path"]);
+    (repo, base)
+}
+
+#[test]
+fn a_path_twenty_thousand_directories_deep_cannot_run_instead_of_overflowing_the_stack() {
+    let (repo, base) = deep_path_change(20_000);
+    let output = classify(&repo, &base, &[]).output().expect("run handoff");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr.contains("a/a/a/…/a/a: a path of the change lies more than 512 directories deep")
+            && stderr.contains("move its files to a shallower path"),
+        "{stderr}"
+    );
+    // Shortened: not the 40,001 bytes of the path.
+    assert!(stderr.len() < 1_000, "{} bytes", stderr.len());
+    assert!(!stderr.contains("overflow"), "{stderr}");
+}
+
+#[test]
+fn a_path_at_the_depth_limit_classifies_and_one_directory_more_cannot_run() {
+    let limit = handoff::MAX_DIRECTORY_DEPTH;
+    let (repo, base) = deep_path_change(limit);
+    let output = classify(&repo, &base, &["--format", "json"])
+        .output()
+        .expect("run handoff");
+    assert_eq!(output.status.code(), Some(0));
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let deepest = format!("{}a", "a/".repeat(limit));
+    assert_eq!(report["files"][0]["path"], deepest.as_str(), "{report}");
+
+    let (repo, base) = deep_path_change(limit + 1);
+    classify(&repo, &base, &[])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "more than {limit} directories deep"
+        )));
+}
+
+#[test]
+fn a_staged_path_past_the_depth_limit_cannot_run_against_the_working_tree() {
+    let limit = handoff::MAX_DIRECTORY_DEPTH;
+    let (repo, base) = TestRepo::with_base();
+    repo.write(&format!("{}a", "a/".repeat(limit + 1)), "deep\n");
+    repo.git(&["add", "-A"]);
+    repo.handoff()
+        .args(["classify", "--base", &base])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "a/a/a/…/a/a: a path of the change lies more than {limit} directories deep"
+        )));
+}
