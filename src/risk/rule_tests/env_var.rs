@@ -7,6 +7,7 @@ use super::Case;
 pub(super) const YES: &[Case] = &[
     ("env-var.line.compose-bare", "docker/docker-compose.yml", "      test: ['CMD-SHELL', 'redis-cli --pass \"$REDIS_PASSWORD\" ping | grep PONG']"),
     ("env-var.line.compose-bare", "docker-compose.yml", "      ATUIN_DB_URI: postgres://$ATUIN_DB_USERNAME:$ATUIN_DB_PASSWORD@db/atuin"),
+    ("env-var.line.compose-bare", "docker-compose.yml", "      test: ['CMD-SHELL', 'pg_isready -U $$POSTGRES_USER']"),
     ("env-var.line.shell", "hooks/post-restore", "RAILS_ENV=${RAILS_ENV:-production}"),
     ("env-var.line.shell", "docker/entrypoint.sh", "    exec env HOME=/opengist OG_OPENGIST_HOME=/opengist /app/opengist/opengist --config /config.yml"),
     ("env-var.path.env-file", ".env", ""),
@@ -107,7 +108,7 @@ pub(super) const YES: &[Case] = &[
 
 #[rustfmt::skip]
 pub(super) const NO: &[Case] = &[
-    ("env-var.line.compose-bare", "docker/docker-compose.yml", "    command: ['redis-server', '--appendonly', 'yes', '--save', '$$SAVE']"),
+    ("env-var.line.compose-bare", "docker/docker-compose.yml", "    command: ['redis-server', '--appendonly', 'yes', '--save', '$$save']"),
     ("env-var.line.compose-bare", "docker/docker-compose.yml", "      test: ['CMD', 'pg_isready', '-d', 'ghostfolio-db']"),
     ("env-var.line.shell", "hooks/post-restore", "cp /storage/backup/db.sqlite3 /rails/storage/db/production.sqlite3"),
     ("env-var.line.shell", "scripts/build.sh", "echo \"building $version\""),
