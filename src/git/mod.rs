@@ -443,31 +443,67 @@ impl Repo {
         }
     }
 
-    fn read_blob_at(&self, rev: &str, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+    /// Which of `names` are entries directly in directory `dir` (`""`: the root; no
+    /// trailing `/`) at `at`, in the order given: files, directories or submodules alike.
+    /// `None` for the working tree, which is not listed: look each name up there. A caller
+    /// asking for many names that are mostly absent (the project model's manifests) saves
+    /// a lookup per absent name; the directory is read once either way.
+    pub fn names_present_at<'a>(
+        &self,
+        at: &Head,
+        dir: &str,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Option<Vec<&'a str>>, GitError> {
+        let Head::Rev(rev) = at else {
+            return Ok(None);
+        };
+        let commit = self.commit_read(rev)?;
+        self.with_dir_entries(commit, dir, |entries| {
+            names
+                .into_iter()
+                .filter(|name| entries.contains_key(*name))
+                .collect()
+        })
+        .map(Some)
+    }
+
+    /// The commit `rev` names, resolved once per revision.
+    fn commit_read(&self, rev: &str) -> Result<Oid, GitError> {
         let known = self.commits_read.borrow().get(rev).copied();
-        let commit = match known {
-            Some(commit) => commit,
+        match known {
+            Some(commit) => Ok(commit),
             None => {
                 let commit = self.commit_of(rev)?;
                 self.commits_read
                     .borrow_mut()
                     .insert(rev.to_string(), commit);
-                commit
+                Ok(commit)
             }
-        };
-        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        }
+    }
+
+    /// `answer` asked about the entries of directory `dir` at `commit`, read once.
+    fn with_dir_entries<R>(
+        &self,
+        commit: Oid,
+        dir: &str,
+        answer: impl FnOnce(&DirEntries) -> R,
+    ) -> Result<R, GitError> {
         let key = (commit, dir.to_string());
-        let found = {
-            let mut dirs_read = self.dirs_read.borrow_mut();
-            if !dirs_read.contains_key(&key) {
-                let entries = self.dir_entries(commit, dir)?;
-                dirs_read.insert(key.clone(), entries);
+        let mut dirs_read = self.dirs_read.borrow_mut();
+        let entries = match dirs_read.entry(key) {
+            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(self.dir_entries(commit, dir)?)
             }
-            dirs_read
-                .get(&key)
-                .and_then(|entries| entries.get(name))
-                .copied()
         };
+        Ok(answer(entries))
+    }
+
+    fn read_blob_at(&self, rev: &str, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+        let commit = self.commit_read(rev)?;
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let found = self.with_dir_entries(commit, dir, |entries| entries.get(name).copied())?;
         let Some((id, kind)) = found else {
             return Ok(None);
         };

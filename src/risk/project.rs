@@ -310,7 +310,20 @@ fn read_dir(
     let manifests = MANIFESTS
         .iter()
         .filter(|manifest| dir.is_empty() || !matches!(manifest.read, Read::Nothing));
+    // At a commit the directory's names are known: look up only the manifests whose name
+    // (or first directory, `requirements/` of `requirements/base.txt`) is there.
+    let first = |manifest: &Manifest| manifest.name.split('/').next().unwrap_or(manifest.name);
+    let present = repo.names_present_at(
+        base,
+        dir.trim_end_matches('/'),
+        manifests.clone().map(first),
+    )?;
     for manifest in manifests {
+        if let Some(present) = &present {
+            if !present.contains(&first(manifest)) {
+                continue;
+            }
+        }
         let path = format!("{dir}{}", manifest.name);
         let Some(bytes) = repo.read_file_at(base, &path)? else {
             continue;

@@ -556,6 +556,31 @@ fn framework_rules_apply_where_the_base_s_manifests_name_the_framework() {
 }
 
 #[test]
+fn manifests_below_the_root_and_in_a_requirements_folder_are_found() {
+    // Only the manifests a directory holds are looked up: one a level down, and
+    // `requirements/base.txt` of a sub-project, still count; a file named `requirements`
+    // where the folder could be is no error.
+    let result = change_over(
+        &[
+            ("services/api/requirements/base.txt", "Django==5.0\n"),
+            (
+                "services/web/package.json",
+                r#"{"dependencies": {"express": "4"}}"#,
+            ),
+            ("requirements", "not a folder\n"),
+        ],
+        &[
+            ("services/api/views.py", "x = 1\n"),
+            ("services/web/app.js", "let x = 1;\n"),
+        ],
+    );
+    assert_eq!(
+        stacks_and_rules(&result).0,
+        ["django", "express", "javascript", "python"]
+    );
+}
+
+#[test]
 fn a_change_cannot_switch_off_its_framework_rules_by_editing_a_manifest() {
     let result = change_over(
         &[(

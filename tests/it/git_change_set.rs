@@ -320,6 +320,34 @@ fn files_are_read_at_a_revision_and_in_the_working_tree() {
 }
 
 #[test]
+fn the_names_present_in_a_directory_are_listed_at_a_revision_only() {
+    let (repo, base) = TestRepo::with_files(&[
+        ("Cargo.toml", "[package]\n"),
+        ("app/requirements/base.txt", "flask\n"),
+        ("app/main.py", "x = 1\n"),
+    ]);
+    let opened = Repo::open(repo.path()).unwrap();
+    let at = Head::Rev(base);
+    let asked = [
+        "package.json",
+        "Cargo.toml",
+        "requirements",
+        "main.py",
+        "app",
+    ];
+    let present = |dir: &str| opened.names_present_at(&at, dir, asked).unwrap();
+    assert_eq!(present(""), Some(vec!["Cargo.toml", "app"]));
+    assert_eq!(present("app"), Some(vec!["requirements", "main.py"]));
+    assert_eq!(present("app/main.py"), Some(vec![]));
+    assert_eq!(present("nowhere"), Some(vec![]));
+    // The working tree is not listed: its files are looked up one by one.
+    assert_eq!(
+        opened.names_present_at(&Head::WorkTree, "", asked).unwrap(),
+        None
+    );
+}
+
+#[test]
 fn a_shallow_clone_without_the_base_asks_for_more_history() {
     let (_dir, clone, base) = shallow_clone_missing_base("a.txt");
 
