@@ -2519,3 +2519,93 @@ fn docker_secrets_shell_variables_and_compose_bare_variables_are_high() {
         assert_edit_class(path, text, (old, new), class, trigger);
     }
 }
+
+/// A migration's own method is found by what it is, in any migration-named folder: a C#
+/// data-fix class's `Migrate` outside the EF `Migrations` folder and a sea-orm migration
+/// under `migrator/` are high; a helper beside them and a call of the method are not.
+#[test]
+fn a_migration_method_in_any_migration_folder_is_high() {
+    let fix = "API/Data/ManualMigrations/MigrateDropOrphans.cs";
+    let fix_text = "namespace API.Data.ManualMigrations;\n\npublic static class MigrateDropOrphans\n{\n    public static async Task Migrate(DataContext context)\n    {\n        context.Tag.RemoveRange(context.Tag.Where(t => t.Orphan));\n        await context.SaveChangesAsync();\n    }\n\n    public static string Describe()\n    {\n        return \"drops orphans\";\n    }\n}\n";
+    let seaorm = "backend/src/migrator/m20240101_000001_create_books.rs";
+    let seaorm_text = "pub struct Migration;\n\n#[async_trait::async_trait]\nimpl MigrationTrait for Migration {\n    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {\n        manager\n            .create_table(\n                Table::create()\n                    .col(ColumnDef::new(Book::Title).string().not_null())\n                    .col(ColumnDef::new(Book::Pages).integer())\n                    .to_owned(),\n            )\n            .await\n    }\n}\n\nfn label() -> &'static str {\n    \"books\"\n}\n";
+    let startup = "API/Startup.cs";
+    let startup_text = "public class Startup\n{\n    public async Task Run()\n    {\n        await MigrateDropOrphans.Migrate(dataContext);\n    }\n}\n";
+    let edits = [
+        (
+            fix,
+            fix_text,
+            "t => t.Orphan",
+            "t => t.Orphan && t.Count == 0",
+            RiskClass::High,
+            Some("migration"),
+        ),
+        (
+            fix,
+            fix_text,
+            "\"drops orphans\"",
+            "\"drops orphan tags\"",
+            RiskClass::Low,
+            None,
+        ),
+        (
+            seaorm,
+            seaorm_text,
+            "                    .col(ColumnDef::new(Book::Pages).integer())\n",
+            "",
+            RiskClass::High,
+            Some("migration"),
+        ),
+        (
+            seaorm,
+            seaorm_text,
+            "\"books\"",
+            "\"book table\"",
+            RiskClass::Low,
+            None,
+        ),
+        (
+            startup,
+            startup_text,
+            "(dataContext)",
+            "(dataContext, logger)",
+            RiskClass::Low,
+            None,
+        ),
+    ];
+    for (path, text, old, new, class, trigger) in edits {
+        assert_edit_class(path, text, (old, new), class, trigger);
+    }
+}
+
+/// A field of a Spring Boot settings class is a variable also where the file only holds
+/// a nested part of the bound tree (`@NestedConfigurationProperty`); a class with no
+/// marker in a properties file stays low.
+#[test]
+fn a_nested_settings_class_field_is_an_env_var() {
+    let nested = "src/main/java/app/properties/MailProperties.java";
+    let nested_text = "package app.properties;\n\nimport lombok.Data;\nimport org.springframework.boot.context.properties.NestedConfigurationProperty;\n\n@Data\npublic class MailProperties {\n\n    @NestedConfigurationProperty\n    private final Smtp smtp = new Smtp();\n\n    @Data\n    public static class Smtp {\n        private Integer port;\n    }\n}\n";
+    let plain = "src/main/java/app/properties/PageProperties.java";
+    let plain_text = "package app.properties;\n\nimport lombok.Data;\n\n@Data\npublic class PageProperties {\n    private Integer size;\n}\n";
+    let edits = [
+        (
+            nested,
+            nested_text,
+            "        private Integer port;\n",
+            "        private Integer port;\n        private Double timeout;\n",
+            RiskClass::High,
+            Some("env-var"),
+        ),
+        (
+            plain,
+            plain_text,
+            "    private Integer size;\n",
+            "    private Integer size;\n    private Double ratio;\n",
+            RiskClass::Low,
+            None,
+        ),
+    ];
+    for (path, text, old, new, class, trigger) in edits {
+        assert_edit_class(path, text, (old, new), class, trigger);
+    }
+}

@@ -93,6 +93,8 @@ pub(super) const YES: &[Case] = &[
     ("env-var.file.env-config", "app/core/config.py", "class Settings(BaseSettings):"),
     ("env-var.file.env-config", "lnbits/settings.py", "class Settings(EditableSettings, ReadOnlySettings, TransientSettings, BaseSettings):"),
     ("env-var.file.env-config", "internal/config/config.go", "\t\tif v, ok := os.LookupEnv(prefix + key); ok {"),
+    // A class of a bound settings tree: Spring Boot's marker for a nested settings object.
+    ("env-var.file.env-config", "src/main/java/app/properties/MailProperties.java", "    @NestedConfigurationProperty"),
     ("env-var.path.env-file", "docker/.env-example", ""),
     ("env-var.path.env-file", "deploy/app.env.sample", ""),
     ("env-var.file.laravel-config", "config/session.php", "    'lifetime' => (int) env('SESSION_LIFETIME', 120),"),
@@ -168,6 +170,7 @@ pub(super) const NO: &[Case] = &[
     ("env-var.file.env-config", "app/core/config.py", "class Settings(BaseModel):"),
     ("env-var.file.env-config", "lnbits/settings.py", "from pydantic import BaseModel, BaseSettings, Extra, Field, validator"),
     ("env-var.file.env-config", "lnbits/settings.py", "class ThemesSettings(LNbitsSettings):"),
+    ("env-var.file.env-config", "src/main/java/app/properties/MailProperties.java", "import org.springframework.boot.context.properties.NestedConfigurationProperty;"),
     ("env-var.file.env-config", "netbox/settings.py", "DATABASE_URL = os.environ[\"DATABASE_URL\"]"),
     ("env-var.path.env-file", "src/environment.d.ts", ""),
     ("env-var.file.laravel-config", "config/app.php", "    'name' => $this->env('name'),"),

@@ -71,7 +71,13 @@ pub(super) const YES: &[Case] = &[
     ("migration.scope.sql-table", "docker/init.sql", "ALTER TABLE accounts"),
     ("migration.path.data-fix", "mealie/db/fixes/fix_migration_data.py", ""),
     ("migration.path.data-fix", "app/database/fixups/orphaned_rows.rb", ""),
-    ("migration.path.data-fix", "scripts/data_fixes/2024_dedupe_users.py", ""),
+    ("migration.path.data-fix", "scripts/data_fixes/2024_dedupe_users.py", ""),    // A migration's own method in any migration-named folder, whatever the stack writes:
+    // a data-fix class's `Migrate` (C#), a Flyway Java migration's `migrate`, a sea-orm
+    // migration under `migrator/`.
+    ("migration.scope.up-down", "API/Data/ManualMigrations/MigrateRemoveOrphans.cs", "    public static async Task Migrate(DataContext context, ILogger<Program> logger)"),
+    ("migration.scope.up-down", "src/main/java/db/migration/V3__Backfill_totals.java", "    public void migrate(Context context) throws Exception {"),
+    ("migration.scope.up-down", "Data/Migrations/20240101_AddBooks.cs", "        protected override void Up(MigrationBuilder migrationBuilder)"),
+    ("migration.scope.up-down", "src/migrator/m20240101_000001_create_books.rs", "    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {"),
 ];
 
 #[rustfmt::skip]
@@ -115,5 +121,9 @@ pub(super) const NO: &[Case] = &[
     ("migration.scope.sql-table", "sql/seed.sql", "insert into sys_menu values("),
     ("migration.path.data-fix", "src/fixes/polyfills.js", ""),
     ("migration.path.data-fix", "app/db/fixtures/users.py", ""),
-    ("migration.path.data-fix", "docs/db/fixes/README.md", ""),
+    ("migration.path.data-fix", "docs/db/fixes/README.md", ""),    // A call of a migration's method is not its body; a method of another name in a
+    // migration folder is not a migration's.
+    ("migration.scope.up-down", "API/Data/ManualMigrations/MigrateRemoveOrphans.cs", "        await MigrateRemoveOrphans.Migrate(dataContext, logger);"),
+    ("migration.scope.up-down", "src/main/java/app/migration/impl/BackupServiceImpl.java", "    public Mono<Void> restore(Backup backup) {"),
+    ("migration.scope.up-down", "src/migrator/mod.rs", "        migrator.up(&db, None).await?;"),
 ];
