@@ -4,11 +4,13 @@
 //! missing) it is the package version alone.
 //!
 //! Reads the built-in policy, `src/policy/defaults.yaml`, once, here, and writes its
-//! values as a static tree of Rust literals to `OUT_DIR/defaults.rs`
-//! (`src/policy/built.rs`), which the program reads through serde without parsing text:
-//! parsing the YAML cost every run about 6.5 M instructions, three times git's whole
-//! diff of a one-line commit, and JSON still 1.1 M. The YAML file stays the source; a
-//! test holds the policy read from the tree equal to the one the YAML loader reads.
+//! values as static Rust literals of typed structures to `OUT_DIR/defaults.rs` (the
+//! `Built…` structures of `src/policy/defaults.rs`), which the program copies into its
+//! policy without parsing text or matching keys: parsing the YAML cost every run about
+//! 6.5 M instructions, three times git's whole diff of a one-line commit, JSON still
+//! 1.1 M, and reading a tree of values through serde 0.6 M. The YAML file stays the
+//! source; a test holds the policy read from the literals equal to the one the YAML
+//! loader reads.
 //!
 //! Reads there too the literals of every built-in line regex and rule glob (the words
 //! every match holds, `src/pattern/required.rs`, which this script includes) into
@@ -83,7 +85,7 @@ fn git(args: &[&str]) -> Option<String> {
 }
 
 /// Converts `src/policy/defaults.yaml` to `OUT_DIR/defaults.rs` (`BUILT_DEFAULTS`, the
-/// same values as a tree of `Node`s, no comments) and returns it. A file that is not YAML
+/// same values as typed literals, no comments) and returns it. A file that is not YAML
 /// stops the build at its line and column.
 fn write_defaults_tree() -> Value {
     let source = "src/policy/defaults.yaml";
@@ -92,46 +94,81 @@ fn write_defaults_tree() -> Value {
         .unwrap_or_else(|error| panic!("{source} cannot be read: {error}"));
     let value: Value = yaml_serde::from_str(&text)
         .unwrap_or_else(|error| panic!("{source} is not valid YAML: {error}"));
-    let mut tree = String::from("static BUILT_DEFAULTS: Node = ");
-    node(&mut tree, &value);
+    let mut tree = String::from("pub(super) static BUILT_DEFAULTS: BuiltDefaults = ");
+    typed(&mut tree, &value, "");
     tree.push_str(";\n");
     write_out("defaults.rs", &tree);
     value
 }
 
-/// Writes `value` as a `Node` expression (`{:?}` writes a string as a Rust literal).
-fn node(text: &mut String, value: &Value) {
+/// Writes `value`, the value of key `key` (`""`: the whole file), as a Rust expression of
+/// the `Built…` structures of `src/policy/defaults.rs` (`{:?}` writes a string as a Rust
+/// literal). A mapping is a structure whose fields are its keys (a key the structure does
+/// not have is a compile error; one the file omits takes the structure's `DEFAULT`);
+/// `evidence` is a list of its ids with their structures.
+fn typed(text: &mut String, value: &Value, key: &str) {
     match value {
         Value::Bool(value) => {
-            let _ = write!(text, "Node::Bool({value})");
+            let _ = write!(text, "{value}");
         }
         Value::String(string) => {
-            let _ = write!(text, "Node::Str({string:?})");
+            let _ = write!(text, "{string:?}");
         }
         Value::Sequence(items) => {
-            text.push_str("Node::List(&[");
+            text.push_str("&[");
             for item in items {
-                node(text, item);
+                typed(text, item, key);
                 text.push_str(", ");
             }
-            text.push_str("])");
+            text.push(']');
         }
-        Value::Mapping(entries) => {
-            text.push_str("Node::Map(&[");
-            for (key, value) in entries {
-                let Some(key) = key.as_str() else {
-                    panic!("defaults.yaml: a key that is not a string: {key:?}");
-                };
-                let _ = write!(text, "({key:?}, ");
-                node(text, value);
+        Value::Mapping(entries) if key == "evidence" => {
+            text.push_str("&[");
+            for (id, item) in entries {
+                let _ = write!(text, "({:?}, ", map_key(id));
+                typed_struct(text, item, "BuiltEvidence");
                 text.push_str("), ");
             }
-            text.push_str("])");
+            text.push(']');
+        }
+        Value::Mapping(_) => {
+            let name = match key {
+                "" => "BuiltDefaults",
+                "triggers" => "BuiltTrigger",
+                "rules" => "BuiltRule",
+                "reviewers" => "BuiltReviewers",
+                other => panic!("defaults.yaml: `{other}` holds a mapping, which is not read"),
+            };
+            typed_struct(text, value, name);
         }
         other => {
             panic!("defaults.yaml: {other:?}: only strings, booleans, lists and maps are read")
         }
     }
+}
+
+/// Writes the mapping `value` as structure `name` (see [`typed`]).
+fn typed_struct(text: &mut String, value: &Value, name: &str) {
+    let Value::Mapping(entries) = value else {
+        panic!("defaults.yaml: {value:?} should be a mapping ({name})");
+    };
+    let _ = write!(text, "{name} {{ ");
+    for (key, value) in entries {
+        let key = map_key(key);
+        // The keys a rule may leave out with no default of its own.
+        let optional = name == "BuiltRule" && matches!(key, "line" | "stack" | "reads_test_files");
+        let _ = write!(text, "{key}: ");
+        text.push_str(if optional { "Some(" } else { "" });
+        typed(text, value, key);
+        text.push_str(if optional { "), " } else { ", " });
+    }
+    let _ = write!(text, "..{name}::DEFAULT }}");
+}
+
+/// A mapping's key, which must be a string.
+fn map_key(key: &Value) -> &str {
+    key.as_str()
+        .unwrap_or_else(|| panic!("defaults.yaml: a key that is not a string: {key:?}"))
 }
 
 /// Writes `OUT_DIR/literals.rs`: every literal of a built-in pattern once, sorted

@@ -1,16 +1,16 @@
-//! The built-in policy: `defaults.yaml`, the source, which `build.rs` turns into a static
-//! tree of its values at build time ([`built`](super::built)); the program reads the tree
-//! through serde into the same structures the YAML would give (parsing the YAML on every
-//! run cost about 6.5 M instructions, three times git's whole diff of a one-line commit;
-//! the tree costs no parsing at all). The tests read the YAML with the loader of
-//! `.handoff.yaml` ([`ErrorContext::read_yaml`]: the YAML parser, errors at the line and
-//! column) and hold the two policies equal.
+//! The built-in policy: `defaults.yaml`, the source, which `build.rs` turns into static
+//! literals of its values at build time ([`BuiltDefaults`]); the program copies them into
+//! the same structures the YAML would give (parsing the YAML on every run cost about
+//! 6.5 M instructions, three times git's whole diff of a one-line commit; reading a tree
+//! of its values through serde still 0.6 M, matching every key by name). The tests read
+//! the YAML with the loader of `.handoff.yaml` ([`ErrorContext::read_yaml`]: the YAML
+//! parser, errors at the line and column) and hold the two policies equal, so a default
+//! given here and the one serde gives a key the file leaves out cannot drift apart.
 //!
 //! Its globs and regexes are not compiled one by one as it is read (that is how a user's
 //! file is checked, and for the defaults it cost 45 M instructions on every run): the
 //! classifier compiles them when needed, and the tests check each one compiles.
 
-use super::built::Node;
 use super::{
     ErrorContext, EvidencePolicy, Policy, PolicyError, PolicySource, ReviewerPolicy, RiskClass,
     Rule, RuleMatch, Trigger, TriggerPolicy,
@@ -19,8 +19,14 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-// `BUILT_DEFAULTS`: `defaults.yaml` as a tree of `Node`s (written by `build.rs`).
-include!(concat!(env!("OUT_DIR"), "/defaults.rs"));
+// `BUILT_DEFAULTS`: `defaults.yaml` as a `BuiltDefaults` literal (written by `build.rs`;
+// a key it does not leave out is written even where it equals the default).
+#[allow(clippy::needless_update)]
+mod built_literal {
+    use super::{BuiltDefaults, BuiltEvidence, BuiltReviewers, BuiltRule, BuiltTrigger};
+    include!(concat!(env!("OUT_DIR"), "/defaults.rs"));
+}
+use built_literal::BUILT_DEFAULTS;
 
 /// The built-in policy, read once when it is borrowed.
 static DEFAULT_POLICY: OnceLock<Policy> = OnceLock::new();
@@ -38,13 +44,193 @@ pub(super) fn owned_defaults() -> Policy {
     DEFAULT_POLICY.get().map_or_else(read_tree, Policy::clone)
 }
 
-/// The built-in policy read from the tree. The file is part of the program (its tests
-/// read it on every build), so a failure here is a broken build, not bad input.
+/// The built-in policy read from its literals. The file is part of the program (its
+/// tests read it on every build), so a failure here is a broken build, not bad input.
 fn read_tree() -> Policy {
-    match read_built(&BUILT_DEFAULTS) {
+    match BUILT_DEFAULTS.file().and_then(policy) {
         Ok(policy) => policy,
         Err(error) => panic!("the built-in policy (src/policy/defaults.yaml) is broken: {error}"),
     }
+}
+
+/// `defaults.yaml` as `build.rs` writes it: the [`DefaultsFile`] it reads into, with
+/// borrowed strings. Each structure's `DEFAULT` holds what serde gives a key the file
+/// leaves out (the required keys' are empty: the YAML loader refuses a file without
+/// them, and the tests hold the two policies equal).
+pub(super) struct BuiltDefaults {
+    code_extensions: &'static [&'static str],
+    records_dir: &'static str,
+    exclude: &'static [&'static str],
+    copies: bool,
+    require_task: &'static str,
+    triggers: &'static [BuiltTrigger],
+    evidence: &'static [(&'static str, BuiltEvidence)],
+    reviewers: BuiltReviewers,
+}
+
+/// One built-in trigger ([`TriggerDefinition`]); `class` as written.
+pub(super) struct BuiltTrigger {
+    name: &'static str,
+    class: &'static str,
+    description: &'static str,
+    reads_removed_lines: bool,
+    secret: bool,
+    reads_test_files: bool,
+    needs_code_change: bool,
+    rules: &'static [BuiltRule],
+}
+
+/// One default rule ([`RuleDefinition`]).
+pub(super) struct BuiltRule {
+    id: &'static str,
+    paths: &'static [&'static str],
+    line: Option<&'static str>,
+    files: &'static [&'static str],
+    reads_test_files: Option<bool>,
+    code_only: bool,
+    stack: Option<&'static str>,
+    scope: bool,
+    in_code: bool,
+    data: bool,
+    file_scope: bool,
+}
+
+/// One evidence item ([`EvidenceDefinition`]).
+pub(super) struct BuiltEvidence {
+    wording: &'static str,
+    aliases: &'static [&'static str],
+}
+
+/// The default reviewer roles ([`ReviewersDefinition`]).
+pub(super) struct BuiltReviewers {
+    medium: &'static [&'static str],
+    high: &'static [&'static str],
+    orchestrator: &'static str,
+    unavailable: &'static [&'static str],
+}
+
+impl BuiltDefaults {
+    const DEFAULT: BuiltDefaults = BuiltDefaults {
+        code_extensions: &[],
+        records_dir: "",
+        exclude: &[],
+        copies: false,
+        require_task: "",
+        triggers: &[],
+        evidence: &[],
+        reviewers: BuiltReviewers::DEFAULT,
+    };
+
+    /// The file these literals are, owned.
+    fn file(&self) -> Result<DefaultsFile, PolicyError> {
+        let triggers = self.triggers.iter().map(BuiltTrigger::definition);
+        Ok(DefaultsFile {
+            code_extensions: strings(self.code_extensions),
+            records_dir: self.records_dir.to_string(),
+            exclude: strings(self.exclude),
+            copies: self.copies,
+            require_task: self.require_task.to_string(),
+            triggers: triggers.collect::<Result<_, _>>()?,
+            evidence: self
+                .evidence
+                .iter()
+                .map(|(id, item)| {
+                    let wording = item.wording.to_string();
+                    let aliases = strings(item.aliases);
+                    (id.to_string(), EvidenceDefinition { wording, aliases })
+                })
+                .collect(),
+            reviewers: ReviewersDefinition {
+                medium: strings(self.reviewers.medium),
+                high: strings(self.reviewers.high),
+                orchestrator: self.reviewers.orchestrator.to_string(),
+                unavailable: strings(self.reviewers.unavailable),
+            },
+        })
+    }
+}
+
+impl BuiltTrigger {
+    const DEFAULT: BuiltTrigger = BuiltTrigger {
+        name: "",
+        class: "",
+        description: "",
+        reads_removed_lines: true,
+        secret: false,
+        reads_test_files: true,
+        needs_code_change: false,
+        rules: &[],
+    };
+
+    fn definition(&self) -> Result<TriggerDefinition, PolicyError> {
+        let class = RiskClass::parse(self.class).ok_or_else(|| {
+            let name = self.name;
+            context().whole(format!("trigger `{name}`: no class `{}`", self.class))
+        })?;
+        Ok(TriggerDefinition {
+            name: self.name.to_string(),
+            class,
+            description: self.description.to_string(),
+            reads_removed_lines: self.reads_removed_lines,
+            secret: self.secret,
+            reads_test_files: self.reads_test_files,
+            needs_code_change: self.needs_code_change,
+            rules: self.rules.iter().map(BuiltRule::definition).collect(),
+        })
+    }
+}
+
+impl BuiltRule {
+    const DEFAULT: BuiltRule = BuiltRule {
+        id: "",
+        paths: &[],
+        line: None,
+        files: &[],
+        reads_test_files: None,
+        code_only: false,
+        stack: None,
+        scope: false,
+        in_code: false,
+        data: false,
+        file_scope: false,
+    };
+
+    fn definition(&self) -> RuleDefinition {
+        RuleDefinition {
+            id: self.id.to_string(),
+            paths: strings(self.paths),
+            line: self.line.map(str::to_string),
+            files: strings(self.files),
+            reads_test_files: self.reads_test_files,
+            code_only: self.code_only,
+            stack: self.stack.map(str::to_string),
+            scope: self.scope,
+            in_code: self.in_code,
+            data: self.data,
+            file_scope: self.file_scope,
+        }
+    }
+}
+
+impl BuiltEvidence {
+    const DEFAULT: BuiltEvidence = BuiltEvidence {
+        wording: "",
+        aliases: &[],
+    };
+}
+
+impl BuiltReviewers {
+    const DEFAULT: BuiltReviewers = BuiltReviewers {
+        medium: &[],
+        high: &[],
+        orchestrator: "",
+        unavailable: &[],
+    };
+}
+
+/// Owned copies of `texts`.
+fn strings(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|text| text.to_string()).collect()
 }
 
 /// The whole defaults file.
@@ -128,13 +314,6 @@ struct ReviewersDefinition {
 /// Where errors in the defaults point.
 fn context() -> ErrorContext {
     ErrorContext::named("defaults.yaml (built in)")
-}
-
-/// Reads the defaults as `build.rs` wrote them (a tree) into the policy they define.
-fn read_built(tree: &'static Node) -> Result<Policy, PolicyError> {
-    let file = DefaultsFile::deserialize(tree)
-        .map_err(|error| context().whole(format!("its built form does not read: {error}")))?;
-    policy(file)
 }
 
 /// Reads a defaults file (YAML, as a policy file is read) into the policy it defines.

@@ -17,7 +17,6 @@
 //! `schema/handoff-policy.schema.json`.
 
 mod allow;
-mod built;
 mod class;
 mod defaults;
 mod error;
