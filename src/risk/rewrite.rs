@@ -16,7 +16,13 @@
 //! - in a compose file, `${NAME}` spelled `$NAME` (compose interpolates both alike);
 //! - in a Dockerfile, the legacy `ENV NAME value` spelled `ENV NAME=value` (one word;
 //!   BuildKit's own fix for its `LegacyKeyValueFormat` check rewrites one into the other).
-//!   `ARG` has no legacy form: `ARG NAME value` declares two arguments, not a default.
+//!   `ARG` has no legacy form: `ARG NAME value` declares two arguments, not a default;
+//! - in Python, a trailing linter directive and nothing else after the code
+//!   (`def f(  # noqa: C901`, `# type: ignore[arg-type]`, `# pragma: no cover`,
+//!   `# pylint: disable=…`, `# nosec`, `# fmt: skip`, `# pyright: ignore`), added, removed
+//!   or changed: in code it is a comment; inside a `"""` string it is text no program
+//!   reads as code (`noqa: C901` is no SQL, no shell and no Python), unlike a free comment
+//!   (`flags # 4` is PostgreSQL's XOR), which stays compared whole.
 //!
 //! Nothing coarser: two lines with the same tokens in another order (`a && !b`, `!a && b`),
 //! a rewrapped statement (a newline can end a statement in Go, JavaScript, Python or
@@ -36,6 +42,8 @@ pub(crate) struct Rewrites {
     free_form: bool,
     /// A spelling the file's format reads alike.
     format: Format,
+    /// Whether a trailing linter directive is set aside (Python).
+    directives: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +89,7 @@ impl Rewrites {
             quotes,
             free_form,
             format,
+            directives: is(&["py", "pyi"]),
         }
     }
 
@@ -91,6 +100,9 @@ impl Rewrites {
         }
         let (old, new) = (self.code(old), self.code(new));
         if old == new {
+            return true;
+        }
+        if self.directives && without_directive(&old) == without_directive(&new) {
             return true;
         }
         match self.format {
@@ -149,6 +161,31 @@ fn before_comment<'l>(line: &'l [u8], marker: &[u8], quotes: &[u8]) -> &'l [u8] 
         index += 1;
     }
     line
+}
+
+/// A Python linter directive that is the whole of a trailing comment.
+static DIRECTIVE: std::sync::LazyLock<Option<regex::bytes::Regex>> = std::sync::LazyLock::new(
+    || {
+        regex::bytes::Regex::new(
+        r"^#\s*(?:noqa(?::\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)?|type:\s*ignore(?:\[[\w\-, ]*\])?|pragma:\s*no\s+(?:cover|branch)|pylint:\s*disable=[\w\-, ]+|nosec(?:\s+B[0-9]+(?:\s*,\s*B[0-9]+)*)?|fmt:\s*skip|pyright:\s*ignore(?:\[[\w\-, ]*\])?)\s*$",
+    )
+    .ok()
+    },
+);
+
+/// `line` without a trailing linter directive (`  # noqa: C901`) and the white space
+/// before it; any other line as it is. The directive must start at a `#` outside the
+/// line's quotes, after code and white space, and be all that follows.
+fn without_directive(line: &[u8]) -> &[u8] {
+    let code = before_comment(line, b"#", b"\"'");
+    if code.len() == line.len() {
+        return line;
+    }
+    let comment = line[code.len()..].trim_ascii();
+    match DIRECTIVE.as_ref() {
+        Some(directive) if directive.is_match(comment) => code.trim_ascii_end(),
+        _ => line,
+    }
 }
 
 /// The line with each `${NAME}` of a plain name spelled `$NAME` where no name character
@@ -276,6 +313,40 @@ mod tests {
         assert!(!same(".env", "A=b # c", "A=b # d"));
         // A quote left open keeps the line whole.
         assert!(!same("db/schema.prisma", "s \"a // b", "s \"a // c"));
+    }
+
+    #[test]
+    fn a_python_linter_directive_is_not_code() {
+        let path = "lnbits/core/crud/payments.py";
+        assert!(same(
+            path,
+            "async def get_payments_paginated(",
+            "async def get_payments_paginated(  # noqa: C901"
+        ));
+        assert!(same(
+            path,
+            "    x = f(a)  # type: ignore",
+            "    x = f(a)  # type: ignore[arg-type]"
+        ));
+        assert!(same(path, "    y = g()  # pragma: no cover", "    y = g()"));
+        assert!(same(
+            "app/views.pyi",
+            "def h(): ...",
+            "def h(): ...  # pylint: disable=invalid-name"
+        ));
+        // A free comment, a directive followed by more, a marker inside quotes, code
+        // changed beside the directive, indentation changed: compared whole.
+        assert!(!same(path, "    f = f", "    f = f # 4"));
+        assert!(!same(path, "    f = f", "    f = f  # noqa: C901 and more"));
+        assert!(!same(path, "    s = \"a\"", "    s = \"a  # noqa\""));
+        assert!(!same(path, "    x = 1", "    x = 2  # noqa: E501"));
+        assert!(!same(path, "    x = 1", "x = 1  # noqa"));
+        assert!(!same(
+            "src/app.ts",
+            "f(a);",
+            "f(a);  // eslint-disable-line"
+        ));
+        assert!(!same("deploy/run.sh", "a=1", "a=1  # noqa"));
     }
 
     #[test]

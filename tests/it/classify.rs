@@ -2609,3 +2609,35 @@ fn a_nested_settings_class_field_is_an_env_var() {
         assert_edit_class(path, text, (old, new), class, trigger);
     }
 }
+
+/// A Python linter directive added to a line of a payment file changes no code: the
+/// change is low; a free comment or a code change beside it is not set aside.
+#[test]
+fn a_python_linter_directive_is_no_code_change() {
+    let path = "app/crud/payments.py";
+    let text = "def list_payments(wallet):  # pragma: no cover\n    return wallet.payments\n\n\ndef total(wallet):\n    return sum(p.amount for p in wallet.payments)\n";
+    let edits = [
+        (
+            "def total(wallet):",
+            "def total(wallet):  # noqa: C901",
+            RiskClass::Low,
+            None,
+        ),
+        ("  # pragma: no cover", "", RiskClass::Low, None),
+        (
+            "def total(wallet):",
+            "def total(wallet):  # slow",
+            RiskClass::High,
+            Some("payment"),
+        ),
+        (
+            "def total(wallet):",
+            "def total(wallet, cur):  # noqa: C901",
+            RiskClass::High,
+            Some("payment"),
+        ),
+    ];
+    for (old, new, class, trigger) in edits {
+        assert_edit_class(path, text, (old, new), class, trigger);
+    }
+}
