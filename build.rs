@@ -31,6 +31,10 @@ use yaml_serde::Value;
 mod required;
 #[path = "src/pattern/slots.rs"]
 mod slots;
+// Only the index's construction is used here.
+#[allow(dead_code)]
+#[path = "src/pattern/start_index.rs"]
+mod start_index;
 // Only the encoder is used here.
 #[allow(dead_code)]
 #[path = "src/pattern/hir_code.rs"]
@@ -246,8 +250,100 @@ fn write_literals(defaults: &Value) {
     );
     requirement_tables(&mut text, &mut strings, &requirements);
     hir_tables(&mut text, &mut strings, regexes.keys());
+    write_prefilters(
+        defaults,
+        &code,
+        &mut strings,
+        [&regexes, &globs],
+        &ids,
+        &literals,
+    );
     let _ = writeln!(text, "const BUILT_TEXT: &str = {strings:?};");
     write_out("literals.rs", &text);
+}
+
+/// Writes `OUT_DIR/prefilters.rs`: `BUILT_PREFILTERS`, the prefilters of the built-in
+/// policy's line regexes, path rules' globs and line rules' file globs, each list in the
+/// order the matcher holds it (rule by rule, `.‹code›` expanded), gathered as
+/// `Prefilter::new` gathers built-in literals (`src/pattern/literals.rs`: the literals
+/// any pattern holds take a slot each, in the table's order; each slot's patterns in
+/// order; the patterns without literals apart) and indexed with the program's own
+/// `StartIndex::new` (`src/pattern/start_index.rs`). The patterns are spans of
+/// `strings`, so the program can tell its lists are these.
+fn write_prefilters(
+    defaults: &Value,
+    code: &str,
+    strings: &mut String,
+    [regexes, globs]: [&BTreeMap<String, Option<Vec<String>>>; 2],
+    ids: &BTreeMap<&String, usize>,
+    literals: &[&String],
+) {
+    println!("cargo:rerun-if-changed=src/pattern/start_index.rs");
+    let (mut lines, mut paths, mut files) = (Vec::new(), Vec::new(), Vec::new());
+    let expand = |glob: &str| glob.replace(".‹code›", code);
+    for rule in sequence(defaults.get("triggers")).flat_map(|t| sequence(t.get("rules"))) {
+        match rule.get("line").and_then(Value::as_str) {
+            Some(regex) => {
+                lines.push(regex.to_string());
+                files.extend(words(rule.get("files")).map(expand));
+            }
+            None => paths.extend(words(rule.get("paths")).map(expand)),
+        }
+    }
+    let mut text = String::from("static BUILT_PREFILTERS: [BuiltPrefilter; 3] = [\n");
+    for (patterns, table) in [(&lines, regexes), (&paths, globs), (&files, globs)] {
+        let items: Vec<Option<Vec<usize>>> = patterns
+            .iter()
+            .map(|pattern| {
+                let held = table[pattern].as_ref();
+                held.map(|held| held.iter().map(|literal| ids[literal]).collect())
+            })
+            .collect();
+        // The literals held take the first slots, in the table's order.
+        let used: BTreeSet<usize> = items.iter().flatten().flatten().copied().collect();
+        let slot_of: BTreeMap<usize, usize> = used
+            .iter()
+            .enumerate()
+            .map(|(slot, &id)| (id, slot))
+            .collect();
+        let mut owners_of: Vec<Vec<usize>> = vec![Vec::new(); used.len()];
+        let mut always = Vec::new();
+        for (index, item) in items.iter().enumerate() {
+            match item {
+                None => always.push(index),
+                Some(held) => {
+                    for id in held {
+                        owners_of[slot_of[id]].push(index);
+                    }
+                }
+            }
+        }
+        let mut starts = vec![0];
+        let mut owners: Vec<usize> = Vec::new();
+        for group in &owners_of {
+            owners.extend(group);
+            starts.push(owners.len());
+        }
+        let built = start_index::StartIndex::new(used.iter().map(|&id| literals[id].as_bytes()));
+        let spans: Vec<[u32; 2]> = patterns
+            .iter()
+            .map(|pattern| match strings.find(pattern.as_str()) {
+                Some(at) => [index(at), index(at + pattern.len())],
+                None => span(strings, pattern),
+            })
+            .collect();
+        let slots: Vec<usize> = used.into_iter().collect();
+        let _ = writeln!(
+            text,
+            "BuiltPrefilter {{ patterns: &{spans:?}, literals: &{slots:?}, starts: &{starts:?}, \
+             owners: &{owners:?}, always: &{always:?}, index_starts: {:?}, index_first: &{:?}, \
+             index_entries: &{:?}, index_pairs: &{:?}, index_by_pair: &{:?}, \
+             index_short: &{:?} }},",
+            built.starts, built.first, built.entries, built.pairs, built.by_pair, built.short,
+        );
+    }
+    text.push_str("];\n");
+    write_out("prefilters.rs", &text);
 }
 
 /// One table of patterns and their literals' indices: each pattern's span in `strings`,

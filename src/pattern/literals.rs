@@ -8,6 +8,7 @@
 
 use super::required::{self, Requirement};
 use super::slots;
+use super::start_index::{head_word, Start, StartIndex, FEW_PAIRS, START_BITS, START_HASH};
 use aho_corasick::AhoCorasick;
 use hashbrown::HashMap;
 use std::borrow::Cow;
@@ -21,6 +22,29 @@ use std::sync::OnceLock;
 // of `BUILT_LITERAL_IDS`); `BUILT_REGEX_REQUIREMENTS`: each built-in line regex's
 // requirement, sorted by regex (a span of `BUILT_REQUIREMENT_CODE`).
 include!(concat!(env!("OUT_DIR"), "/literals.rs"));
+
+// `BUILT_PREFILTERS`: the prefilters of the built-in policy's three lists of patterns (its
+// line regexes, its path rules' globs, its line rules' file globs, each in the order the
+// matcher holds them), built by `build.rs` as [`Prefilter::new`] builds them (a test holds
+// them equal).
+include!(concat!(env!("OUT_DIR"), "/prefilters.rs"));
+
+/// A prefilter built ahead by `build.rs`: its list's patterns (spans of `BUILT_TEXT`),
+/// each slot's built-in literal, and the rest as [`Prefilter`] and [`StartIndex`] hold
+/// them.
+struct BuiltPrefilter {
+    patterns: &'static [[u32; 2]],
+    literals: &'static [u16],
+    starts: &'static [usize],
+    owners: &'static [usize],
+    always: &'static [usize],
+    index_starts: [u64; 64],
+    index_first: &'static [u32],
+    index_entries: &'static [Start],
+    index_pairs: &'static [u64],
+    index_by_pair: &'static [(u16, usize)],
+    index_short: &'static [usize],
+}
 
 /// A span of `BUILT_TEXT`.
 fn built_text(start: u32, end: u32) -> &'static str {
@@ -226,10 +250,10 @@ pub(crate) struct Prefilter {
     /// at run time may repeat a built-in one: it is searched twice, for the same rules).
     literals: Vec<Cow<'static, str>>,
     /// The rules (or globs) holding literal `i`: `owners[starts[i]..starts[i + 1]]`.
-    starts: Vec<usize>,
-    owners: Vec<usize>,
+    starts: Cow<'static, [usize]>,
+    owners: Cow<'static, [usize]>,
     /// The rules (or globs) with no literal: candidates for every text.
-    always: Vec<usize>,
+    always: Cow<'static, [usize]>,
     /// How many texts were searched.
     searched: AtomicUsize,
     /// The literals by the pair of bytes they start with, then as one DFA.
@@ -311,13 +335,88 @@ impl Prefilter {
         }
         Prefilter {
             literals,
-            starts,
-            owners,
-            always,
+            starts: Cow::Owned(starts),
+            owners: Cow::Owned(owners),
+            always: Cow::Owned(always),
             searched: AtomicUsize::new(0),
             pairs: OnceLock::new(),
             dfa: OnceLock::new(),
         }
+    }
+
+    /// The prefilter of `patterns`, found with `literals` ([`regex_literals`] or
+    /// [`rule_glob_literals`]): the one `build.rs` built when they are one of the built-in
+    /// policy's lists as it is (gathering and indexing their literals cost every run about
+    /// 0.6 M instructions), else built here.
+    pub(crate) fn of_patterns<'p>(
+        patterns: impl Iterator<Item = &'p str> + Clone,
+        literals: impl Fn(&str) -> Option<Literals>,
+    ) -> Prefilter {
+        match Self::built_for(patterns.clone()) {
+            Some(built) => Self::from_built(built),
+            None => Prefilter::new(patterns.map(literals)),
+        }
+    }
+
+    /// The prefilter `build.rs` built for exactly `patterns`, in this order, if any.
+    fn built_for<'p>(
+        patterns: impl Iterator<Item = &'p str> + Clone,
+    ) -> Option<&'static BuiltPrefilter> {
+        BUILT_PREFILTERS.iter().find(|built| {
+            let texts = built
+                .patterns
+                .iter()
+                .map(|&[start, end]| built_text(start, end));
+            patterns.clone().eq(texts)
+        })
+    }
+
+    fn from_built(built: &'static BuiltPrefilter) -> Prefilter {
+        let index = StartIndex {
+            starts: built.index_starts,
+            first: Cow::Borrowed(built.index_first),
+            entries: Cow::Borrowed(built.index_entries),
+            pairs: Cow::Borrowed(built.index_pairs),
+            by_pair: Cow::Borrowed(built.index_by_pair),
+            short: Cow::Borrowed(built.index_short),
+        };
+        let literals = built.literals.iter();
+        Prefilter {
+            literals: literals
+                .map(|&id| Cow::Borrowed(built_literal(id.into())))
+                .collect(),
+            starts: Cow::Borrowed(built.starts),
+            owners: Cow::Borrowed(built.owners),
+            always: Cow::Borrowed(built.always),
+            searched: AtomicUsize::new(0),
+            pairs: OnceLock::from(index),
+            dfa: OnceLock::new(),
+        }
+    }
+
+    /// Checks that the prefilter of `patterns` is one `build.rs` built ahead, equal to
+    /// the one [`Prefilter::new`] builds from `literals` (index included).
+    #[cfg(test)]
+    pub(crate) fn assert_built_ahead<'p>(
+        patterns: impl Iterator<Item = &'p str> + Clone,
+        literals: impl Fn(&str) -> Option<Literals>,
+    ) {
+        let built = Self::built_for(patterns.clone()).expect("a list build.rs built ahead");
+        let ahead = Self::from_built(built);
+        let now = Prefilter::new(patterns.map(literals));
+        assert_eq!(ahead.literals, now.literals);
+        assert_eq!(
+            (&ahead.starts, &ahead.owners, &ahead.always),
+            (&now.starts, &now.owners, &now.always)
+        );
+        let index = StartIndex::new(now.literals.iter().map(|literal| literal.as_bytes()));
+        assert_eq!(ahead.pairs.get(), Some(&index));
+    }
+
+    /// Whether `build.rs` built the prefilter of `patterns` ahead.
+    #[cfg(test)]
+    pub(crate) fn is_built_ahead<'p>(patterns: impl Iterator<Item = &'p str> + Clone) -> bool {
+        Self::built_for(patterns).is_some()
     }
 
     /// The items that hold literal `slot`.
@@ -330,7 +429,9 @@ impl Prefilter {
         let mut found: Vec<usize> = Vec::new();
         let searched = self.searched.fetch_add(1, Ordering::Relaxed);
         if searched < BY_PAIRS {
-            let index = self.pairs.get_or_init(|| StartIndex::new(&self.literals));
+            let index = self.pairs.get_or_init(|| {
+                StartIndex::new(self.literals.iter().map(|literal| literal.as_bytes()))
+            });
             index.search(&self.literals, &text.to_ascii_lowercase(), |slot| {
                 found.extend(self.owners_of(slot));
             });
@@ -348,9 +449,9 @@ impl Prefilter {
             }
         }
         if found.is_empty() {
-            return self.always.clone();
+            return self.always.to_vec();
         }
-        found.extend(&self.always);
+        found.extend(self.always.iter());
         found.sort_unstable();
         found.dedup();
         found
@@ -400,135 +501,18 @@ impl BytePairs {
     }
 }
 
-/// The literals by the three bytes they start with, hashed into [`START_BUCKETS`]
-/// buckets: where the three bytes of a text hash to a bucket no literal starts in, no
-/// literal of three bytes or more starts there; elsewhere only the bucket's few literals
-/// are compared, their first four bytes as one word. Keyed by their first pair instead,
-/// the literals shared a handful of pairs (34 line-rule literals start with `en`, 33 with
-/// `co`, 32 with `re`), and each of those pairs in a line compared them all: 7,500
-/// instructions a line of Ruby, a quarter of rails' one-commit changes. Literals of one
-/// or two bytes are searched on their own.
-#[derive(Debug)]
-struct StartIndex {
-    /// The buckets that hold a literal, one bit each.
-    starts: [u64; START_BUCKETS / 64],
-    /// The literals of three bytes or more; `first[b]` is the last one of bucket `b`,
-    /// counted from 1 (0: none), each naming the one before it in its bucket.
-    first: Vec<u32>,
-    entries: Vec<Start>,
-    /// The literals of two bytes: their slots with their pair, sorted by pair, and (for
-    /// more than [`FEW_PAIRS`] of them) their pairs, one bit each.
-    pairs: Vec<u64>,
-    by_pair: Vec<(u16, usize)>,
-    /// The slots of the literals of one byte (searched with memchr), and of none or past
-    /// the index's four billion entries (held by every text).
-    short: Vec<usize>,
-}
-
-/// How many buckets [`StartIndex`] hashes the literals' first three bytes into.
-const START_BUCKETS: usize = 1 << START_BITS;
-const START_BITS: u32 = 12;
-
-/// A literal of three bytes or more in a [`StartIndex`] bucket.
-#[derive(Debug)]
-struct Start {
-    /// Its first four bytes (three, for a literal of three) as a little-endian word,
-    /// and the mask of those bytes.
-    head: u32,
-    mask: u32,
-    /// Its length and slot.
-    length: usize,
-    slot: usize,
-    /// The literal before it in its bucket, counted from 1 (0: none).
-    next: u32,
-}
-
-/// The bucket of the three bytes that start `bytes` (at least three).
-fn start_bucket(bytes: &[u8]) -> usize {
-    let word = u32::from(bytes[0]) | u32::from(bytes[1]) << 8 | u32::from(bytes[2]) << 16;
-    (word.wrapping_mul(START_HASH) >> (32 - START_BITS)) as usize
-}
-
-/// The multiplier of the hash of three bytes (Fibonacci hashing).
-const START_HASH: u32 = 0x9E37_79B1;
-
-/// Up to how many literals of two bytes are each searched with `memchr` rather than
-/// through a table of pairs.
-const FEW_PAIRS: usize = 4;
-
-/// The first four bytes of `bytes` as a little-endian word, zeros past its end.
-fn head_word(bytes: &[u8]) -> u32 {
-    match bytes {
-        [a, b, c, d, ..] => u32::from_le_bytes([*a, *b, *c, *d]),
-        _ => {
-            let mut word = [0; 4];
-            word[..bytes.len()].copy_from_slice(bytes);
-            u32::from_le_bytes(word)
-        }
-    }
-}
-
 impl StartIndex {
-    fn new(literals: &[Cow<'static, str>]) -> StartIndex {
-        let mut index = StartIndex {
-            starts: [0; START_BUCKETS / 64],
-            first: vec![0; START_BUCKETS],
-            entries: Vec::with_capacity(literals.len()),
-            pairs: Vec::new(),
-            by_pair: Vec::new(),
-            short: Vec::new(),
-        };
-        for (slot, literal) in literals.iter().enumerate() {
-            match *literal.as_bytes() {
-                ref bytes @ [_, _, _, ..] => {
-                    // Beyond four billion literals, one is found in every text.
-                    let Ok(number) = u32::try_from(index.entries.len() + 1) else {
-                        index.short.push(slot);
-                        continue;
-                    };
-                    let bucket = start_bucket(bytes);
-                    index.starts[bucket >> 6] |= 1 << (bucket & 63);
-                    let mask = if bytes.len() == 3 {
-                        0x00FF_FFFF
-                    } else {
-                        u32::MAX
-                    };
-                    index.entries.push(Start {
-                        head: head_word(bytes) & mask,
-                        mask,
-                        length: bytes.len(),
-                        slot,
-                        next: index.first[bucket],
-                    });
-                    index.first[bucket] = number;
-                }
-                [first, second] => index
-                    .by_pair
-                    .push((u16::from_be_bytes([first, second]), slot)),
-                _ => index.short.push(slot),
-            }
-        }
-        if index.by_pair.len() > FEW_PAIRS {
-            index.pairs = vec![0; 1 << 10];
-            for &(pair, _) in &index.by_pair {
-                index.pairs[usize::from(pair >> 6)] |= 1 << (pair & 63);
-            }
-        }
-        index.by_pair.sort_unstable();
-        index
-    }
-
     /// Calls `found` with the slot of each literal `text` (in lower case) holds, at least
     /// once.
     fn search(&self, literals: &[Cow<'static, str>], text: &[u8], mut found: impl FnMut(usize)) {
-        for &slot in &self.short {
+        for &slot in self.short.iter() {
             match literals[slot].as_bytes() {
                 [byte] if memchr::memchr(*byte, text).is_none() => {}
                 _ => found(slot),
             }
         }
         if self.by_pair.len() <= FEW_PAIRS {
-            for &(pair, slot) in &self.by_pair {
+            for &(pair, slot) in self.by_pair.iter() {
                 let [first, second] = pair.to_be_bytes();
                 let mut starts = memchr::memchr_iter(first, text);
                 if starts.any(|at| text.get(at + 1) == Some(&second)) {

@@ -46,8 +46,11 @@ mod required;
 mod rules;
 mod scope;
 mod slots;
+mod start_index;
 
 pub(crate) use forward::{Forward, Settings as ForwardSettings};
+#[cfg(test)]
+pub(crate) use literals::rule_glob_literals;
 pub(crate) use literals::{built_hir, regex_literals, Prefilter, RegexRequirement};
 pub use rules::RuleGlobs;
 pub use scope::{PatternError, PatternSet};

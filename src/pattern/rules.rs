@@ -110,11 +110,8 @@ impl RuleGlobs {
     /// in ASCII), possibly more than once per rule.
     pub fn matches(&self, path: &str, mut hit: impl FnMut(usize)) {
         let prefilter = self.prefilter.get_or_init(|| {
-            Prefilter::new(
-                self.globs
-                    .iter()
-                    .map(|glob| rule_glob_literals(&glob.source)),
-            )
+            let globs = self.globs.iter().map(|glob| glob.source.as_str());
+            Prefilter::of_patterns(globs, rule_glob_literals)
         });
         let path = lowercase(path);
         let split = path
@@ -126,6 +123,12 @@ impl RuleGlobs {
                 hit(glob.rule);
             }
         }
+    }
+
+    /// The globs, in order.
+    #[cfg(test)]
+    pub(crate) fn sources(&self) -> impl Iterator<Item = &str> + Clone {
+        self.globs.iter().map(|glob| glob.source.as_str())
     }
 
     /// How many globs were compiled so far.

@@ -267,11 +267,8 @@ impl Matcher {
         mut fire: impl FnMut(usize),
     ) {
         let prefilter = self.line_prefilter.get_or_init(|| {
-            Prefilter::new(
-                self.line_rules
-                    .iter()
-                    .map(|rule| regex_literals(&rule.source)),
-            )
+            let regexes = self.line_rules.iter().map(|rule| rule.source.as_str());
+            Prefilter::of_patterns(regexes, regex_literals)
         });
         for index in prefilter.candidates(content) {
             let rule = &self.line_rules[index];

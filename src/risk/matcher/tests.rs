@@ -475,3 +475,23 @@ fn a_rule_that_does_not_compile_never_fires_and_is_reported() {
     assert_eq!(error.rule, "test-file.policy-1");
     assert!(matcher.path_rules_for("src/x").is_empty());
 }
+
+#[test]
+fn the_built_in_lists_take_the_prefilters_built_ahead_equal_to_those_built_here() {
+    let matcher = Matcher::new(&Policy::default()).expect("the defaults compile");
+    let regexes = matcher.line_rules.iter().map(|rule| rule.source.as_str());
+    Prefilter::assert_built_ahead(regexes, regex_literals);
+    for globs in [&matcher.path_globs, &matcher.file_globs] {
+        Prefilter::assert_built_ahead(globs.sources(), crate::pattern::rule_glob_literals);
+    }
+    // Any other list builds its own: one glob more, or one fewer.
+    let globs = matcher.path_globs.sources();
+    assert!(!Prefilter::is_built_ahead(
+        globs.clone().chain(["x.secret"])
+    ));
+    assert!(!Prefilter::is_built_ahead(globs.clone().skip(1)));
+    let mut policy = Policy::default();
+    policy.triggers[1].rules.remove(0);
+    let edited = Matcher::new(&policy).expect("compiles");
+    assert!(!Prefilter::is_built_ahead(edited.path_globs.sources()));
+}
