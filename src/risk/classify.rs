@@ -21,6 +21,7 @@
 mod stream;
 mod whole_file;
 
+use super::callbacks::rails_callback_findings;
 use super::enclosing::scope_findings;
 use super::finding::{Classification, Finding};
 use super::matcher::{CompileError, Matcher};
@@ -139,6 +140,16 @@ pub fn classify_keeping_rules(
         repo,
         (&base_rev, head),
         &matcher,
+        &visitor.candidates,
+        &findings,
+        risk_so_far,
+    )?);
+    let risk_so_far = risk_of(&findings)?;
+    findings.extend(rails_callback_findings(
+        repo,
+        (&base_rev, head),
+        &matcher,
+        &mut visitor.project,
         &visitor.candidates,
         &findings,
         risk_so_far,

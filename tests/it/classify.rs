@@ -2641,3 +2641,63 @@ fn a_python_linter_directive_is_no_code_change() {
         assert_edit_class(path, text, (old, new), class, trigger);
     }
 }
+
+/// A Rails `before_action` line is read by the method it names, in the controller or in
+/// the controller it inherits from: a callback that looks the room up among the signed-in
+/// user's rooms is high; one that sets the locale is not `auth`, nor is a method the file
+/// does not define and no parent has.
+#[test]
+fn a_rails_callback_is_read_by_the_method_it_names() {
+    let gemfile = "source \"https://rubygems.org\"\ngem \"rails\"\n";
+    let parent = "class RoomsController < ApplicationController\n  def show\n  end\n\n  private\n    def set_room\n      if room = Current.user.rooms.find_by(id: params[:room_id] || params[:id])\n        @room = room\n      else\n        redirect_to root_url\n      end\n    end\n\n    def set_locale\n      I18n.locale = params[:locale] || :en\n    end\nend\n";
+    let child = "class Rooms::DirectsController < RoomsController\n  def new\n    @room = Rooms::Direct.new\n  end\n\n  def edit\n  end\nend\n";
+    let own = "class Rooms::ClosedsController < RoomsController\n  def edit\n  end\n\n  private\n    def load_room\n      @room = Current.user.rooms.find_by(id: params[:id])\n    end\nend\n";
+    let cases = [
+        (
+            "app/controllers/rooms/directs_controller.rb",
+            child,
+            ":set_room, only: %i[ edit ]",
+            RiskClass::High,
+        ),
+        (
+            "app/controllers/rooms/directs_controller.rb",
+            child,
+            ":set_locale",
+            RiskClass::Medium,
+        ),
+        (
+            "app/controllers/rooms/directs_controller.rb",
+            child,
+            ":set_nothing",
+            RiskClass::Medium,
+        ),
+        (
+            "app/controllers/rooms/closeds_controller.rb",
+            own,
+            ":load_room",
+            RiskClass::High,
+        ),
+    ];
+    for (path, text, callback, class) in cases {
+        let (repo, base) = TestRepo::with_files(&[
+            ("Gemfile", gemfile),
+            ("app/controllers/rooms_controller.rb", parent),
+            (path, text),
+        ]);
+        let opening = text.lines().next().unwrap_or_default();
+        let edited = text.replacen(
+            opening,
+            &format!("{opening}\n  before_action {callback}"),
+            1,
+        );
+        repo.write(path, edited);
+        repo.commit("a callback");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(result.risk, class, "{path} {callback}: {result:?}");
+        assert_eq!(
+            rules(&result).contains(&"auth.scope.rails-callback"),
+            class == RiskClass::High,
+            "{path} {callback}: {result:?}"
+        );
+    }
+}

@@ -6,6 +6,22 @@ use super::Case;
 #[rustfmt::skip]
 pub(super) const YES: &[Case] = &[
     // The eleventh set: path-traversal guards, signature checks, impersonation, Jenkins security.
+    // The eleventh and twelfth sets: admin lists, role comparisons, SSRF guards, sign-up
+    // models, ownership filters written as Django Q objects.
+    ("auth.line.admin-list", "lnbits/core/crud.py", "    settings.lnbits_admin_users += [account.id]"),
+    ("auth.line.admin-list", "app/models/site.rb", "    Site.moderators << user"),
+    ("auth.line.admin-list", "src/config.ts", "  config.adminUserIds.push(user.id);"),
+    ("auth.line.role-compare", "crates/services/user/src/user_data_operations.rs", "            name: match main_user.lot == UserLot::Admin {"),
+    ("auth.line.role-compare", "src/users/users.service.ts", "    if (user.role !== Role.ADMIN) {"),
+    ("auth.line.role-compare", "app/services/share.py", "    if member.role == MemberRole.OWNER:"),
+    ("auth.path.network-guard", "lib/restricted_http/private_network_guard.rb", ""),
+    ("auth.path.network-guard", "src/utils/ssrf.ts", ""),
+    ("auth.path.network-guard", "internal/fetch/url_guard.go", ""),
+    ("auth.scope.class", "lnbits/core/models/users.py", "class RegisterUser(BaseModel):"),
+    ("auth.scope.class", "accounts/forms.py", "class UserRegistrationForm(forms.ModelForm):"),
+    ("auth.line.ownership", "api/views/albums.py", "            photoFilter.append(Q(owner=self.request.user))"),
+    ("auth.line.ownership", "api/views/albums.py", "            filter.append(Q(photos__owner=self.request.user))"),
+    ("auth.line.ownership", "app/controllers/rooms_controller.rb", "      if room = Current.user.rooms.find_by(id: params[:room_id])"),
     ("auth.line.path-guard", "internal/web/handlers/gist/upload.go", "	fileUuid := filepath.Base(ctx.Param(\"uuid\"))"),
     ("auth.line.path-guard", "application/src/main/java/run/halo/app/migration/impl/MigrationServiceImpl.java", "            checkDirectoryTraversal(backupsRoot, backupFile);"),
     ("auth.line.path-guard", "app/views/files.py", "    name = secure_filename(upload.filename)"),
@@ -277,6 +293,22 @@ pub(super) const YES: &[Case] = &[
 
 #[rustfmt::skip]
 pub(super) const NO: &[Case] = &[
+    ("auth.line.admin-list", "plume/src/routes/instance.rs", "pub fn admin_users(rockets: PlumeRocket, page: Option<Page>) -> Ructe {"),
+    ("auth.line.admin-list", "app/jobs/notify.py", "    admins = User.objects.filter(is_staff=True)"),
+    ("auth.line.admin-list", "project/settings.py", "ADMINS = [(\"Ops\", \"ops@example.com\")]"),
+    ("auth.line.admin-list", "src/admin/users.ts", "  if (adminUsers.length === 0) {"),
+    ("auth.line.role-compare", "src/admin/roles.rs", "        Role::Admin => \"Administrator\","),
+    ("auth.line.role-compare", "src/ui/tabs.ts", "  const tab = Tab.Settings;"),
+    ("auth.line.role-compare", "server/forge/gitea/types.go", "\tif h.Repo == nil || h.Repo.Owner == nil {"),
+    ("auth.line.role-compare", "app/models/user.py", "    role = models.CharField(default=Role.MEMBER)"),
+    ("auth.path.network-guard", "src/types/type-guards.ts", ""),
+    ("auth.path.network-guard", "src/router/navigation-guard.ts", ""),
+    ("auth.path.network-guard", "lib/network.rb", ""),
+    ("auth.scope.class", "src/cpu/register_file.rs", "pub struct RegisterFile {"),
+    ("auth.scope.class", "app/services/event_registration.py", "class EventRegistration(models.Model):"),
+    ("auth.line.ownership", "api/views/albums.py", "            photoFilter.append(Q(last_modified__gte=since))"),
+    ("auth.line.ownership", "api/views/albums.py", "            filter.append(Q(owner=owner))"),
+    ("auth.line.ownership", "app/controllers/rooms_controller.rb", "    redirect_to room_url(Current.user.rooms.last)"),
     ("auth.line.path-guard", "internal/web/handlers/gist/all.go", "	page := filepath.Join(dir, ctx.Param(\"page\"))"),
     ("auth.line.path-guard", "src/tree.ts", "  const depth = pathDepth(node);"),
     ("auth.line.path-guard", "internal/git/commands.go", "	name := filepath.Base(file.Path)"),
