@@ -9,7 +9,7 @@
 
 use super::fields::{is_valid_timestamp, Capability};
 use super::fields::{parse_list, parse_matched_agents, parse_rejected};
-use super::placeholder::{is_placeholder, is_placeholder_value};
+use super::placeholder::{is_blank, is_placeholder, is_placeholder_value};
 use super::{
     derived, DecisionStatus, FailureType, FieldKey, InteractionType, ParsedDocument, Record,
     RecordKind, TieBreak, Transport, Urgency, SEED_SECTIONS,
@@ -52,21 +52,49 @@ fn at(
 
 fn check_required(record: &Record, out: &mut Vec<Diagnostic>) {
     for &key in record.kind.keys() {
-        if record.kind.requires(key) && record.value(key).is_none() {
-            let message = format!("{} without `{}`", record.kind.heading(), key.label());
-            out.push(
-                at(record, RecordCode::MissingField, record.line, 1, message).with_hint(format!(
-                    "add a `| {} | … |` row to the header table",
-                    key.label()
-                )),
-            );
+        if !record.kind.requires(key) {
+            continue;
         }
+        if let Some(field) = record.field(key) {
+            if is_empty_value(key, &field.value) {
+                let message = format!("`{}` is empty", key.label());
+                let hint = match expected_value(key) {
+                    Some(expected) => format!(
+                        "write the real {} in its row; expected {expected}",
+                        key.label()
+                    ),
+                    None => format!("write the real {} in its row", key.label()),
+                };
+                out.push(
+                    at(
+                        record,
+                        RecordCode::MissingField,
+                        field.line,
+                        field.column,
+                        message,
+                    )
+                    .with_hint(hint),
+                );
+            }
+            continue;
+        }
+        let message = format!("{} without `{}`", record.kind.heading(), key.label());
+        out.push(
+            at(record, RecordCode::MissingField, record.line, 1, message).with_hint(format!(
+                "add a `| {} | … |` row to the header table",
+                key.label()
+            )),
+        );
     }
 }
 
 fn check_values(record: &Record, out: &mut Vec<Diagnostic>) {
     for field in record.fields() {
         let (value, line, column) = (field.value.as_str(), field.line, field.column);
+        if record.kind.requires(field.key) && is_empty_value(field.key, value) {
+            // check_required reports it, once.
+            continue;
+        }
         if is_placeholder_value(field.key, value) {
             let message = format!(
                 "`{}` still holds the placeholder `{value}`",
@@ -100,6 +128,12 @@ fn check_values(record: &Record, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Whether a header value holds nothing: [`is_blank`], or a list key's list without an
+/// item (`[]`, `[ , ]`).
+pub(super) fn is_empty_value(key: FieldKey, value: &str) -> bool {
+    is_blank(value) || (key.is_list() && parse_list(value).is_some_and(|items| items.is_empty()))
+}
+
 /// The code and hint for a value outside its allowed values or form.
 pub(super) fn value_problem(key: FieldKey, value: &str) -> Option<(RecordCode, String)> {
     let code = match key {
@@ -128,7 +162,7 @@ pub(super) fn value_problem(key: FieldKey, value: &str) -> Option<(RecordCode, S
 
 /// The allowed values or the expected form of a header value, for hints (read after
 /// "expected"): `one of: …`, `the form `…``, or a description with an example.
-fn expected_value(key: FieldKey) -> Option<String> {
+pub(super) fn expected_value(key: FieldKey) -> Option<String> {
     let form = |example: &str| Some(format!("the form `{example}`"));
     match key {
         FieldKey::TaskId => Some("the form `DEPT-NNN`, e.g. `ENG-042`".to_string()),

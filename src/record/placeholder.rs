@@ -50,6 +50,36 @@ pub fn is_placeholder_value(key: FieldKey, value: &str) -> bool {
     value.contains("...") || value.contains('…') || value.contains("e.g.")
 }
 
+/// Whether a value says nothing: empty, or only white space, invisible characters (a
+/// zero-width space, a word joiner, a byte order mark, a soft hyphen) and empty quotes or
+/// backticks. A required header field holding such a value is as missing as one without
+/// a row: `lint` reports it (`missing-field`) and `new --set` refuses to write it.
+pub fn is_blank(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_whitespace() || is_invisible(c) || matches!(c, '"' | '\'' | '`'))
+}
+
+/// A character that renders as nothing: zero-width spaces and joiners, directional
+/// marks, word joiners and invisible operators, the byte order mark, the soft hyphen,
+/// the combining grapheme joiner, the Mongolian vowel separator, the Hangul fillers.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00ad}'
+            | '\u{034f}'
+            | '\u{115f}'
+            | '\u{1160}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{3164}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+    )
+}
+
 /// `TBD` or `TODO`, as the whole text or its first word.
 fn starts_with_marker(text: &str) -> bool {
     ["tbd", "todo"].iter().any(|marker| {

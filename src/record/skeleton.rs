@@ -10,7 +10,7 @@
 //! its directory), and overwrites an existing one only when asked, atomically.
 
 use super::fields::{format_list, is_valid_timestamp, utc_now_rfc3339};
-use super::lint::value_problem;
+use super::lint::{expected_value, is_empty_value, value_problem};
 use super::{parse_document, FieldKey, Record};
 use crate::io::{create_new, replace_atomically};
 use crate::markdown::cell::encode_cell;
@@ -165,7 +165,8 @@ pub struct SetValueError {
 
 /// Sets the header value `key` of a new record, checked the way `lint` checks it, so
 /// that a record `new` writes never holds a value `lint` rejects: a value outside the
-/// field's allowed values or form is refused with what the field expects. `now` (any
+/// field's allowed values or form, or an empty value (white space, invisible characters,
+/// `[]` for a list) of a required field, is refused with what the field expects. `now` (any
 /// case) as a `Timestamp` is the current UTC time, as for `--timestamp`. A key the
 /// record's kind does not know becomes an extra row.
 pub fn set_checked_value(record: &mut Record, key: &str, value: &str) -> Result<(), SetValueError> {
@@ -175,6 +176,14 @@ pub fn set_checked_value(record: &mut Record, key: &str, value: &str) -> Result<
         expected,
     };
     let known = record.kind.key_named(key);
+    if let Some(field) = known.filter(|&field| record.kind.requires(field)) {
+        if is_empty_value(field, &field.canonical_value(value)) {
+            let expected = expected_value(field).unwrap_or_else(|| "a value".to_string());
+            return Err(refuse(format!(
+                "a required field cannot be empty; expected {expected}"
+            )));
+        }
+    }
     let checked = match known {
         Some(FieldKey::Timestamp) => timestamp_or_now(value).map_err(refuse)?,
         Some(FieldKey::RiskClass) => match value.parse::<RiskClass>() {

@@ -737,3 +737,116 @@ fn lint_reads_the_placeholders_the_gate_reads() {
         .collect();
     assert_eq!(placeholders, [8, 9], "{value}");
 }
+
+/// The `lint --format json` diagnostics of `text`, as (line, column, code, message).
+fn lint_json(text: &str) -> Vec<(u64, u64, String, String)> {
+    let output = handoff()
+        .args(["lint", "--format", "json", "-"])
+        .write_stdin(text.to_string())
+        .output()
+        .expect("run handoff");
+    let value: Value = serde_json::from_slice(&output.stdout).expect("lint JSON");
+    value["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["line"].as_u64().unwrap_or(0),
+                d["column"].as_u64().unwrap_or(0),
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn lint_flags_a_required_field_left_empty_or_invisible_at_its_row() {
+    let record = |task: &str, to: &str| {
+        format!(
+            "## Interaction Record\n\n| Field | Value |\n|---|---|\n| Task ID | {task} |\n\
+             | Type | consultation |\n| From | backend-engineer |\n| To | {to} |\n"
+        )
+    };
+    // Empty, white space, a non-breaking space, a zero-width space, a byte order mark,
+    // empty quotes or backticks: nothing an agent or a reader can act on.
+    for blank in [
+        "",
+        "   ",
+        "\u{a0}",
+        "\u{200b}",
+        "\u{feff}\u{2060}",
+        "\"\"",
+        "``",
+        "` `",
+    ] {
+        let found = lint_json(&record(blank, "security-engineer"));
+        assert!(
+            found.iter().any(|(line, _, code, message)| *line == 5
+                && code == "missing-field"
+                && message.contains("`Task ID` is empty")),
+            "{blank:?}: {found:?}"
+        );
+        assert_eq!(found.len(), 1, "{blank:?}: one diagnostic: {found:?}");
+        let found = lint_json(&record("ENG-042", blank));
+        assert!(
+            found.iter().any(|(line, _, code, message)| *line == 8
+                && code == "missing-field"
+                && message.contains("`To` is empty")),
+            "{blank:?}: {found:?}"
+        );
+    }
+    // Human output: file, line, the row and the fix.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("r.md");
+    std::fs::write(&path, record("", "security-engineer")).expect("write");
+    handoff()
+        .arg("lint")
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("r.md:5:"))
+        .stdout(predicate::str::contains(
+            "error[missing-field]: `Task ID` is empty",
+        ))
+        .stdout(predicate::str::contains(
+            "hint: write the real Task ID in its row; expected the form `DEPT-NNN`",
+        ));
+    // A filled record is clean.
+    assert_eq!(lint_json(&record("ENG-042", "security-engineer")), vec![]);
+    // An empty Expected file scope leaves the assignment without a scope.
+    let assignment = "## Task Assignment\n\n| Field | Value |\n|---|---|\n| Task ID | ENG-042 |\n\
+                      | Assigned to | backend-engineer |\n| Expected file scope | [] |\n";
+    let found = lint_json(assignment);
+    assert!(
+        found
+            .iter()
+            .any(|(line, _, code, _)| *line == 7 && code == "missing-field"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn new_refuses_an_empty_value_for_a_required_field_and_accepts_it_for_an_optional_one() {
+    for blank in ["", "  ", "\u{200b}"] {
+        handoff()
+            .args(["new", "review", "--set", &format!("Task ID={blank}")])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("--set Task ID="))
+            .stderr(predicate::str::contains("a required field cannot be empty"));
+        handoff()
+            .args(["new", "review", "--set", &format!("To={blank}")])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("a required field cannot be empty"));
+    }
+    // A template placeholder stays accepted (and lint reports it), as before.
+    handoff()
+        .args(["new", "review", "--set", "Task ID=TBD"])
+        .assert()
+        .code(0);
+}
