@@ -95,6 +95,10 @@ pub(super) const YES: &[Case] = &[
     ("env-var.file.env-config", "internal/config/config.go", "\t\tif v, ok := os.LookupEnv(prefix + key); ok {"),
     // A class of a bound settings tree: Spring Boot's marker for a nested settings object.
     ("env-var.file.env-config", "src/main/java/app/properties/MailProperties.java", "    @NestedConfigurationProperty"),
+    // A key viper binds to a flag or gives a default: with its environment reading
+    // (AutomaticEnv, SetEnvPrefix) each key is a variable too.
+    ("env-var.line.viper-key", "cmd/app/main.go", "\tif err := viper.BindPFlag(\"log-level\", rootCmd.PersistentFlags().Lookup(\"log-level\")); err != nil {"),
+    ("env-var.line.viper-key", "conf/configuration.go", "\tviper.SetDefault(\"scanner.schedule\", \"0\")"),
     ("env-var.path.env-file", "docker/.env-example", ""),
     ("env-var.path.env-file", "deploy/app.env.sample", ""),
     ("env-var.file.laravel-config", "config/session.php", "    'lifetime' => (int) env('SESSION_LIFETIME', 120),"),
@@ -171,6 +175,8 @@ pub(super) const NO: &[Case] = &[
     ("env-var.file.env-config", "lnbits/settings.py", "from pydantic import BaseModel, BaseSettings, Extra, Field, validator"),
     ("env-var.file.env-config", "lnbits/settings.py", "class ThemesSettings(LNbitsSettings):"),
     ("env-var.file.env-config", "src/main/java/app/properties/MailProperties.java", "import org.springframework.boot.context.properties.NestedConfigurationProperty;"),
+    ("env-var.line.viper-key", "cmd/app/main.go", "\tlevel := viper.GetString(\"log-level\")"),
+    ("env-var.line.viper-key", "cmd/app/main.go", "\tcfg.SetDefault(\"log-level\", \"info\")"),
     ("env-var.file.env-config", "netbox/settings.py", "DATABASE_URL = os.environ[\"DATABASE_URL\"]"),
     ("env-var.path.env-file", "src/environment.d.ts", ""),
     ("env-var.file.laravel-config", "config/app.php", "    'name' => $this->env('name'),"),
