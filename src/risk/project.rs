@@ -254,6 +254,11 @@ impl FileStacks {
             || self.stacks.contains(stack)
             || !self.stacks.iter().any(|found| is_framework(found))
     }
+
+    /// Whether `stack` was found for the file (not merely enabled by finding no framework).
+    pub fn found(&self, stack: &str) -> bool {
+        self.stacks.contains(stack)
+    }
 }
 
 impl ProjectModel {

@@ -2216,6 +2216,82 @@ fn assert_edit_class(
     }
 }
 
+/// In a Rails app, a page template and a browser script are not auth by their names (a
+/// Devise sign-in page's markup, a Stimulus `sessions_controller.js`), only by their
+/// lines; the server's `sessions_controller.rb` still is, and so is a JavaScript file of
+/// the same name in an app without Rails.
+#[test]
+fn rails_pages_and_browser_scripts_are_not_auth_by_their_names() {
+    let gemfile = "source \"https://rubygems.org\"\ngem \"rails\"\n";
+    let page = "<%= form_with url: session_path do |f| %>\n  <%= f.text_field :code, autocomplete: \"off\" %>\n<% end %>\n";
+    let gated = "<% if Current.user.administrator? %>\n  <%= link_to \"Settings\", settings_path %>\n<% end %>\n";
+    let script = "import { Controller } from \"@hotwired/stimulus\"\nexport default class extends Controller {\n  async logout() {\n    await this.unsubscribe(1)\n  }\n}\n";
+    let server =
+        "class SessionsController < ApplicationController\n  def new\n    @x = 1\n  end\nend\n";
+    let cases = [
+        (
+            Some(gemfile),
+            "app/views/devise/sessions/new.html.erb",
+            page,
+            "autocomplete: \"off\"",
+            "autocomplete: \"one-time-code\"",
+            false,
+        ),
+        (
+            Some(gemfile),
+            "app/javascript/controllers/sessions_controller.js",
+            script,
+            "unsubscribe(1)",
+            "unsubscribe(2)",
+            false,
+        ),
+        (
+            Some(gemfile),
+            "app/views/rooms/show.html.erb",
+            gated,
+            "administrator?",
+            "can_administer?(@room)",
+            true,
+        ),
+        (
+            Some(gemfile),
+            "app/controllers/sessions_controller.rb",
+            server,
+            "@x = 1",
+            "@x = 2",
+            true,
+        ),
+        (
+            None,
+            "app/javascript/controllers/sessions_controller.js",
+            script,
+            "unsubscribe(1)",
+            "unsubscribe(2)",
+            true,
+        ),
+    ];
+    for (manifest, path, text, old, new, auth) in cases {
+        let mut files = vec![(path, text)];
+        if let Some(gemfile) = manifest {
+            files.push(("Gemfile", gemfile));
+        }
+        let (repo, base) = TestRepo::with_files(&files);
+        repo.write(path, text.replacen(old, new, 1));
+        repo.commit("an edit");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(
+            triggers(&result).contains(&"auth"),
+            auth,
+            "{path} {new}: {result:?}"
+        );
+        assert_eq!(
+            result.risk == RiskClass::High,
+            auth,
+            "{path} {new}: {result:?}"
+        );
+    }
+}
+
 /// A password inline in a connection string is high in a file whose path says nothing;
 /// the same file's other settings, and a connection string without one, stay low.
 #[test]

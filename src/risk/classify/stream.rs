@@ -231,8 +231,9 @@ impl<'a> Classifier<'a> {
     /// `.svelte` file, or a `.jsx` or `.tsx` file that opens with the `"use client"`
     /// directive at both sides. Nothing else is proof: `.tsx` is also the server's
     /// extension where a framework renders JSX there (Hono, Fresh, React Router,
-    /// TanStack Start, an Express app's views), found or not. Auth is not read into its
-    /// name (its lines are still read); a file that cannot be read is not one.
+    /// TanStack Start, an Express app's views), found or not. Where Rails is found, a
+    /// Rails page template or browser script is one too ([`is_rails_page`]). Auth is not
+    /// read into its name (its lines are still read); a file that cannot be read is not one.
     fn is_browser_component(&mut self, file: &ChangedFile, path: &RepoPath) -> bool {
         if let Some((known, answer)) = &self.browser_component {
             if known == path {
@@ -249,6 +250,9 @@ impl<'a> Classifier<'a> {
             return false;
         };
         let extension = name.rsplit_once('.').map(|(_, ext)| ext);
+        if is_rails_page(name, extension) && self.stacks.found("rails") {
+            return true;
+        }
         match extension {
             Some("vue") => return !name.ends_with(".server.vue"),
             Some("svelte") => return true,
@@ -616,6 +620,27 @@ fn line_finding(
 ) -> Finding {
     let excerpt = matcher.excerpt(line.content);
     Finding::of_line(matcher, rule, &file.path, (line.number, line.side), excerpt)
+}
+
+/// Whether `name` is a Rails app's page template (`app/views/**/*.html.erb`, `.haml`,
+/// `.slim`) or browser script (`app/javascript/**/*.js`, `.ts`, …, where Stimulus
+/// controllers live): what they render or run in the browser decides nothing the
+/// controller does not check, so `sessions_controller.js` or a Devise sign-in page is not
+/// auth by its name; their lines still are. A JSON template (`.jbuilder`) is not one.
+fn is_rails_page(name: &str, extension: Option<&str>) -> bool {
+    let under = |folder: &str| {
+        name.strip_prefix("app/")
+            .or_else(|| name.split_once("/app/").map(|(_, rest)| rest))
+            .is_some_and(|rest| rest.starts_with(folder))
+    };
+    let page = [".html.erb", ".html.haml", ".html.slim"]
+        .iter()
+        .any(|suffix| name.ends_with(suffix));
+    let script = matches!(
+        extension,
+        Some("js" | "mjs" | "cjs" | "ts" | "mts" | "jsx" | "tsx")
+    );
+    (page && under("views/")) || (script && under("javascript/"))
 }
 
 /// Whether a JavaScript or TypeScript file opens with the `"use client"` directive (after
