@@ -13,7 +13,8 @@
 //! Manifests are read as data, not grepped as text where their format allows: the
 //! dependency tables of `package.json` and `composer.json`; one dependency a line in
 //! `requirements*.txt`, `Gemfile`, `go.mod`, `pyproject.toml`, `Cargo.toml`, `mix.exs`, Gradle and
-//! Maven files (whose dependency names are what matters, wherever they are declared).
+//! Maven files (whose dependency names are what matters, wherever they are declared), and
+//! a .NET project file named after its folder (`API/API.csproj`: its SDK and references).
 //! The base is read, never the head, so a change cannot switch off its own rules by
 //! editing a manifest.
 //!
@@ -40,6 +41,7 @@ pub(crate) const FILE_STACKS: &[&str] = &[
     "java",
     "kotlin",
     "elixir",
+    "csharp",
     "sql",
     "xml",
     "ci",
@@ -150,6 +152,26 @@ const MANIFESTS: &[Manifest] = &[
         read: Read::Words,
     },
     Manifest {
+        name: "Directory.Build.props",
+        stack: Some("csharp"),
+        read: Read::Words,
+    },
+    Manifest {
+        name: "global.json",
+        stack: Some("csharp"),
+        read: Read::Nothing,
+    },
+    Manifest {
+        name: "nuget.config",
+        stack: Some("csharp"),
+        read: Read::Nothing,
+    },
+    Manifest {
+        name: "NuGet.Config",
+        stack: Some("csharp"),
+        read: Read::Nothing,
+    },
+    Manifest {
         name: "Dockerfile",
         stack: Some("docker"),
         read: Read::Nothing,
@@ -227,6 +249,8 @@ const FRAMEWORKS: &[(&str, &str)] = &[
     ("phoenix", "phoenix"),
     ("github.com/gin-gonic/gin", "gin"),
     ("github.com/labstack/echo", "echo"),
+    ("microsoft.net.sdk.web", "aspnetcore"),
+    ("microsoft.aspnetcore.app", "aspnetcore"),
 ];
 
 /// The stacks of a repository, read directory by directory as changed files ask.
@@ -338,6 +362,22 @@ fn read_dir(
         }
         stacks.extend(manifest.stack);
         read_manifest(&mut stacks, manifest.read, &bytes);
+    }
+    // A .NET project file is named after its folder (`API/API.csproj`,
+    // `src/Web/Web.csproj`): that name is looked up as a manifest's, and its SDK and
+    // references name the framework (`Microsoft.NET.Sdk.Web`: ASP.NET Core).
+    if let Some(name) = dir.trim_end_matches('/').rsplit('/').next() {
+        if !name.is_empty() {
+            let project = format!("{name}.csproj");
+            let present =
+                repo.names_present_at(base, dir.trim_end_matches('/'), [project.as_str()])?;
+            if present.is_none_or(|present| !present.is_empty()) {
+                if let Some(bytes) = repo.read_file_at(base, &format!("{dir}{project}"))? {
+                    stacks.insert("csharp");
+                    read_manifest(&mut stacks, Read::Words, &bytes);
+                }
+            }
+        }
     }
     Ok(stacks)
 }
@@ -525,6 +565,10 @@ mod tests {
             br#"{"name": "next-app", "dependencies": {"next": "15", "@trpc/server": "11"}}"#;
         assert_eq!(read(Read::Json(PACKAGE_JSON), package), ["nextjs", "trpc"]);
         assert!(read(Read::Json(PACKAGE_JSON), b"{ not json").is_empty());
+        let web = br#"<Project Sdk="Microsoft.NET.Sdk.Web"><ItemGroup><PackageReference Include="Microsoft.NET.Sdk.Web.Extras" /></ItemGroup></Project>"#;
+        assert_eq!(read(Read::Words, web), ["aspnetcore"]);
+        let library = br#"<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="Microsoft.AspNetCore.App.Ref" /></ItemGroup></Project>"#;
+        assert!(read(Read::Words, library).is_empty());
     }
 
     #[test]

@@ -2777,3 +2777,86 @@ fn a_rails_callback_is_read_by_the_method_it_names() {
         );
     }
 }
+
+#[test]
+fn a_dotnet_project_is_found_by_the_project_file_named_after_its_folder() {
+    // `BTCPayServer/BTCPayServer.csproj` names the SDK of ASP.NET Core: the folder's files
+    // are `csharp` and `aspnetcore`, and the C# rules fire there with their stack. A
+    // project file named otherwise (`Build/Common.csproj`) is not looked for.
+    let web = r#"<Project Sdk="Microsoft.NET.Sdk.Web"></Project>"#;
+    let controller = "public class NFCController : Controller\n{\n    [AllowAnonymous]\n    public IActionResult Submit() => Ok();\n}\n";
+    let (repo, base) = TestRepo::with_files(&[
+        ("BTCPayServer/BTCPayServer.csproj", web),
+        ("Build/Common.csproj", web),
+        ("BTCPayServer/Plugins/NFC/NFCController.cs", controller),
+        ("Build/Tool.cs", "class Tool {}\n"),
+    ]);
+    repo.write(
+        "BTCPayServer/Plugins/NFC/NFCController.cs",
+        controller.replace(
+            "    [AllowAnonymous]\n",
+            "    [AllowAnonymous]\n    [IgnoreAntiforgeryToken]\n",
+        ),
+    );
+    repo.commit("change");
+    let result = run(&repo, &base, &head_commit(), None);
+    let (stacks, rules) = stacks_and_rules(&result);
+    assert_eq!(stacks, ["aspnetcore", "csharp"]);
+    assert!(
+        rules.contains(&("auth.line.aspnet-attribute", "csharp")),
+        "{rules:?}"
+    );
+    assert_eq!(result.risk, RiskClass::High);
+
+    // The other project's file: no stack found from `Build/Common.csproj`.
+    let (repo, base) = TestRepo::with_files(&[
+        ("Build/Common.csproj", web),
+        ("Build/Tool.cs", "class Tool {}\n"),
+    ]);
+    repo.write("Build/Tool.cs", "class Tool { int x; }\n");
+    repo.commit("change");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert!(stacks_and_rules(&result).0.is_empty(), "{result:?}");
+}
+
+/// A store lookup that stops passing the requesting user's id is high (ownership), a test
+/// project's file is a test file, and a viper flag binding is an env var.
+#[test]
+fn the_thirteenth_set_readings_hold_on_real_edits() {
+    assert_edit_class(
+        "BTCPayServer/Controllers/UIStoresController.cs",
+        "class C\n{\n    async Task<IActionResult> Index(string storeId)\n    {\n        var store = await _storeRepo.FindStore(storeId, userId);\n        return View(store);\n    }\n}\n",
+        ("FindStore(storeId, userId)", "FindStore(storeId)"),
+        RiskClass::High,
+        Some("auth"),
+    );
+    assert_edit_class(
+        "BTCPayServer/Services/StoreService.cs",
+        "class S\n{\n    Task<Store> Get(string storeId) => _storeRepo.FindStore(storeId);\n}\n",
+        ("FindStore(storeId)", "FindStore(storeId.Trim())"),
+        RiskClass::Low,
+        None,
+    );
+    assert_edit_class(
+        "BTCPayServer.Tests/BTCPayServerTester.cs",
+        "class T\n{\n    public bool Bind = false;\n}\n",
+        ("false", "true"),
+        RiskClass::Medium,
+        Some("test-file"),
+    );
+    let main = "package main\n\nfunc init() {\n\tviper.SetEnvPrefix(\"memos\")\n\tviper.AutomaticEnv()\n}\n";
+    assert_edit_class(
+        "cmd/memos/main.go",
+        main,
+        ("func init() {\n", "func init() {\n\tif err := viper.BindPFlag(\"log-level\", rootCmd.PersistentFlags().Lookup(\"log-level\")); err != nil {\n\t\tpanic(err)\n\t}\n"),
+        RiskClass::High,
+        Some("env-var"),
+    );
+    assert_edit_class(
+        "cmd/memos/main.go",
+        main,
+        ("func init() {\n", "func init() {\n\trootCmd.PersistentFlags().String(\"log-level\", \"info\", \"level\")\n"),
+        RiskClass::Low,
+        None,
+    );
+}

@@ -110,6 +110,7 @@ pub(super) const YES: &[Case] = &[
     ("auth.data.rbac", "deployments/kubernetes/chart/reloader/templates/clusterrolebinding.yaml", "ClusterRoleBinding/subjects.-.name"),
     ("auth.data.security-config", "src/main/resources/application.yml", "/server.servlet.session.cookie.same-site"),
     ("auth.data.security-config", "src/main/resources/application.yml", "/zeroverse.cors.allowed-origins.-"),
+    ("auth.data.security-config", "config/packages/nelmio_cors.yaml", "/nelmio_cors.paths.^/api/.expose_headers"),
     ("auth.scope.class", "src/paperless_mail/views.py", "class OauthCallbackView(GenericAPIView):"),
     ("auth.scope.class", "src/api/authorization.rs", "pub struct Authorization<A, S>(pub ApiToken, PhantomData<(A, S)>);"),
     // Authorization by meaning: the framework's own idioms and a project's vocabulary.
@@ -289,6 +290,17 @@ pub(super) const YES: &[Case] = &[
     ("auth.line.private-flag", "app.go", "\tif app.cfg.Server.GopherPort > 0 && !app.cfg.App.Private {"),
     ("auth.line.private-flag", "internal/web/git.go", "\tif isPull && gist.Private != db.PrivateVisibility && allow {"),
     ("auth.line.private-flag", "server/api/repo.go", "\t\tif repo.IsPrivate {"),
+    ("auth.line.symfony-security", "src/Controller/Reporting/ProjectViewController.php", "#[IsGranted('report:project')]"),
+    ("auth.line.symfony-security", "src/Controller/BlogController.php", "        $this->denyAccessUnlessGranted('edit', $post);"),
+    ("auth.line.symfony-security", "src/Controller/PostController.php", "        if (!$this->isCsrfTokenValid('delete', $token)) {"),
+    ("auth.line.aspnet-attribute", "BTCPayServer/Plugins/NFC/NFCController.cs", "        [IgnoreAntiforgeryToken]"),
+    ("auth.line.aspnet-attribute", "src/Web/Controllers/OrderController.cs", "    [HttpPost, ValidateAntiForgeryToken]"),
+    ("auth.line.aspnet-attribute", "src/Api/Program.cs", "app.MapPost(\"/pay\", Pay).DisableAntiforgery();"),
+    ("auth.line.user-scoped-lookup", "BTCPayServer/Controllers/UIStoresController.cs", "        var store = await _storeRepo.FindStore(storeId, userId);"),
+    ("auth.line.user-scoped-lookup", "API/Controllers/LibraryController.cs", "        var library = await _unitOfWork.LibraryRepository.GetLibraryForIdAsync(libraryId, User.GetId());"),
+    ("auth.line.address-guard", "src/pretalx/mail/smtp.py", "CGNAT_NET = ipaddress.ip_network(\"100.64.0.0/10\")"),
+    ("auth.line.address-guard", "lib/restricted_http/private_network_guard.rb", "      IPAddr.new(\"64:ff9b:1::/48\")"),
+    ("auth.line.address-guard", "internal/webhook/validate.go", "\t\"169.254.0.0/16\", \"fe80::/10\","),
 ];
 
 #[rustfmt::skip]
@@ -367,6 +379,7 @@ pub(super) const NO: &[Case] = &[
     ("auth.line.security-properties", "src/main/resources/application.properties", "server.servlet.context-path=/api"),
     ("auth.data.rbac", "deployments/kubernetes/manifests/clusterrole.yaml", "ClusterRole/metadata.labels.chart"),
     ("auth.data.security-config", "src/main/resources/application.yml", "/server.error.include-message"),
+    ("auth.data.security-config", "config/packages/nelmio_api_doc.yaml", "/nelmio_api_doc.documentation.info.title"),
     ("auth.scope.class", "plume-models/src/blog_authors.rs", "pub struct BlogAuthor {"),
     ("auth.line.ownership", "notes/views.py", "    user = request.user"),
     ("auth.line.ownership", "src/users/store.ts", "  return users.find((u) => u.id === userId);"),
@@ -498,4 +511,13 @@ pub(super) const NO: &[Case] = &[
     ("auth.line.private-flag", "core/net.go", "\tif ip.IsPrivate() {"),
     ("auth.line.private-flag", "model/repo.go", "\trepo.IsPrivate = true"),
     ("auth.line.private-flag", "model/repo.go", "\tif opts.PrivateKey != \"\" {"),
+    ("auth.line.symfony-security", "src/Controller/ReportController.php", "    #[Route(path: '/reporting/project_view')]"),
+    ("auth.line.symfony-security", "src/Service/Grants.php", "        $granted = $this->grants->isGrantedTo($user);"),
+    ("auth.line.aspnet-attribute", "BTCPayServer/Controllers/UIStoresController.cs", "        [HttpPost(\"{storeId}/settings\")]"),
+    ("auth.line.aspnet-attribute", "src/Web/Controllers/OrderController.cs", "    [Route(\"api/[controller]\")]"),
+    ("auth.line.user-scoped-lookup", "BTCPayServer/Controllers/UIStoresController.cs", "        var user = await _userManager.FindByIdAsync(userId);"),
+    ("auth.line.user-scoped-lookup", "BTCPayServer/Controllers/UIStoresController.cs", "        var store = await _storeRepo.FindStore(storeId);"),
+    ("auth.line.address-guard", "server/listen.go", "\taddr := \"10.0.0.1:8080\""),
+    ("auth.line.address-guard", "app/net.py", "    subnet = \"10.0.0.0/24\""),
+    ("auth.line.address-guard", "docker-compose.yml", "        - subnet: 172.16.0.0/12"),
 ];

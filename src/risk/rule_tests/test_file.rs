@@ -20,6 +20,8 @@ pub(super) const YES: &[Case] = &[
     ("test-file.path.ruby", "spec/support/capybara.rb", ""),
     ("test-file.path.php", "phpunit.xml", ""),
     ("test-file.path.php", "phpunit.xml.dist", ""),
+    ("test-file.path.dotnet", "BTCPayServer.Tests/BTCPayServerTester.cs", ""),
+    ("test-file.path.dotnet", "API.Tests/Services/ScannerServiceTests.cs", ""),
 ];
 
 #[rustfmt::skip]
@@ -35,4 +37,6 @@ pub(super) const NO: &[Case] = &[
     ("test-file.line.rust-test", "src/query.py", "#[test]"),
     ("test-file.path.ruby", "app/helpers/spec_helper_methods.rb", ""),
     ("test-file.path.php", "docs/phpunit.xml.md", ""),
+    ("test-file.path.dotnet", "BTCPayServer/Services/TestingService.cs", ""),
+    ("test-file.path.dotnet", "BTCPayServer.Abstractions/Contracts/ITestable.cs", ""),
 ];
