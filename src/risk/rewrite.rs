@@ -19,10 +19,11 @@
 //!   `ARG` has no legacy form: `ARG NAME value` declares two arguments, not a default;
 //! - in Python, a trailing linter directive and nothing else after the code
 //!   (`def f(  # noqa: C901`, `# type: ignore[arg-type]`, `# pragma: no cover`,
-//!   `# pylint: disable=…`, `# nosec`, `# fmt: skip`, `# pyright: ignore`), added, removed
+//!   `# pylint: disable=…`, `# fmt: skip`, `# pyright: ignore`), added, removed
 //!   or changed: in code it is a comment; inside a `"""` string it is text no program
 //!   reads as code (`noqa: C901` is no SQL, no shell and no Python), unlike a free comment
-//!   (`flags # 4` is PostgreSQL's XOR), which stays compared whole.
+//!   (`flags # 4` is PostgreSQL's XOR), which stays compared whole. Bandit's `# nosec` is
+//!   not one: it switches a security scanner off for the line, a decision a reviewer reads.
 //!
 //! Nothing coarser: two lines with the same tokens in another order (`a && !b`, `!a && b`),
 //! a rewrapped statement (a newline can end a statement in Go, JavaScript, Python or
@@ -167,7 +168,7 @@ fn before_comment<'l>(line: &'l [u8], marker: &[u8], quotes: &[u8]) -> &'l [u8] 
 static DIRECTIVE: std::sync::LazyLock<Option<regex::bytes::Regex>> = std::sync::LazyLock::new(
     || {
         regex::bytes::Regex::new(
-        r"^#\s*(?:noqa(?::\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)?|type:\s*ignore(?:\[[\w\-, ]*\])?|pragma:\s*no\s+(?:cover|branch)|pylint:\s*disable=[\w\-, ]+|nosec(?:\s+B[0-9]+(?:\s*,\s*B[0-9]+)*)?|fmt:\s*skip|pyright:\s*ignore(?:\[[\w\-, ]*\])?)\s*$",
+        r"^#\s*(?:noqa(?::\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)?|type:\s*ignore(?:\[[\w\-, ]*\])?|pragma:\s*no\s+(?:cover|branch)|pylint:\s*disable=[\w\-, ]+|fmt:\s*skip|pyright:\s*ignore(?:\[[\w\-, ]*\])?)\s*$",
     )
     .ok()
     },
@@ -347,6 +348,13 @@ mod tests {
             "f(a);  // eslint-disable-line"
         ));
         assert!(!same("deploy/run.sh", "a=1", "a=1  # noqa"));
+        // A security scanner switched off for the line is a change.
+        assert!(!same(
+            path,
+            "    run(cmd, shell=True)",
+            "    run(cmd, shell=True)  # nosec B602"
+        ));
+        assert!(!same(path, "    h = md5(x)  # nosec", "    h = md5(x)"));
     }
 
     #[test]
