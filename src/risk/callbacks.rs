@@ -119,6 +119,8 @@ pub(crate) fn rails_callback_findings(
                 continue;
             };
             let lines: Vec<&[u8]> = split_lines(&text);
+            // The parent controllers' texts, read once a side, when a line first needs them.
+            let mut parents: Option<Vec<Vec<u8>>> = None;
             for &number in numbers {
                 let Some(line) = number.checked_sub(1).and_then(|i| lines.get(i)) else {
                     continue;
@@ -127,37 +129,21 @@ pub(crate) fn rails_callback_findings(
                 if names.is_empty() {
                     continue;
                 }
-                let mut files_read = 0;
-                let mut fires = false;
-                for name in &names {
-                    if body_fires(&lines, name, matcher, &open) {
-                        fires = true;
-                        break;
-                    }
-                }
-                // Not decided by this file's own methods: its parents'.
-                let mut parent = parent_class(&lines);
-                let mut dir = side_path
-                    .rsplit_once('/')
-                    .map_or(String::new(), |(dir, _)| format!("{dir}/"));
-                while !fires && files_read < PARENT_DEPTH {
-                    let Some(name) = parent.take() else {
-                        break;
-                    };
-                    let Some((parent_path, parent_text)) =
-                        read_parent(repo, at, &root, &dir, &name)?
-                    else {
-                        break;
-                    };
-                    files_read += 1;
-                    let parent_lines = split_lines(&parent_text);
-                    fires = names
+                let fires_in = |lines: &[&[u8]]| {
+                    names
                         .iter()
-                        .any(|callback| body_fires(&parent_lines, callback, matcher, &open));
-                    parent = parent_class(&parent_lines);
-                    dir = parent_path
-                        .rsplit_once('/')
-                        .map_or(String::new(), |(dir, _)| format!("{dir}/"));
+                        .any(|name| body_fires(lines, name, matcher, &open))
+                };
+                let mut fires = fires_in(&lines);
+                if !fires {
+                    // Not decided by this file's own methods: its parents'.
+                    if parents.is_none() {
+                        parents = Some(read_parents(repo, at, &root, &side_path, &lines)?);
+                    }
+                    fires = parents
+                        .iter()
+                        .flatten()
+                        .any(|parent| fires_in(&split_lines(parent)));
                 }
                 if fires {
                     found.push(Finding {
@@ -285,6 +271,36 @@ fn parent_class(lines: &[&[u8]]) -> Option<String> {
         let parent = parent.trim_start_matches(':').to_string();
         (!parent.is_empty() && parent.ends_with("Controller")).then_some(parent)
     })
+}
+
+/// The texts of the controllers `lines` (the file at `path`) inherits from, nearest
+/// first, at most [`PARENT_DEPTH`] of them, each found as [`read_parent`] finds it.
+fn read_parents(
+    repo: &Repo,
+    at: &Head,
+    root: &str,
+    path: &str,
+    lines: &[&[u8]],
+) -> Result<Vec<Vec<u8>>, GitError> {
+    let folder_of = |path: &str| {
+        path.rsplit_once('/')
+            .map_or(String::new(), |(dir, _)| format!("{dir}/"))
+    };
+    let mut parents = Vec::new();
+    let mut parent = parent_class(lines);
+    let mut dir = folder_of(path);
+    while parents.len() < PARENT_DEPTH {
+        let Some(name) = parent.take() else {
+            break;
+        };
+        let Some((parent_path, text)) = read_parent(repo, at, root, &dir, &name)? else {
+            break;
+        };
+        parent = parent_class(&split_lines(&text));
+        dir = folder_of(&parent_path);
+        parents.push(text);
+    }
+    Ok(parents)
 }
 
 /// Reads the file of controller class `name` at `at`, looked up as Rails would: in the
