@@ -9,10 +9,13 @@
 //! and their `skip_` forms), the methods it names are looked up in the file, then in its
 //! parent controllers found by Rails' naming (`RoomsController` in
 //! `app/controllers/rooms_controller.rb`, a namespace's folder first), at most
-//! [`PARENT_DEPTH`] files up; each body is read by the auth trigger's line rules that read
-//! the file. A body that fires one makes the callback line `auth`
-//! ([`RAILS_CALLBACK_RULE`]). A method defined in a concern the controller includes is not
-//! seen (known gap).
+//! [`PARENT_DEPTH`] files up, then in the concerns the file and those parents include
+//! (`include Authorization` → `app/controllers/concerns/authorization.rb`, else
+//! `app/controllers/authorization.rb`; at most [`MAX_CONCERNS`] of them); each body is read
+//! by the auth trigger's line rules that read the file. A body that fires one makes the
+//! callback line `auth` ([`RAILS_CALLBACK_RULE`]). A method found nowhere (a gem's, as
+//! Devise's `authenticate_user!`, or one of a module that is no file of the app's
+//! controllers) reads as it always did: the line is what its own words and path say.
 //!
 //! The cheap path: only when the auth trigger's class is above what the other findings
 //! reached, only for a changed file named `…_controller.rb` under a `controllers/` folder
@@ -38,6 +41,9 @@ const AUTH: &str = "auth";
 
 /// How many parent controllers are read for a method.
 const PARENT_DEPTH: usize = 3;
+
+/// How many included concerns are read for a controller (its own and its parents').
+const MAX_CONCERNS: usize = 8;
 
 /// The callback keywords whose symbols name methods.
 const CALLBACKS: [&str; 4] = [
@@ -136,9 +142,13 @@ pub(crate) fn rails_callback_findings(
                 };
                 let mut fires = fires_in(&lines);
                 if !fires {
-                    // Not decided by this file's own methods: its parents'.
+                    // Not decided by this file's own methods: its parents' and the
+                    // concerns they include.
                     if parents.is_none() {
-                        parents = Some(read_parents(repo, at, &root, &side_path, &lines)?);
+                        let mut read = read_parents(repo, at, &root, &side_path, &lines)?;
+                        let concerns = read_concerns(repo, at, &root, &lines, &read)?;
+                        read.extend(concerns);
+                        parents = Some(read);
                     }
                     fires = parents
                         .iter()
@@ -303,6 +313,67 @@ fn read_parents(
     Ok(parents)
 }
 
+/// The modules a file includes: `include Authorization, RoomScoped` → both. Only
+/// constants: `include(*modules)` or a method call names none.
+fn included_modules(lines: &[&[u8]]) -> Vec<String> {
+    let mut modules = Vec::new();
+    for line in lines {
+        let text = String::from_utf8_lossy(line);
+        let Some(rest) = text.trim_start().strip_prefix("include ") else {
+            continue;
+        };
+        for part in rest.split(',') {
+            let part = part.trim();
+            let name: String = part
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | ':'))
+                .collect();
+            let name = name.trim_start_matches(':');
+            if !name.starts_with(|c: char| c.is_ascii_uppercase()) || name.len() != part.len() {
+                break;
+            }
+            modules.push(name.to_string());
+        }
+    }
+    modules
+}
+
+/// The texts of the concerns the controller (`lines`) and its `parents` include, at most
+/// [`MAX_CONCERNS`], each looked up as Rails' autoloader would find a controller concern:
+/// `concerns/` under the controllers' `root`, then `root` itself. A module found in
+/// neither (a gem's, `Pagy::Backend`) is not read.
+fn read_concerns(
+    repo: &Repo,
+    at: &Head,
+    root: &str,
+    lines: &[&[u8]],
+    parents: &[Vec<u8>],
+) -> Result<Vec<Vec<u8>>, GitError> {
+    let mut names = included_modules(lines);
+    for parent in parents {
+        names.extend(included_modules(&split_lines(parent)));
+    }
+    let mut seen = Vec::new();
+    let mut concerns = Vec::new();
+    for name in names {
+        if seen.len() == MAX_CONCERNS {
+            break;
+        }
+        if seen.contains(&name) {
+            continue;
+        }
+        let file = format!("{}.rb", underscore(&name));
+        for path in [format!("{root}concerns/{file}"), format!("{root}{file}")] {
+            if let Some(text) = repo.read_file_at(at, &path)? {
+                concerns.push(text);
+                break;
+            }
+        }
+        seen.push(name);
+    }
+    Ok(concerns)
+}
+
 /// Reads the file of controller class `name` at `at`, looked up as Rails would: in the
 /// folder of the class that names it (`dir`) and each folder above it, up to `root`. The
 /// path read and its text.
@@ -374,6 +445,21 @@ mod tests {
         assert!(callback_names(b"  before_action { @x = 1 }").is_empty());
         assert!(callback_names(b"  after_action :track").is_empty());
         assert!(callback_names(b"  before_actions :x").is_empty());
+    }
+
+    #[test]
+    fn included_concerns_are_named_by_their_constants() {
+        assert_eq!(
+            included_modules(&[
+                b"class RoomsController < ApplicationController",
+                b"  include RoomScoped, Admin::Authorization",
+                b"  include Pagy::Backend",
+            ]),
+            ["RoomScoped", "Admin::Authorization", "Pagy::Backend"]
+        );
+        assert!(included_modules(&[b"  include(*MODULES)", b"  includes :user"]).is_empty());
+        assert!(included_modules(&[b"  include helpers"]).is_empty());
+        assert_eq!(underscore("Admin::Authorization"), "admin/authorization");
     }
 
     #[test]

@@ -2778,6 +2778,61 @@ fn a_rails_callback_is_read_by_the_method_it_names() {
     }
 }
 
+/// A callback's method defined in a concern the controller (or its parent) includes is
+/// read there: `include RoomScoped` → `app/controllers/concerns/room_scoped.rb`. A concern
+/// whose method decides nothing, and a module that is no file of the app (a gem's), leave
+/// the line what its path says.
+#[test]
+fn a_rails_callback_is_read_in_the_concerns_the_controller_includes() {
+    let gemfile = "source \"https://rubygems.org\"\ngem \"rails\"\n";
+    let scoped = "module RoomScoped\n  extend ActiveSupport::Concern\n\n  private\n    def set_room\n      @room = Current.user.rooms.find_by(id: params[:room_id])\n    end\nend\n";
+    let locale = "module Localized\n  private\n    def set_room\n      I18n.locale = params[:locale] || :en\n    end\nend\n";
+    let parent =
+        "class ApplicationController < ActionController::Base\n  include RoomScoped\nend\n";
+    let cases = [
+        ("include RoomScoped", "", RiskClass::High),
+        ("include Pagy::Backend, RoomScoped", "", RiskClass::High),
+        ("include Localized", "", RiskClass::Medium),
+        ("include Pagy::Backend", "", RiskClass::Medium),
+        // Through the parent controller's include.
+        ("", parent, RiskClass::High),
+    ];
+    for (include, parent_text, class) in cases {
+        let application = if parent_text.is_empty() {
+            "class ApplicationController < ActionController::Base\nend\n"
+        } else {
+            parent_text
+        };
+        let controller = format!(
+            "class MessagesController < ApplicationController\n  {include}\n\n  def index\n  end\nend\n"
+        );
+        let (repo, base) = TestRepo::with_files(&[
+            ("Gemfile", gemfile),
+            ("app/controllers/concerns/room_scoped.rb", scoped),
+            ("app/controllers/concerns/localized.rb", locale),
+            ("app/controllers/application_controller.rb", application),
+            ("app/controllers/messages_controller.rb", &controller),
+        ]);
+        let edited = controller.replacen(
+            "\n\n  def index",
+            "\n  before_action :set_room\n\n  def index",
+            1,
+        );
+        repo.write("app/controllers/messages_controller.rb", edited);
+        repo.commit("a callback");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(
+            result.risk, class,
+            "{include:?} {parent_text:?}: {result:?}"
+        );
+        assert_eq!(
+            rules(&result).contains(&"auth.scope.rails-callback"),
+            class == RiskClass::High,
+            "{include:?}: {result:?}"
+        );
+    }
+}
+
 #[test]
 fn a_dotnet_project_is_found_by_the_project_file_named_after_its_folder() {
     // `BTCPayServer/BTCPayServer.csproj` names the SDK of ASP.NET Core: the folder's files
@@ -2859,4 +2914,114 @@ fn the_thirteenth_set_readings_hold_on_real_edits() {
         RiskClass::Low,
         None,
     );
+}
+
+/// A .NET endpoint is its class, wherever its file is: a changed line of an Ardalis
+/// endpoint under `PublicApi/CatalogItemEndpoints/` or of a controller outside
+/// `Controllers/` is an API route, and so is a minimal-API mapping anywhere; a service
+/// class beside them is not. A Symfony controller in `src/Controller/` is its class too,
+/// and its route table `config/routes.yaml` is a route file.
+#[test]
+fn endpoints_and_controllers_are_api_routes_by_their_class() {
+    let endpoint = "namespace PublicApi.CatalogItemEndpoints\n{\n    public class Create : BaseAsyncEndpoint<CreateCatalogItemRequest, CreateCatalogItemResponse>\n    {\n        [HttpPost(\"api/catalog-items\")]\n        public override async Task<ActionResult<CreateCatalogItemResponse>> HandleAsync(CreateCatalogItemRequest request)\n        {\n            var picName = \"default.png\";\n            return Ok(picName);\n        }\n    }\n}\n";
+    assert_edit_class(
+        "src/PublicApi/CatalogItemEndpoints/Create.cs",
+        endpoint,
+        ("\"default.png\"", "\"eCatalog-item-default.png\""),
+        RiskClass::Medium,
+        Some("api-route"),
+    );
+    let controller = "namespace Web.Features\n{\n    public class OrderController : Controller\n    {\n        public IActionResult Index()\n        {\n            return View(1);\n        }\n    }\n}\n";
+    assert_edit_class(
+        "src/Web/Features/OrderController.cs",
+        controller,
+        ("View(1)", "View(2)"),
+        RiskClass::Medium,
+        Some("api-route"),
+    );
+    let minimal = "var app = builder.Build();\nvar size = 10;\napp.Run();\n";
+    assert_edit_class(
+        "src/Api/Program.cs",
+        minimal,
+        (
+            "var size = 10;\n",
+            "app.MapGet(\"/health\", () => \"ok\");\n",
+        ),
+        RiskClass::Medium,
+        Some("api-route"),
+    );
+    // Near misses: a service class, a Unity-style controller, a comment naming a base.
+    let service = "public class CatalogService : ICatalogService\n{\n    // not a ControllerBase: class X : ControllerBase\n    int PageSize() => 10;\n}\n";
+    assert_edit_class(
+        "src/Web/Services/CatalogService.cs",
+        service,
+        ("=> 10", "=> 20"),
+        RiskClass::Low,
+        None,
+    );
+    assert_edit_class(
+        "Assets/Scripts/PlayerController.cs",
+        "public class PlayerController : MonoBehaviour\n{\n    float speed = 1f;\n}\n",
+        ("1f", "2f"),
+        RiskClass::Low,
+        None,
+    );
+    let symfony = "<?php\n\nnamespace App\\Controller;\n\nfinal class BlogController extends AbstractController\n{\n    public function index(): Response\n    {\n        return $this->render('blog/index.html.twig', ['page' => 1]);\n    }\n}\n";
+    assert_edit_class(
+        "src/Controller/BlogController.php",
+        symfony,
+        ("'page' => 1", "'page' => 2"),
+        RiskClass::Medium,
+        Some("api-route"),
+    );
+    assert_edit_class(
+        "src/Service/Mailer.php",
+        "<?php\n\nnamespace App\\Service;\n\nclass Mailer extends Transport\n{\n    private int $retries = 1;\n}\n",
+        ("= 1", "= 2"),
+        RiskClass::Low,
+        None,
+    );
+    let composer = r#"{"require": {"symfony/framework-bundle": "^7.0"}}"#;
+    let routes = "controllers:\n    resource: routing.controllers\n    prefix: /{_locale}\n    defaults:\n        _locale: en\n";
+    let (repo, base) = TestRepo::with_files(&[
+        ("composer.json", composer),
+        ("config/routes.yaml", routes),
+        ("config/services.yaml", "parameters:\n    locale: en\n"),
+    ]);
+    repo.write(
+        "config/routes.yaml",
+        routes.replace("_locale: en", "_locale: '%app.locale%'"),
+    );
+    repo.commit("route defaults");
+    let result = run(&repo, &base, &head_commit(), None);
+    assert_eq!(result.risk, RiskClass::Medium, "{result:?}");
+    assert!(
+        rules(&result).contains(&"api-route.path.symfony"),
+        "{result:?}"
+    );
+    // The services file beside it is no route table.
+    let before = repo.git(&["rev-parse", "HEAD"]);
+    repo.write("config/services.yaml", "parameters:\n    locale: fr\n");
+    repo.commit("locale");
+    let result = run(&repo, before.trim(), &head_commit(), None);
+    assert_eq!(result.risk, RiskClass::Low, "{result:?}");
+}
+
+/// In a Rails app a Stimulus controller (`app/javascript/controllers/…_controller.js`)
+/// runs in the browser: no API route by its folder. Without Rails the folder still counts.
+#[test]
+fn a_rails_browser_controller_is_no_api_route_by_its_folder() {
+    let gemfile = "source \"https://rubygems.org\"\ngem \"rails\"\n";
+    let script = "import { Controller } from \"@hotwired/stimulus\"\nexport default class extends Controller {\n  connect() {\n    this.count = 1\n  }\n}\n";
+    let path = "app/javascript/controllers/counter_controller.js";
+    for (manifests, class) in [
+        (vec![("Gemfile", gemfile), (path, script)], RiskClass::Low),
+        (vec![(path, script)], RiskClass::Medium),
+    ] {
+        let (repo, base) = TestRepo::with_files(&manifests);
+        repo.write(path, script.replace("= 1", "= 2"));
+        repo.commit("count");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(result.risk, class, "{manifests:?}: {result:?}");
+    }
 }

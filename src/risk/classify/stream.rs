@@ -201,7 +201,11 @@ impl<'a> Classifier<'a> {
                     continue;
                 }
                 let trigger = &self.matcher.triggers[rule.trigger];
-                if trigger.name == Trigger::Auth.as_str() && self.is_browser_component(file, path) {
+                // A browser component is neither auth nor an API route by its name
+                // (a Stimulus `controllers/` folder routes no request).
+                let by_name = trigger.name == Trigger::Auth.as_str()
+                    || trigger.name == Trigger::ApiRoute.as_str();
+                if by_name && self.is_browser_component(file, path) {
                     continue;
                 }
                 fired_here[rule.trigger] = true;
@@ -232,8 +236,9 @@ impl<'a> Classifier<'a> {
     /// directive at both sides. Nothing else is proof: `.tsx` is also the server's
     /// extension where a framework renders JSX there (Hono, Fresh, React Router,
     /// TanStack Start, an Express app's views), found or not. Where Rails is found, a
-    /// Rails page template or browser script is one too ([`is_rails_page`]). Auth is not
-    /// read into its name (its lines are still read); a file that cannot be read is not one.
+    /// Rails page template or browser script is one too ([`is_rails_page`]). Neither auth
+    /// nor an API route is read into its name (its lines are still read); a file that
+    /// cannot be read is not one.
     fn is_browser_component(&mut self, file: &ChangedFile, path: &RepoPath) -> bool {
         if let Some((known, answer)) = &self.browser_component {
             if known == path {

@@ -54,6 +54,20 @@ pub(super) const YES: &[Case] = &[
     ("api-route.line.php", "public/index.php", "$app->get('/users/{id}', function ($request, $response, $args) {"),
     ("api-route.line.ruby", "app.rb", "get '/users/:id' do"),
     ("api-route.line.ruby", "app/api.rb", "  post(\"/login\") { login }"),
+    // Issue 12, csharp-aspnetcore: endpoints and controllers by their class or mapping.
+    ("api-route.file.dotnet-endpoint", "src/PublicApi/CatalogItemEndpoints/Create.cs", "    public class Create : BaseAsyncEndpoint<CreateCatalogItemRequest, CreateCatalogItemResponse>"),
+    ("api-route.file.dotnet-endpoint", "src/Web/Features/OrderController.cs", "public class OrderController : Controller"),
+    ("api-route.file.dotnet-endpoint", "src/Api/Endpoints/Create.cs", "public class Create(IRepo repo) : Endpoint<CreateRequest, CreateResponse>"),
+    ("api-route.file.dotnet-endpoint", "src/Api/CatalogModule.cs", "    public void AddRoutes(IEndpointRouteBuilder app)"),
+    ("api-route.file.dotnet-endpoint", "src/Api/Items.cs", "    [HttpGet(\"{id}\")]"),
+    ("api-route.line.aspnet", "src/Api/Program.cs", "app.MapPost(\"/items\", CreateItem);"),
+    ("api-route.line.aspnet", "src/Api/Program.cs", "var api = app.MapGroup(\"/api\");"),
+    ("api-route.line.aspnet", "src/Api/Items.cs", "    [HttpPost, Authorize]"),
+    ("api-route.line.aspnet", "src/Api/Items.cs", "[Route(\"api/[controller]\")]"),
+    ("api-route.file.php-controller", "src/Controller/BlogController.php", "final class BlogController extends AbstractController"),
+    ("api-route.file.php-controller", "app/Admin/UsersController.php", "class UsersController extends \\App\\Http\\Controllers\\Controller"),
+    ("api-route.path.symfony", "config/routes.yaml", ""),
+    ("api-route.path.symfony", "config/routes/framework.yaml", ""),
 ];
 
 #[rustfmt::skip]
@@ -90,4 +104,13 @@ pub(super) const NO: &[Case] = &[
     ("api-route.line.php", "src/Controller/UserController.php", "    #[Required]"),
     ("api-route.line.ruby", "app/services/client.rb", "    response = conn.get('/users')"),
     ("api-route.line.ruby", "spec/requests/users_spec.rb", "    get users_path"),
+    // Issue 12, csharp-aspnetcore.
+    ("api-route.file.dotnet-endpoint", "Assets/Scripts/PlayerController.cs", "public class PlayerController : MonoBehaviour"),
+    ("api-route.file.dotnet-endpoint", "src/Web/Services/CatalogService.cs", "public class CatalogService : ICatalogService"),
+    ("api-route.file.dotnet-endpoint", "src/Web/Http/Client.cs", "    var response = await _http.GetAsync(\"api/items\");"),
+    ("api-route.line.aspnet", "src/Web/Mapping.cs", "    var dto = _mapper.Map<ItemDto>(item);"),
+    ("api-route.line.aspnet", "src/Web/Startup.cs", "    services.AddAutoMapper(typeof(Startup).Assembly);"),
+    ("api-route.file.php-controller", "src/Service/Mailer.php", "class Mailer extends Transport"),
+    ("api-route.file.php-controller", "src/Twig/ControllerExtension.php", "class ControllerExtension extends AbstractExtension"),
+    ("api-route.path.symfony", "config/services.yaml", ""),
 ];
