@@ -8,6 +8,7 @@
 //! and the line. The policy does not depend on this module: it is consumed here.
 
 mod callbacks;
+mod chains;
 mod classify;
 mod comments;
 mod enclosing;

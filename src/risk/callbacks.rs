@@ -66,26 +66,15 @@ pub(crate) fn rails_callback_findings(
     risk: RiskClass,
 ) -> Result<Vec<Finding>, GitError> {
     let mut found = Vec::new();
-    let Some(trigger) = matcher.triggers.iter().position(|t| t.name == AUTH) else {
+    let Some((trigger, class)) = matcher.trigger_above(AUTH, risk) else {
         return Ok(found);
     };
-    let class = matcher.triggers[trigger].class;
-    if class <= risk {
-        return Ok(found);
-    }
     for candidate in candidates {
         let path = candidate.path.to_string_lossy();
         let Some(root) = controllers_root(&path) else {
             continue;
         };
-        let reads_auth = candidate
-            .rules
-            .iter()
-            .any(|&index| matcher.line_rules[index].trigger == trigger);
-        let fired = findings
-            .iter()
-            .any(|f| f.trigger == AUTH && f.path.as_ref() == Some(&candidate.path));
-        if !reads_auth || fired {
+        if !candidate.open_to(matcher, trigger, findings) {
             continue;
         }
         let stacks = project.file_stacks(repo, base, &path)?;
@@ -93,34 +82,12 @@ pub(crate) fn rails_callback_findings(
             continue;
         }
         // The auth line rules that read a controller: not scope, data or file rules.
-        let mut open = vec![false; matcher.line_rules.len()];
-        matcher.line_rules_for(&path, &mut open);
-        for (index, rule) in matcher.line_rules.iter().enumerate() {
-            open[index] &= rule.trigger == trigger
-                && !rule.scope
-                && !rule.data
-                && !rule.file_scope
-                && stacks.enables(&rule.stack);
-        }
-        let old_path = candidate.old_path.as_ref().unwrap_or(&candidate.path);
-        let sides = [
-            (
-                LineSide::Added,
-                head,
-                candidate.path.to_string_lossy(),
-                &candidate.added,
-            ),
-            (
-                LineSide::Removed,
-                base,
-                old_path.to_string_lossy(),
-                &candidate.removed,
-            ),
-        ];
-        'sides: for (side, at, side_path, numbers) in sides {
+        let open = matcher.own_line_rules_for(&path, trigger, |stack| stacks.enables(stack));
+        'sides: for (side, at, side_path, numbers) in candidate.sides(base, head) {
             if numbers.is_empty() {
                 continue;
             }
+            let side_path = side_path.to_string_lossy();
             let Some(text) = repo.read_file_at(at, &side_path)? else {
                 continue;
             };
@@ -188,7 +155,7 @@ fn controllers_root(path: &str) -> Option<String> {
 }
 
 /// The lines of `text`, without their line ends.
-fn split_lines(text: &[u8]) -> Vec<&[u8]> {
+pub(crate) fn split_lines(text: &[u8]) -> Vec<&[u8]> {
     text.split(|&b| b == b'\n')
         .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
         .collect()

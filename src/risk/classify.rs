@@ -10,7 +10,8 @@
 //! until the added lines that replace it are seen; see `rewrite`). So memory grows with
 //! files and rules, never with lines. Auth is not read into the name of a browser
 //! component (its path, or its definitions' names), only into its lines. (Scope rules, read last, report every
-//! definition they fire on: see `enclosing`.)
+//! definition they fire on: see `enclosing`; then Rails callbacks by the methods they name,
+//! `callbacks`, and changed elements of handler lists by their siblings, `chains`.)
 //!
 //! A `handoff:allow` marker the change writes (on an added line, comment or not) raises
 //! the trigger it names where the marker could later cover something of the file: a path
@@ -22,6 +23,7 @@ mod stream;
 mod whole_file;
 
 use super::callbacks::rails_callback_findings;
+use super::chains::middleware_chain_findings;
 use super::enclosing::scope_findings;
 use super::finding::{Classification, Finding};
 use super::matcher::{CompileError, Matcher};
@@ -146,6 +148,16 @@ pub fn classify_keeping_rules(
     )?);
     let risk_so_far = risk_of(&findings)?;
     findings.extend(rails_callback_findings(
+        repo,
+        (&base_rev, head),
+        &matcher,
+        &mut visitor.project,
+        &visitor.candidates,
+        &findings,
+        risk_so_far,
+    )?);
+    let risk_so_far = risk_of(&findings)?;
+    findings.extend(middleware_chain_findings(
         repo,
         (&base_rev, head),
         &matcher,

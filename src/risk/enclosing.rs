@@ -42,6 +42,35 @@ pub(crate) struct ScopeCandidate {
     pub removed: Vec<usize>,
 }
 
+impl ScopeCandidate {
+    /// Whether a reading for the trigger at index `trigger` could still change the file's
+    /// answer: a scope rule of the trigger reads the file, and the trigger has not fired
+    /// on it.
+    pub fn open_to(&self, matcher: &Matcher, trigger: usize, findings: &[Finding]) -> bool {
+        let name = &matcher.triggers[trigger].name;
+        self.rules
+            .iter()
+            .any(|&index| matcher.line_rules[index].trigger == trigger)
+            && !findings
+                .iter()
+                .any(|f| &f.trigger == name && f.path.as_ref() == Some(&self.path))
+    }
+
+    /// The two sides of the change to the file: the side, the revision it is read at,
+    /// the file's path there, and its changed lines of code on that side.
+    pub fn sides<'c>(
+        &'c self,
+        base: &'c Head,
+        head: &'c Head,
+    ) -> [(LineSide, &'c Head, &'c RepoPath, &'c [usize]); 2] {
+        let old_path = self.old_path.as_ref().unwrap_or(&self.path);
+        [
+            (LineSide::Added, head, &self.path, &self.added),
+            (LineSide::Removed, base, old_path, &self.removed),
+        ]
+    }
+}
+
 /// A file's lines and, for each, the line that opens the block it is in.
 pub(crate) struct Blocks<'a> {
     lines: Vec<&'a [u8]>,
@@ -193,7 +222,7 @@ impl Blocks<'_> {
 const TWIN_LENGTH: usize = 16;
 
 /// The indentation of `line` in columns, `None` for a blank line.
-fn indentation(line: &[u8]) -> Option<usize> {
+pub(crate) fn indentation(line: &[u8]) -> Option<usize> {
     let mut columns = 0;
     for &byte in line {
         match byte {
@@ -331,7 +360,7 @@ fn file_match<'t>(rule: &LineRule, path: &str, text: &'t [u8]) -> Option<(usize,
 }
 
 /// Whether `line` only closes blocks: brackets, `end`, separators.
-fn closes_only(line: &[u8]) -> bool {
+pub(crate) fn closes_only(line: &[u8]) -> bool {
     let text = line.trim_ascii();
     text == b"end"
         || text
@@ -373,14 +402,9 @@ pub(crate) fn scope_findings(
         if rules.is_empty() {
             continue;
         }
-        let old_path = candidate.old_path.as_ref().unwrap_or(&candidate.path);
-        let sides = [
-            (LineSide::Added, head, &candidate.path, &candidate.added),
-            (LineSide::Removed, base, old_path, &candidate.removed),
-        ];
         // The definitions found on the added side, by rule: (line, text).
         let mut added: Vec<Vec<(usize, Vec<u8>)>> = vec![Vec::new(); rules.len()];
-        for (side, at, path, numbers) in sides {
+        for (side, at, path, numbers) in candidate.sides(base, head) {
             if numbers.is_empty() {
                 continue;
             }

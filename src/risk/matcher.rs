@@ -257,6 +257,35 @@ impl Matcher {
             .matches(path, |rule| applicable[rule] = true);
     }
 
+    /// The index and class of the trigger named `name`, when its class is above `risk`
+    /// (a reading for it could still raise the change).
+    pub fn trigger_above(&self, name: &str, risk: RiskClass) -> Option<(usize, RiskClass)> {
+        let index = self.triggers.iter().position(|t| t.name == name)?;
+        let class = self.triggers[index].class;
+        (class > risk).then_some((index, class))
+    }
+
+    /// The line rules of the trigger at index `trigger` that read the file at `path` and
+    /// read lines one by one (not scope, data or file rules), of the stacks `enables`
+    /// accepts: marked by index, for [`Self::open_matches`].
+    pub fn own_line_rules_for(
+        &self,
+        path: &str,
+        trigger: usize,
+        enables: impl Fn(&str) -> bool,
+    ) -> Vec<bool> {
+        let mut open = vec![false; self.line_rules.len()];
+        self.line_rules_for(path, &mut open);
+        for (index, rule) in self.line_rules.iter().enumerate() {
+            open[index] &= rule.trigger == trigger
+                && !rule.scope
+                && !rule.data
+                && !rule.file_scope
+                && enables(&rule.stack);
+        }
+        open
+    }
+
     /// Calls `fire`, in rule order, with each line rule marked in `open` that `content`
     /// matches on `side` (removed lines only count for rules that read them).
     pub fn open_matches(

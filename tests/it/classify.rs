@@ -3025,3 +3025,59 @@ fn a_rails_browser_controller_is_no_api_route_by_its_folder() {
         assert_eq!(result.risk, class, "{manifests:?}: {result:?}");
     }
 }
+
+/// A handler moved in a route's handler list is read with the handlers beside it: the
+/// validator moved after the rate limiter (unchanged lines) is an auth change, as is a
+/// handler added in front of a bearer guard; the same move beside a logger, a change of
+/// the handler's body and a rewritten path are not.
+#[test]
+fn a_changed_handler_of_a_route_is_read_with_the_handlers_beside_it() {
+    let manifest = r#"{"dependencies": {"hono": "4.0.0", "hono-rate-limiter": "0.4.0"}}"#;
+    let route = "import { Hono } from \"hono\";\n\nconst app = new Hono();\n\napp.post(\n  \"/licenses\",\n  zValidator(\"json\", createSchema),\n  rateLimiter({\n    windowMs: 60 * 60 * 1000,\n    limit: 10,\n  }),\n  async (c) => {\n    const input = c.req.valid(\"json\");\n    return c.json(await create(input));\n  },\n);\n\nexport const POST = handle(app);\n";
+    let moved = route.replace(
+        "  zValidator(\"json\", createSchema),\n  rateLimiter({\n    windowMs: 60 * 60 * 1000,\n    limit: 10,\n  }),\n",
+        "  rateLimiter({\n    windowMs: 60 * 60 * 1000,\n    limit: 10,\n  }),\n  zValidator(\"json\", createSchema),\n",
+    );
+    let logged = |text: &str| {
+        text.replace("rateLimiter({", "logger({").replace(
+            "    windowMs: 60 * 60 * 1000,\n    limit: 10,\n",
+            "    level: \"info\",\n",
+        )
+    };
+    let guarded = route.replace(
+        "  async (c) => {\n",
+        "  bearerAuth({ token: env.LICENSE_KEY }),\n  async (c) => {\n",
+    );
+    let cases = [
+        (route.to_string(), moved.clone(), RiskClass::High),
+        (
+            logged(&guarded.replace("  zValidator(\"json\", createSchema),\n", "")),
+            logged(&guarded),
+            RiskClass::High,
+        ),
+        (logged(route), logged(&moved), RiskClass::Medium),
+        (
+            route.to_string(),
+            route.replace("create(input)", "createLicense(input)"),
+            RiskClass::Medium,
+        ),
+        (
+            route.to_string(),
+            route.replace("\"/licenses\"", "\"/v2/licenses\""),
+            RiskClass::Medium,
+        ),
+    ];
+    let path = "apps/web/src/app/api/licensing/v1/[...route]/route.ts";
+    for (before, after, class) in cases {
+        let (repo, base) = TestRepo::with_files(&[("package.json", manifest), (path, &before)]);
+        repo.write(path, &after);
+        repo.commit("handlers");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(result.risk, class, "{after}: {result:?}");
+        assert_eq!(
+            rules(&result).contains(&"auth.scope.middleware-chain"),
+            class == RiskClass::High,
+            "{after}: {result:?}"
+        );
+    }
+}
