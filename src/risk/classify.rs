@@ -28,7 +28,7 @@ use super::enclosing::scope_findings;
 use super::finding::{Classification, Finding};
 use super::matcher::{CompileError, Matcher};
 use super::suppress::Suppressor;
-use super::syntax::confirmed_findings;
+use super::syntax::{confirmed_findings, ChangedLines};
 use crate::git::{GitError, Head, RenameOptions, Repo, RepoPath};
 use crate::policy::{Policy, RiskClass};
 use stream::Classifier;
@@ -130,11 +130,17 @@ pub fn classify_keeping_rules(
         Ok(risk)
     };
     let risk_so_far = risk_of(&findings)?;
+    let changed_lines: Vec<ChangedLines> = visitor
+        .candidates
+        .iter()
+        .map(|c| (&c.path, &c.added[..], &c.removed[..]))
+        .collect();
     findings.extend(confirmed_findings(
         repo,
         (&base_rev, head),
         &matcher,
         &visitor.in_code,
+        &changed_lines,
         risk_so_far,
     )?);
     let risk_so_far = risk_of(&findings)?;

@@ -118,6 +118,11 @@ impl LineRule {
             .ok()
     }
 
+    /// Whether the rule reads removed lines too (every trigger but `credential`).
+    pub fn reads_removed(&self) -> bool {
+        self.reads_removed
+    }
+
     /// Whether the regex matches `content` (never when it does not compile), compiled
     /// only for a text that could match it.
     pub fn is_match(&self, content: &[u8]) -> bool {

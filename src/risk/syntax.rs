@@ -60,9 +60,10 @@ pub(crate) fn confirmed_findings(
     (base, head): (&Head, &Head),
     matcher: &Matcher,
     candidates: &[InCodeCandidate],
+    changed: &[ChangedLines],
     risk: RiskClass,
 ) -> Result<Vec<Finding>, GitError> {
-    let mut trees: HashMap<(LineSide, &RepoPath), Option<Parsed>> = HashMap::new();
+    let mut trees: Trees = HashMap::new();
     let mut done: Vec<(&RepoPath, usize)> = Vec::new();
     let mut found = Vec::new();
     for candidate in candidates {
@@ -107,27 +108,105 @@ pub(crate) fn confirmed_findings(
         found.push(finding(matcher, candidate));
     }
     // A rule that matched [`CANDIDATES_PER_FILE`] lines of a file stopped reading it:
-    // the lines it did not read are not known to be text, so when none of those it read
-    // is in code it fires on the first (fail closed). Eight strings that name a guard
-    // above the guard's removal must not hide it.
+    // the lines it did not read are not known to be text. When none of those it read is
+    // in code, every changed line of code of the file is read now, by the parsed file
+    // (`changed` knows them where a scope rule reads the file); where they are not known,
+    // or the file cannot be parsed, the rule fires on the first (fail closed). Eight
+    // strings that name a guard above the guard's removal must not hide it.
     let mut counts: HashMap<(&RepoPath, usize), usize> = HashMap::new();
     for candidate in candidates {
         *counts.entry((&candidate.path, candidate.rule)).or_default() += 1;
     }
     for candidate in candidates {
         let key = (&candidate.path, candidate.rule);
-        if counts.get(&key).is_some_and(|&n| n >= CANDIDATES_PER_FILE) && !done.contains(&key) {
-            done.push(key);
+        if counts.get(&key).is_none_or(|&n| n < CANDIDATES_PER_FILE) || done.contains(&key) {
+            continue;
+        }
+        done.push(key);
+        let lines = changed.iter().find(|(path, _, _)| *path == &candidate.path);
+        let Some(&(_, added, removed)) = lines else {
             found.push(finding(matcher, candidate));
+            continue;
+        };
+        let lines = (added, removed);
+        if let Some(fired) = reread(repo, (base, head), matcher, candidate, lines, &mut trees)? {
+            found.push(fired);
         }
     }
     Ok(found)
+}
+
+/// A file's changed lines of code: its path in the head, its added lines (head numbers)
+/// and its removed lines (base numbers).
+pub(crate) type ChangedLines<'c> = (&'c RepoPath, &'c [usize], &'c [usize]);
+
+/// The trees of the files parsed so far, by side and path (`None`: not parsed).
+type Trees<'p> = HashMap<(LineSide, &'p RepoPath), Option<Parsed>>;
+
+/// Reads every changed line of code of the file of `candidate` (`lines`: added, then
+/// removed) with its rule: the finding of the first whose match starts in code (outside
+/// test items, for a rule that reads no test files); none when no line's does. A Python
+/// line outside ASCII counts (its folded identifiers are not read here), and a side that
+/// cannot be parsed fires on the candidate (fail closed).
+fn reread<'p>(
+    repo: &Repo,
+    (base, head): (&Head, &Head),
+    matcher: &Matcher,
+    candidate: &'p InCodeCandidate,
+    (added, removed): (&[usize], &[usize]),
+    trees: &mut Trees<'p>,
+) -> Result<Option<Finding>, GitError> {
+    let rule = &matcher.line_rules[candidate.rule];
+    let old_path = candidate.old_path.as_ref().unwrap_or(&candidate.path);
+    let sides = [
+        (LineSide::Added, head, &candidate.path, added),
+        (LineSide::Removed, base, old_path, removed),
+    ];
+    for (side, at, path, numbers) in sides {
+        if numbers.is_empty() || (side == LineSide::Removed && !rule.reads_removed()) {
+            continue;
+        }
+        let text = path.to_string_lossy();
+        let Some(bytes) = repo.read_file_at(at, &text)? else {
+            continue;
+        };
+        let parsed = trees
+            .entry((side, path))
+            .or_insert_with(|| Grammar::for_path(&text).and_then(|g| Parsed::new(g, &bytes)));
+        let (Some(parsed), Some(regex)) = (parsed.as_ref(), rule.regex()) else {
+            return Ok(Some(finding(matcher, candidate)));
+        };
+        let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        for &number in numbers {
+            let Some(line) = number.checked_sub(1).and_then(|index| lines.get(index)) else {
+                continue;
+            };
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let in_code = |column: usize| {
+                is_code(&parsed.tree, number, column)
+                    && (rule.reads_test_files || !parsed.in_test_item(number, column))
+            };
+            let folds = !line.is_ascii() && parsed.grammar == Grammar::Python;
+            let fires = folds || regex.find_iter(line).any(|found| in_code(found.start()));
+            if fires {
+                return Ok(Some(Finding::of_line(
+                    matcher,
+                    rule,
+                    &candidate.path,
+                    (number, side),
+                    matcher.excerpt(line),
+                )));
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// A file parsed to confirm candidates: its tree and, in Rust, the lines of its test
 /// items.
 struct Parsed {
     tree: Tree,
+    grammar: Grammar,
     /// Where each item marked `#[cfg(test)]`, `#[test]`, `#[tokio::test]` or
     /// `#[async_std::test]` stands, from its attribute's first byte to its last (Rust's
     /// unit tests live in the file they test): a trigger that does not read test files
@@ -145,7 +224,11 @@ impl Parsed {
             Grammar::Rust => rust_test_items(&tree, text),
             _ => Vec::new(),
         };
-        Some(Parsed { tree, test_items })
+        Some(Parsed {
+            tree,
+            grammar,
+            test_items,
+        })
     }
 
     /// Whether byte `column` of line `number` (1-based) lies in a test item.

@@ -2081,19 +2081,31 @@ fn strings_naming_a_guard_cannot_hide_the_guards_removal_below_them() {
     }
 }
 
-/// Eight strings that name a guard, and nothing else: the rule stopped reading at its
-/// limit and cannot say the rest of the file is text, so it fires; five do not.
+/// Eight strings that name a guard: the rule stopped reading at its limit, so every
+/// changed line of code of the file is read again by the parsed file. Strings and
+/// nothing else stay text (hedgedoc e852bef11320: nine error keys naming permissions in
+/// a component); a guard in code on a line past the limit fires, on that line.
 #[test]
-fn a_rule_that_stops_reading_a_file_at_its_limit_fires() {
+fn a_rule_that_stops_reading_a_file_at_its_limit_reads_every_changed_line() {
     let strings = |count: usize| -> String {
         (0..count)
             .map(|n| format!("const note{n} = \"see requireAdmin\";\n"))
             .collect()
     };
-    let result = change(&[("src/notes.js", &strings(8))]);
+    for count in [5, 8, 12] {
+        let result = change(&[("src/notes.js", &strings(count))]);
+        assert_eq!(result.risk, RiskClass::Low, "{count}: {result:?}");
+    }
+    let guarded = format!("{}router.use(requireAdmin);\n", strings(12));
+    let result = change(&[("src/notes.js", &guarded)]);
     assert_eq!(result.risk, RiskClass::High, "{result:?}");
-    let result = change(&[("src/notes.js", &strings(5))]);
-    assert_eq!(result.risk, RiskClass::Low, "{result:?}");
+    let lines: Vec<_> = result
+        .findings
+        .iter()
+        .filter(|f| f.trigger == "auth")
+        .map(|f| f.line)
+        .collect();
+    assert_eq!(lines, [Some(13)], "{result:?}");
 }
 
 /// A test item's lines are test lines only where the item stands: code that shares a row
