@@ -3093,3 +3093,58 @@ fn a_changed_handler_of_a_route_is_read_with_the_handlers_beside_it() {
         );
     }
 }
+
+/// A changed line inside a request handler is an API change: the block an Express route
+/// registration opens, a Go function that takes the request, any line of a Rust file whose
+/// handlers carry their routes. A helper beside them in the same file is not.
+#[test]
+fn a_line_inside_a_request_handler_is_an_api_change() {
+    let express = "const app = express();\n\nfunction pad(x) {\n  return x + 1;\n}\n\napp.post('/sync', async (req, res) => {\n  res.set('Content-Type', 'application/json');\n  res.send(pad(1));\n});\n";
+    assert_edit_class(
+        "app-sync.js",
+        express,
+        (
+            "res.send(pad(1));",
+            "res.set('X-Sync', 'simple');\n  res.send(pad(1));",
+        ),
+        RiskClass::Medium,
+        Some("api-route"),
+    );
+    assert_edit_class(
+        "app-sync.js",
+        express,
+        ("x + 1", "x + 2"),
+        RiskClass::Low,
+        None,
+    );
+    let go = "package main\n\nfunc clamp(n int) int {\n\treturn n\n}\n\nfunc (a *App) ImportSubscribers(c echo.Context) error {\n\tif len(ids) == 0 {\n\t\treturn nil\n\t}\n\treturn c.JSON(200, clamp(1))\n}\n";
+    assert_edit_class(
+        "cmd/import.go",
+        go,
+        ("len(ids) == 0 {", "len(ids) == 0 && mode != blocklist {"),
+        RiskClass::Medium,
+        Some("api-route"),
+    );
+    assert_edit_class(
+        "cmd/import.go",
+        go,
+        ("return n\n", "return n + 1\n"),
+        RiskClass::Low,
+        None,
+    );
+    let rust = "#[delete(\"/{file}\")]\nasync fn delete(\n    file: web::Path<String>,\n) -> Result<HttpResponse, Error> {\n    info!(\"deleted file: {:?}\", file);\n    Ok(HttpResponse::Ok().finish())\n}\n";
+    assert_edit_class(
+        "src/server.rs",
+        rust,
+        ("{:?}\", file)", "{:?}\", file.to_string())"),
+        RiskClass::Medium,
+        Some("api-route"),
+    );
+    assert_edit_class(
+        "src/util.rs",
+        "fn size(n: u64) -> u64 {\n    n\n}\n",
+        ("    n\n", "    n + 1\n"),
+        RiskClass::Low,
+        None,
+    );
+}

@@ -68,6 +68,13 @@ pub(super) const YES: &[Case] = &[
     ("api-route.file.php-controller", "app/Admin/UsersController.php", "class UsersController extends \\App\\Http\\Controllers\\Controller"),
     ("api-route.path.symfony", "config/routes.yaml", ""),
     ("api-route.path.symfony", "config/routes/framework.yaml", ""),
+    // Issue 12: a changed line inside a request handler.
+    ("api-route.scope.handler", "app-sync.js", "app.post('/sync', async (req, res) => {"),
+    ("api-route.scope.handler", "src/app-nordigen/app-nordigen.js", "app.post("),
+    ("api-route.scope.handler", "cmd/import.go", "func (a *App) ImportSubscribers(c echo.Context) error {"),
+    ("api-route.scope.handler", "internal/ui/share.go", "func (h *handler) sharedEntry(w http.ResponseWriter, r *http.Request) {"),
+    ("api-route.scope.handler", "internal/api/api.go", "\tr.HandleFunc(\"/x\", func(w http.ResponseWriter, r *http.Request) {"),
+    ("api-route.file.rust-handlers", "src/server.rs", "#[delete(\"/{file}\")]"),
 ];
 
 #[rustfmt::skip]
@@ -113,4 +120,9 @@ pub(super) const NO: &[Case] = &[
     ("api-route.file.php-controller", "src/Service/Mailer.php", "class Mailer extends Transport"),
     ("api-route.file.php-controller", "src/Twig/ControllerExtension.php", "class ControllerExtension extends AbstractExtension"),
     ("api-route.path.symfony", "config/services.yaml", ""),
+    ("api-route.scope.handler", "web/src/client.ts", "const users = await api.get('/users', {"),
+    ("api-route.scope.handler", "server/index.js", "const view = app.get('view engine');"),
+    ("api-route.scope.handler", "internal/client/client.go", "func (c *Client) Do(req *Request) (*Response, error) {"),
+    ("api-route.scope.handler", "internal/client/client.go", "func fetch(url string) (*http.Response, error) {"),
+    ("api-route.file.rust-handlers", "src/client.rs", "    let r = client.get(\"/users\").send().await?;"),
 ];
