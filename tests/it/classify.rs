@@ -3148,3 +3148,49 @@ fn a_line_inside_a_request_handler_is_an_api_change() {
         None,
     );
 }
+
+/// A Kubernetes manifest that only runs a payment service (its Deployment, Service and
+/// ServiceAccount) is not payment by its name: a new image tag deploys the service and
+/// changes none of its logic (microservices-demo cfa3a1469ddd). Its env lines are still
+/// read, and a manifest that also holds a ConfigMap (a price list) or a billing file that
+/// is no manifest still counts.
+#[test]
+fn a_manifest_that_only_runs_a_payment_service_is_not_payment_by_its_name() {
+    let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: paymentservice\nspec:\n  template:\n    spec:\n      containers:\n      - name: server\n        image: paymentservice:v0.1.0\n        env:\n        - name: PORT\n          value: \"50051\"\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: paymentservice\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: paymentservice\n";
+    let config_map = format!(
+        "{manifest}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: prices\ndata:\n  pro: \"20\"\n"
+    );
+    let cases = [
+        (
+            "kustomize/base/paymentservice.yaml",
+            manifest.to_string(),
+            ("paymentservice:v0.1.0", "paymentservice:v0.2.0"),
+            RiskClass::Low,
+            None,
+        ),
+        (
+            "kustomize/base/paymentservice.yaml",
+            manifest.to_string(),
+            ("\"50051\"", "\"50052\""),
+            RiskClass::High,
+            Some("env-var"),
+        ),
+        (
+            "kustomize/base/paymentservice.yaml",
+            config_map,
+            ("paymentservice:v0.1.0", "paymentservice:v0.2.0"),
+            RiskClass::High,
+            Some("payment"),
+        ),
+        (
+            "config/billing.yml",
+            "plans:\n  pro: 20\n".to_string(),
+            ("pro: 20", "pro: 25"),
+            RiskClass::High,
+            Some("payment"),
+        ),
+    ];
+    for (path, text, edit, class, trigger) in cases {
+        assert_edit_class(path, &text, edit, class, trigger);
+    }
+}

@@ -208,6 +208,9 @@ impl<'a> Classifier<'a> {
                 if by_name && self.is_browser_component(file, path) {
                     continue;
                 }
+                if trigger.name == Trigger::Payment.as_str() && self.is_workload_manifest(file) {
+                    continue;
+                }
                 fired_here[rule.trigger] = true;
                 self.fired_by_path[rule.trigger] = true;
                 let trigger = &self.matcher.triggers[rule.trigger];
@@ -273,6 +276,37 @@ impl<'a> Classifier<'a> {
             };
             match self.repo.read_file_at(at, side_name) {
                 Ok(Some(bytes)) if says_use_client(&bytes) => read_any = true,
+                Ok(None) => {}
+                Ok(Some(_)) => return false,
+                Err(error) => {
+                    self.error.get_or_insert(error);
+                    return false;
+                }
+            }
+        }
+        read_any
+    }
+
+    /// Whether `file` is a Kubernetes manifest that only runs a workload, at both sides:
+    /// a YAML file each of whose documents has an `apiVersion` and a `kind` among
+    /// [`WORKLOAD_KINDS`] (`kustomize/base/paymentservice.yaml`: the Deployment, Service
+    /// and ServiceAccount of a payment service). It deploys the service and holds none of
+    /// its payment logic, so payment is not read into its name; its lines are still read
+    /// (env settings, secret references). A ConfigMap or Secret in it (a price list, a
+    /// key), a side that is no such manifest, or a file that cannot be read: not one.
+    fn is_workload_manifest(&mut self, file: &ChangedFile) -> bool {
+        let old = file.old_path.as_ref().unwrap_or(&file.path);
+        let sides = [(&self.base, old), (&self.head, &file.path)];
+        let mut read_any = false;
+        for (at, side_path) in sides {
+            let Some(name) = side_path.as_str() else {
+                return false;
+            };
+            if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
+                return false;
+            }
+            match self.repo.read_file_at(at, name) {
+                Ok(Some(bytes)) if runs_workloads_only(&bytes) => read_any = true,
                 Ok(None) => {}
                 Ok(Some(_)) => return false,
                 Err(error) => {
@@ -659,6 +693,61 @@ fn says_use_client(bytes: &[u8]) -> bool {
         let line = line.strip_suffix(b";").unwrap_or(line).trim_ascii_end();
         line == b"\"use client\"" || line == b"'use client'"
     })
+}
+
+/// The kinds of Kubernetes object that run or expose a workload and hold no data of the
+/// app: what a manifest of only these deploys is the service, not its logic.
+const WORKLOAD_KINDS: &[&[u8]] = &[
+    b"Deployment",
+    b"StatefulSet",
+    b"DaemonSet",
+    b"Service",
+    b"ServiceAccount",
+    b"HorizontalPodAutoscaler",
+    b"PodDisruptionBudget",
+];
+
+/// Whether `bytes` is a Kubernetes manifest whose every document (split at `---`) has a
+/// top-level `apiVersion:` and a top-level `kind:` among [`WORKLOAD_KINDS`]; a document
+/// of comments only counts for nothing. A template (`{{ … }}` in a kind) is no such
+/// manifest.
+fn runs_workloads_only(bytes: &[u8]) -> bool {
+    // Per document: an apiVersion seen, the kind's answer, any content.
+    let mut documents = 0;
+    let mut current: (bool, Option<bool>, bool) = (false, None, false);
+    let mut close = |(api, kind, content): (bool, Option<bool>, bool)| -> bool {
+        if !content {
+            return true;
+        }
+        documents += 1;
+        api && kind == Some(true)
+    };
+    for line in bytes.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.starts_with(b"---") {
+            if !close(std::mem::take(&mut current)) {
+                return false;
+            }
+            continue;
+        }
+        let text = line.trim_ascii();
+        if text.is_empty() || text.starts_with(b"#") {
+            continue;
+        }
+        current.2 = true;
+        if let Some(rest) = line.strip_prefix(b"apiVersion:") {
+            current.0 = !rest.trim_ascii().is_empty();
+        } else if let Some(rest) = line.strip_prefix(b"kind:") {
+            let kind = rest.trim_ascii();
+            let kind = kind
+                .strip_prefix(b"\"")
+                .and_then(|k| k.strip_suffix(b"\""))
+                .unwrap_or(kind);
+            current.1 = Some(current.1 != Some(false) && WORKLOAD_KINDS.contains(&kind));
+        }
+    }
+    let last = close(current);
+    last && documents > 0
 }
 
 /// Whether a line holds nothing but white space.
