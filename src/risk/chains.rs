@@ -16,8 +16,8 @@
 //! list's opening line and the first line of each other element: where one of them fires
 //! a line rule of the auth trigger, the changed line is `auth`
 //! ([`MIDDLEWARE_CHAIN_RULE`]). An element is found by indentation, as `enclosing` finds
-//! blocks: its opening line is the nearest line above with less indentation, and its
-//! siblings are the lines at its own indentation up to the line back at the opener's. A
+//! blocks, and by its list's extent: see [`Lists::new`] (an element indented more or less
+//! than its siblings, or a comment at column 0 between them, hides nothing). A
 //! route's path (an element that is only a string) is neither read as a sibling nor
 //! counted as a changed element: it names the route, it guards nothing, and a path
 //! rewritten beside unchanged guards stays `api-route` (docs/gate.md, "Protocol
@@ -25,9 +25,9 @@
 //! elements.
 //!
 //! The cheap path: only when the auth trigger's class is above what the other findings
-//! reached, only for changed JavaScript and TypeScript files whose auth scope rules are
-//! still open (not a test, auth not fired on it), and for each changed line, only the
-//! lines up to its opener are read unless that opener begins a handler list.
+//! reached, and only for changed JavaScript and TypeScript files whose auth scope rules
+//! are still open (not a test, auth not fired on it); each side of such a file is read in
+//! one pass, and each line of it asked of the auth rules at most once.
 
 use super::callbacks::split_lines;
 use super::comments::CommentStyle;
@@ -38,6 +38,7 @@ use super::project::ProjectModel;
 use crate::git::{GitError, Head, Repo};
 use crate::policy::RiskClass;
 use regex::bytes::Regex;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The rule id of a changed element of a handler list read with its siblings.
@@ -56,26 +57,89 @@ const LANGUAGES: [(&str, &str); 6] = [
     ("cts", "typescript"),
 ];
 
-/// A line that opens a handler list written one element a line (trimmed; see the
-/// module's documentation).
-fn opens_handler_list(line: &[u8]) -> bool {
-    static OPENER: OnceLock<Option<Regex>> = OnceLock::new();
-    let opener = OPENER.get_or_init(|| {
-        Regex::new(concat!(
-            r"(?:[\w$]*(?i:app|router|server|fastify|hono|routes?)|\))\s*\.\s*",
-            r"(?:get|post|put|patch|delete|del|all|options|head|use|route|on|any)\s*\(\s*$",
-            r"|^\.\s*(?:get|post|put|patch|delete|del|all|use|route)\s*\(\s*$",
-            r"|\.use\s*\(\s*$",
-            r"|^@(?:UseGuards|UseInterceptors|UsePipes)\s*\(\s*$",
-            r"|\b(?:preHandler|onRequest|preValidation|preParsing|beforeHandle|middlewares?|guards)\s*:\s*\[\s*$",
-            r"|\bcompose\s*\(\s*\[?\s*$",
-        ))
-        .ok()
+/// What a line opens (trimmed, and again without a trailing comment: `app.post( // v2`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Opens {
+    /// No handler list.
+    Nothing,
+    /// A handler list whose elements follow (`app.post(`, `router.post('/x',`).
+    List,
+    /// A handler list whose first elements are on the line (`app.post("/x", skipper,`).
+    ListWithElements,
+}
+
+/// What `line` opens (see the module's documentation).
+fn what_opens(line: &[u8]) -> Opens {
+    static PATTERNS: OnceLock<Option<(Regex, Regex)>> = OnceLock::new();
+    let patterns = PATTERNS.get_or_init(|| {
+        let receiver = concat!(
+            r"(?:(?:[\w$]*(?i:app|router|server|fastify|hono|routes?)|\))\s*\.\s*",
+            r"(?:get|post|put|patch|delete|del|all|options|head|use|route|on|any)",
+            r"|^\.\s*(?:get|post|put|patch|delete|del|all|use|route)|\.use)\s*\(",
+        );
+        let bare = Regex::new(&format!(
+            r"(?:{receiver})\s*$|^@(?:UseGuards|UseInterceptors|UsePipes)\s*\(\s*$|\b(?:preHandler|onRequest|preValidation|preParsing|beforeHandle|middlewares?|guards)\s*:\s*\[\s*$|\bcompose\s*\(\s*\[?\s*$"
+        ));
+        // The arguments on the line end with a comma: more follow on the next lines.
+        let inline = Regex::new(&format!(r"(?:{receiver})(?P<rest>.*),$"));
+        Some((bare.ok()?, inline.ok()?))
     });
-    // Fail closed: a pattern that did not compile reads every list.
-    opener
-        .as_ref()
-        .is_none_or(|regex| regex.is_match(line.trim_ascii()))
+    // Fail closed: patterns that did not compile read every list.
+    let Some((bare, inline)) = patterns else {
+        return Opens::ListWithElements;
+    };
+    let text = line.trim_ascii();
+    let mut found = Opens::Nothing;
+    for text in [text, without_trailing_comment(text)] {
+        if bare.is_match(text) {
+            found = found.max_with(Opens::List);
+        } else if let Some(captures) = inline.captures(text) {
+            let rest = captures.name("rest").map_or(&b""[..], |m| m.as_bytes());
+            let rest = rest.trim_ascii();
+            // Only the route's path on the line: `router.post('/licenses',`.
+            found = if rest.is_empty() || is_string_only(rest) {
+                found.max_with(Opens::List)
+            } else {
+                Opens::ListWithElements
+            };
+        }
+    }
+    found
+}
+
+impl Opens {
+    /// The one of `self` and `other` that reads more.
+    fn max_with(self, other: Opens) -> Opens {
+        match (self, other) {
+            (Opens::ListWithElements, _) | (_, Opens::ListWithElements) => Opens::ListWithElements,
+            (Opens::List, _) | (_, Opens::List) => Opens::List,
+            _ => Opens::Nothing,
+        }
+    }
+}
+
+/// `text` without a comment that ends it (`// …`, `/* … */`), trimmed; `text` itself when
+/// none does. A `//` inside a string cuts it too: the line is also read whole.
+fn without_trailing_comment(text: &[u8]) -> &[u8] {
+    let text = text.trim_ascii_end();
+    if text.ends_with(b"*/") {
+        if let Some(at) = memchr::memmem::rfind(text, b"/*") {
+            return text[..at].trim_ascii_end();
+        }
+    }
+    match memchr::memmem::find(text, b"//") {
+        Some(at) => text[..at].trim_ascii_end(),
+        None => text,
+    }
+}
+
+/// Whether `line` is a whole element of a list, the next line not its continuation: it
+/// ends with a comma (before a trailing comment) or is only a string.
+fn ends_element(line: &[u8]) -> bool {
+    let text = line.trim_ascii();
+    [text, without_trailing_comment(text)]
+        .iter()
+        .any(|text| text.ends_with(b",") || is_string_only(text))
 }
 
 /// Whether `line` is only a string: a route's path (`"/licenses",`).
@@ -90,48 +154,117 @@ fn is_string_only(line: &[u8]) -> bool {
     }
 }
 
-/// The line of the handler list that decides for the changed line at `index` (0-based),
-/// when it is an element of one: the list's opener or an element beside it that `fires`
-/// accepts, by index. Blank and comment lines are skipped.
-fn deciding_sibling(
-    lines: &[&[u8]],
-    index: usize,
+/// The handler lists of one side of a file, found in one pass over its lines (linear in
+/// the file: each line is read a bounded number of times, whatever the changed lines).
+struct Lists<'l> {
+    lines: &'l [&'l [u8]],
     comments: CommentStyle,
-    fires: impl Fn(&[u8]) -> bool,
-) -> Option<usize> {
-    let line = lines.get(index)?;
-    let indent = indentation(line)?;
-    if closes_only(line) || is_string_only(line) || comments.is_comment(line) {
-        return None;
-    }
-    let opener = (0..index).rev().find(|&at| {
-        indentation(lines[at]).is_some_and(|depth| depth < indent)
-            && !comments.is_comment(lines[at])
-    })?;
-    if !opens_handler_list(lines[opener]) {
-        return None;
-    }
-    if fires(lines[opener]) {
-        return Some(opener);
-    }
-    let outer = indentation(lines[opener])?;
-    for (at, sibling) in lines.iter().enumerate().skip(opener + 1) {
-        let Some(depth) = indentation(sibling) else {
-            continue;
-        };
-        if depth <= outer {
-            break;
+    /// For each line: what it opens.
+    opens: Vec<Opens>,
+    /// For each line: the handler list it is an element of, by its opener's index.
+    element_of: Vec<Option<usize>>,
+    /// For each list opener: its elements, in order.
+    elements: HashMap<usize, Vec<usize>>,
+}
+
+impl<'l> Lists<'l> {
+    /// Reads `lines`. A line of code (not blank, not a comment) is an element of the
+    /// innermost handler list still open above it when the nearest line of code above it
+    /// with less indentation is the list's opener or lies above it (an element written
+    /// at the opener's indentation or less), or is itself an element of that list that
+    /// ends with a comma (an element indented further than its siblings). A list stays
+    /// open up to the first line of code at its opener's indentation or less that closes
+    /// brackets or does not end with a comma. Comment lines end nothing.
+    fn new(lines: &'l [&'l [u8]], comments: CommentStyle) -> Lists<'l> {
+        let mut opens = vec![Opens::Nothing; lines.len()];
+        let mut element_of: Vec<Option<usize>> = vec![None; lines.len()];
+        let mut elements: HashMap<usize, Vec<usize>> = HashMap::new();
+        // The lines of code above that may be the nearest with less indentation.
+        let mut blocks: Vec<(usize, usize)> = Vec::new();
+        // The handler lists open, innermost last: (opener, its indentation).
+        let mut open: Vec<(usize, usize)> = Vec::new();
+        for (index, line) in lines.iter().enumerate() {
+            let Some(depth) = indentation(line) else {
+                continue;
+            };
+            if comments.is_comment(line) {
+                continue;
+            }
+            while blocks.last().is_some_and(|&(above, _)| above >= depth) {
+                blocks.pop();
+            }
+            let parent = blocks.last().map(|&(_, at)| at);
+            blocks.push((depth, index));
+            let ends_list = closes_only(line) || !ends_element(line);
+            while open
+                .last()
+                .is_some_and(|&(_, outer)| outer >= depth && ends_list)
+            {
+                open.pop();
+            }
+            if let Some(&(list, _)) = open.last() {
+                let element = match parent {
+                    None => true,
+                    Some(parent) if parent <= list => true,
+                    Some(parent) => element_of[parent] == Some(list) && ends_element(lines[parent]),
+                };
+                if element {
+                    element_of[index] = Some(list);
+                    elements.entry(list).or_default().push(index);
+                }
+            }
+            opens[index] = what_opens(line);
+            if opens[index] != Opens::Nothing {
+                open.push((index, depth));
+            }
         }
-        let element = depth == indent
-            && at != index
-            && !closes_only(sibling)
-            && !is_string_only(sibling)
-            && !comments.is_comment(sibling);
-        if element && fires(sibling) {
-            return Some(at);
+        Lists {
+            lines,
+            comments,
+            opens,
+            element_of,
+            elements,
         }
     }
-    None
+
+    /// The line of a handler list that decides for the changed line at `index`
+    /// (0-based), when it is an element of one: the list's opener or another element
+    /// that `fires` accepts. `firing` keeps, for each list asked about, its opener's
+    /// answer and its first two elements that fire, so each line is asked once.
+    fn deciding(
+        &self,
+        index: usize,
+        firing: &mut HashMap<usize, (bool, Vec<usize>)>,
+        fires: impl Fn(&[u8]) -> bool,
+    ) -> Option<usize> {
+        let line = self.lines.get(index)?;
+        indentation(line)?;
+        if closes_only(line) || is_string_only(line) || self.comments.is_comment(line) {
+            return None;
+        }
+        // A line that opens a list with elements on it is an element of that list.
+        let own = (self.opens[index] == Opens::ListWithElements).then_some(index);
+        for list in [own, self.element_of[index]].into_iter().flatten() {
+            let (opener_fires, elements) = firing.entry(list).or_insert_with(|| {
+                let siblings = self.elements.get(&list).map_or(&[][..], Vec::as_slice);
+                let elements = siblings
+                    .iter()
+                    .copied()
+                    .filter(|&at| !closes_only(self.lines[at]) && !is_string_only(self.lines[at]))
+                    .filter(|&at| fires(self.lines[at]))
+                    .take(2)
+                    .collect();
+                (fires(self.lines[list]), elements)
+            });
+            if list != index && *opener_fires {
+                return Some(list);
+            }
+            if let Some(&at) = elements.iter().find(|&&at| at != index) {
+                return Some(at);
+            }
+        }
+        None
+    }
 }
 
 /// The `auth` findings of changed elements of handler lists whose opener or siblings
@@ -175,11 +308,13 @@ pub(crate) fn middleware_chain_findings(
                 matcher.open_matches(side, line, &open, |_| fired = true);
                 fired
             };
+            let lists = Lists::new(&lines, comments);
+            let mut firing = HashMap::new();
             for &number in numbers {
                 let Some(index) = number.checked_sub(1) else {
                     continue;
                 };
-                if deciding_sibling(&lines, index, comments, fires).is_some() {
+                if lists.deciding(index, &mut firing, fires).is_some() {
                     found.push(Finding {
                         trigger: AUTH.to_string(),
                         class,
@@ -207,7 +342,66 @@ mod tests {
     fn decider(text: &str, number: usize, needle: &str) -> Option<usize> {
         let lines = split_lines(text.as_bytes());
         let fires = |line: &[u8]| String::from_utf8_lossy(line).contains(needle);
-        deciding_sibling(&lines, number - 1, CommentStyle::Slash, fires).map(|at| at + 1)
+        let lists = Lists::new(&lines, CommentStyle::Slash);
+        let mut fired = HashMap::new();
+        lists
+            .deciding(number - 1, &mut fired, fires)
+            .map(|at| at + 1)
+    }
+
+    const GUARDED: &str = "app.post(\n  \"/licenses\",\n  skipper,\n  bearerAuth({ token }),\n  async (c) => {\n    return c.json(await create(c));\n  },\n);\n";
+
+    #[test]
+    fn a_handler_added_in_front_of_a_guard_is_read_however_it_is_written() {
+        assert_eq!(decider(GUARDED, 3, "bearerAuth"), Some(4));
+        // A comment at the list's own indentation or less ends nothing.
+        for comment in ["// note", "/* note */", "  // note"] {
+            let text = GUARDED.replace("  skipper,\n", &format!("  skipper,\n{comment}\n"));
+            assert_eq!(decider(&text, 3, "bearerAuth"), Some(5), "{comment}");
+        }
+        // An element indented further than its siblings, or less, is an element.
+        for skipper in ["    skipper,", "      skipper,", " skipper,", "skipper,"] {
+            let text = GUARDED.replace("  skipper,", skipper);
+            assert_eq!(decider(&text, 3, "bearerAuth"), Some(4), "{skipper:?}");
+        }
+        let deeper = GUARDED.replace("  skipper,", "    skipper, // first\n      other,");
+        assert_eq!(decider(&deeper, 4, "bearerAuth"), Some(5));
+        // The path, or the path and a handler, on the opener's line.
+        let express = "router.post('/licenses',\n  skipper,\n  bearerAuth({ token }),\n  function (req, res) {\n    res.json(create(req));\n  });\n";
+        assert_eq!(decider(express, 2, "bearerAuth"), Some(3));
+        let inline = GUARDED.replace(
+            "app.post(\n  \"/licenses\",\n  skipper,",
+            "app.post(\"/licenses\", skipper,",
+        );
+        assert_eq!(decider(&inline, 1, "bearerAuth"), Some(2));
+        // A trailing comment on the opener.
+        let noted = GUARDED.replace("app.post(", "app.post( // v2");
+        assert_eq!(decider(&noted, 3, "bearerAuth"), Some(4));
+        // Still no element: the handler's body, the path alone on the opener's line.
+        assert_eq!(decider(GUARDED, 6, "bearerAuth"), None);
+        let path = "router.post('/licenses',\n  bearerAuth({ token }),\n  handler);\n";
+        assert_eq!(decider(path, 1, "bearerAuth"), None);
+        // A statement after the list is no element of it.
+        let after = format!("{GUARDED}app.listen(3000);\n");
+        assert_eq!(decider(&after, 9, "bearerAuth"), None);
+    }
+
+    #[test]
+    fn a_long_list_is_read_in_linear_time() {
+        // 200,000 elements, every one changed: each line is read a bounded number of
+        // times (a quadratic reading would not end within the test's time).
+        let mut text = String::from("app.use(\n");
+        for _ in 0..200_000 {
+            text.push_str("  handler,\n");
+        }
+        text.push_str(");\n");
+        let lines = split_lines(text.as_bytes());
+        let lists = Lists::new(&lines, CommentStyle::Slash);
+        let mut fired = HashMap::new();
+        let decided = (1..=200_000)
+            .filter(|&index| lists.deciding(index, &mut fired, |_| false).is_some())
+            .count();
+        assert_eq!(decided, 0);
     }
 
     const HONO: &str = "app.post(\n  \"/licenses\",\n  rateLimiter({\n    limit: 10,\n  }),\n  zValidator(\"json\", schema),\n  async (c) => {\n    return c.json(await create(c));\n  },\n);\n";
@@ -262,7 +456,7 @@ mod tests {
             "  preHandler: [",
             "const stack = compose([",
         ] {
-            assert!(opens_handler_list(line.as_bytes()), "{line}");
+            assert_ne!(what_opens(line.as_bytes()), Opens::Nothing, "{line}");
         }
         for line in [
             "axios.post(",
@@ -272,7 +466,7 @@ mod tests {
             "const x = [",
             "@Controller(",
         ] {
-            assert!(!opens_handler_list(line.as_bytes()), "{line}");
+            assert_eq!(what_opens(line.as_bytes()), Opens::Nothing, "{line}");
         }
         assert!(is_string_only(b"  \"/licenses\","));
         assert!(is_string_only(b"  '/x'"));
