@@ -11,11 +11,14 @@
 //! `app/controllers/rooms_controller.rb`, a namespace's folder first), at most
 //! [`PARENT_DEPTH`] files up, then in the concerns the file and those parents include
 //! (`include Authorization` → `app/controllers/concerns/authorization.rb`, else
-//! `app/controllers/authorization.rb`; at most [`MAX_CONCERNS`] of them); each body is read
-//! by the auth trigger's line rules that read the file. A body that fires one makes the
-//! callback line `auth` ([`RAILS_CALLBACK_RULE`]). A method found nowhere (a gem's, as
-//! Devise's `authenticate_user!`, or one of a module that is no file of the app's
-//! controllers) reads as it always did: the line is what its own words and path say.
+//! `app/controllers/authorization.rb`; at most [`MAX_CONCERNS`] files read, a gem's module
+//! found in neither not counted); each body is read by the auth trigger's line rules that
+//! read the file. A body that fires one makes the callback line `auth`
+//! ([`RAILS_CALLBACK_RULE`]). A method found nowhere (a gem's, as Devise's
+//! `authenticate_user!`, or one of a module that is no file of the app's controllers)
+//! reads as it always did: the line is what its own words and path say; but where an
+//! included concern was left unread at a limit, a method found nowhere read may be its,
+//! and the line is `auth` (fail closed).
 //!
 //! The cheap path: only when the auth trigger's class is above what the other findings
 //! reached, only for a changed file named `…_controller.rb` under a `controllers/` folder
@@ -44,6 +47,10 @@ const PARENT_DEPTH: usize = 3;
 
 /// How many included concerns are read for a controller (its own and its parents').
 const MAX_CONCERNS: usize = 8;
+
+/// How many included modules are looked up for a controller: a gem's (`Pagy::Backend`)
+/// is looked up and not found, so it does not count to [`MAX_CONCERNS`].
+const MAX_MODULES: usize = 64;
 
 /// The callback keywords whose symbols name methods.
 const CALLBACKS: [&str; 4] = [
@@ -92,8 +99,9 @@ pub(crate) fn rails_callback_findings(
                 continue;
             };
             let lines: Vec<&[u8]> = split_lines(&text);
-            // The parent controllers' texts, read once a side, when a line first needs them.
-            let mut parents: Option<Vec<Vec<u8>>> = None;
+            // The parent controllers' and concerns' texts, read once a side, when a line
+            // first needs them, and whether concerns were left unread at the limit.
+            let mut parents: Option<(Vec<Vec<u8>>, bool)> = None;
             for &number in numbers {
                 let Some(line) = number.checked_sub(1).and_then(|i| lines.get(i)) else {
                     continue;
@@ -111,16 +119,26 @@ pub(crate) fn rails_callback_findings(
                 if !fires {
                     // Not decided by this file's own methods: its parents' and the
                     // concerns they include.
-                    if parents.is_none() {
-                        let mut read = read_parents(repo, at, &root, &side_path, &lines)?;
-                        let concerns = read_concerns(repo, at, &root, &lines, &read)?;
-                        read.extend(concerns);
-                        parents = Some(read);
-                    }
-                    fires = parents
-                        .iter()
-                        .flatten()
-                        .any(|parent| fires_in(&split_lines(parent)));
+                    let (read, unread) = match parents.take() {
+                        Some(known) => known,
+                        None => {
+                            let mut read = read_parents(repo, at, &root, &side_path, &lines)?;
+                            let (concerns, unread) = read_concerns(repo, at, &root, &lines, &read)?;
+                            read.extend(concerns);
+                            (read, unread)
+                        }
+                    };
+                    fires = read.iter().any(|parent| fires_in(&split_lines(parent)));
+                    // Fail closed: a method defined nowhere read, where concerns were
+                    // left unread, may be one of theirs.
+                    fires |= unread
+                        && names.iter().any(|name| {
+                            definition(&lines, name).is_none()
+                                && read
+                                    .iter()
+                                    .all(|text| definition(&split_lines(text), name).is_none())
+                        });
+                    parents = Some((read, unread));
                 }
                 if fires {
                     found.push(Finding {
@@ -196,17 +214,7 @@ fn callback_names(line: &[u8]) -> Vec<String> {
 /// `def`'s indentation) holds a line of code that one of the `open` rules matches.
 fn body_fires(lines: &[&[u8]], name: &str, matcher: &Matcher, open: &[bool]) -> bool {
     let comments = CommentStyle::Hash;
-    let Some((start, indent)) = lines.iter().enumerate().find_map(|(index, line)| {
-        let trimmed = line.trim_ascii_start();
-        let rest = trimmed.strip_prefix(b"def ")?;
-        let rest = rest.trim_ascii_start();
-        let rest = rest.strip_prefix(b"self.").unwrap_or(rest);
-        let rest = rest.strip_prefix(name.as_bytes())?;
-        let ends = rest
-            .first()
-            .is_none_or(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'?' | b'!'));
-        ends.then_some((index, line.len() - trimmed.len()))
-    }) else {
+    let Some((start, indent)) = definition(lines, name) else {
         return false;
     };
     let mut fires = false;
@@ -232,6 +240,21 @@ fn body_fires(lines: &[&[u8]], name: &str, matcher: &Matcher, open: &[bool]) -> 
         }
     }
     fires
+}
+
+/// Where method `name` is defined in `lines`: its `def` line's index and indentation.
+fn definition(lines: &[&[u8]], name: &str) -> Option<(usize, usize)> {
+    lines.iter().enumerate().find_map(|(index, line)| {
+        let trimmed = line.trim_ascii_start();
+        let rest = trimmed.strip_prefix(b"def ")?;
+        let rest = rest.trim_ascii_start();
+        let rest = rest.strip_prefix(b"self.").unwrap_or(rest);
+        let rest = rest.strip_prefix(name.as_bytes())?;
+        let ends = rest
+            .first()
+            .is_none_or(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'_' | b'?' | b'!'));
+        ends.then_some((index, line.len() - trimmed.len()))
+    })
 }
 
 /// The class a controller inherits from: `class A::B < Parent` → `Parent`.
@@ -305,29 +328,31 @@ fn included_modules(lines: &[&[u8]]) -> Vec<String> {
     modules
 }
 
-/// The texts of the concerns the controller (`lines`) and its `parents` include, at most
-/// [`MAX_CONCERNS`], each looked up as Rails' autoloader would find a controller concern:
-/// `concerns/` under the controllers' `root`, then `root` itself. A module found in
-/// neither (a gem's, `Pagy::Backend`) is not read.
+/// The texts of the concerns the controller (`lines`) and its `parents` include, each
+/// looked up as Rails' autoloader would find a controller concern: `concerns/` under the
+/// controllers' `root`, then `root` itself. A module found in neither (a gem's,
+/// `Pagy::Backend`) is not read and does not count. At most [`MAX_CONCERNS`] are read
+/// and [`MAX_MODULES`] looked up: the second value says whether an include was left
+/// unread at a limit.
 fn read_concerns(
     repo: &Repo,
     at: &Head,
     root: &str,
     lines: &[&[u8]],
     parents: &[Vec<u8>],
-) -> Result<Vec<Vec<u8>>, GitError> {
+) -> Result<(Vec<Vec<u8>>, bool), GitError> {
     let mut names = included_modules(lines);
     for parent in parents {
         names.extend(included_modules(&split_lines(parent)));
     }
-    let mut seen = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
     let mut concerns = Vec::new();
     for name in names {
-        if seen.len() == MAX_CONCERNS {
-            break;
-        }
         if seen.contains(&name) {
             continue;
+        }
+        if concerns.len() == MAX_CONCERNS || seen.len() == MAX_MODULES {
+            return Ok((concerns, true));
         }
         let file = format!("{}.rb", underscore(&name));
         for path in [format!("{root}concerns/{file}"), format!("{root}{file}")] {
@@ -338,7 +363,7 @@ fn read_concerns(
         }
         seen.push(name);
     }
-    Ok(concerns)
+    Ok((concerns, false))
 }
 
 /// Reads the file of controller class `name` at `at`, looked up as Rails would: in the

@@ -2806,6 +2806,12 @@ fn a_rails_callback_is_read_in_the_concerns_the_controller_includes() {
         ("include Pagy::Backend, RoomScoped", "", RiskClass::High),
         ("include Localized", "", RiskClass::Medium),
         ("include Pagy::Backend", "", RiskClass::Medium),
+        // Modules of gems do not use up the concerns read.
+        (
+            "include Pagy::Backend, Pundit::Authorization, ActionController::Cookies, ActionController::MimeResponds, ActionController::Flash, ActionController::Helpers, ActionController::Caching, ActionController::Rescue, RoomScoped",
+            "",
+            RiskClass::High,
+        ),
         // Through the parent controller's include.
         ("", parent, RiskClass::High),
     ];
@@ -2841,6 +2847,68 @@ fn a_rails_callback_is_read_in_the_concerns_the_controller_includes() {
             rules(&result).contains(&"auth.scope.rails-callback"),
             class == RiskClass::High,
             "{include:?}: {result:?}"
+        );
+    }
+}
+
+#[test]
+fn a_rails_callback_whose_concern_lies_past_the_limit_fails_closed() {
+    // Nine concerns of the app included before the one that defines the method: the
+    // ninth is not read, so a method found nowhere read may be its (auth); one the
+    // controller defines itself is decided by its own body.
+    let gemfile = "source \"https://rubygems.org\"\ngem \"rails\"\n";
+    let scoped = "module RoomScoped\n  private\n    def set_room\n      @room = Current.user.rooms.find_by(id: params[:room_id])\n    end\nend\n";
+    let mut files: Vec<(String, String)> = vec![
+        ("Gemfile".into(), gemfile.into()),
+        (
+            "app/controllers/concerns/room_scoped.rb".into(),
+            scoped.into(),
+        ),
+        (
+            "app/controllers/application_controller.rb".into(),
+            "class ApplicationController < ActionController::Base\nend\n".into(),
+        ),
+    ];
+    let mut modules = Vec::new();
+    for n in 0..9 {
+        files.push((
+            format!("app/controllers/concerns/padding{n}.rb"),
+            format!("module Padding{n}\nend\n"),
+        ));
+        modules.push(format!("Padding{n}"));
+    }
+    modules.push("RoomScoped".into());
+    let include = modules.join(", ");
+    for (own, class) in [
+        ("", RiskClass::High),
+        (
+            "\n  def set_room\n    @room = Room.find(params[:id])\n  end\n",
+            RiskClass::Medium,
+        ),
+    ] {
+        let controller = format!(
+            "class MessagesController < ApplicationController\n  include {include}\n\n  def index\n  end\n{own}end\n"
+        );
+        let mut all = files.clone();
+        all.push((
+            "app/controllers/messages_controller.rb".into(),
+            controller.clone(),
+        ));
+        let refs: Vec<(&str, &str)> = all.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let (repo, base) = TestRepo::with_files(&refs);
+        let edited = controller.replacen(
+            "\n\n  def index",
+            "\n  before_action :set_room\n\n  def index",
+            1,
+        );
+        repo.write("app/controllers/messages_controller.rb", edited);
+        repo.commit("a callback");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(result.risk, class, "{own:?}: {result:?}");
+        assert_eq!(
+            rules(&result).contains(&"auth.scope.rails-callback"),
+            class == RiskClass::High,
+            "{own:?}: {result:?}"
         );
     }
 }
