@@ -142,6 +142,18 @@ fn ends_element(line: &[u8]) -> bool {
         .any(|text| text.ends_with(b",") || is_string_only(text))
 }
 
+/// Whether a block comment is open after `line`, `open` before it (strings not told).
+fn opens_block_comment(line: &[u8], open: bool) -> bool {
+    let opened = memchr::memmem::rfind(line, b"/*");
+    let closed = memchr::memmem::rfind(line, b"*/");
+    match (opened, closed) {
+        (Some(opened), Some(closed)) => opened > closed || closed < opened + 2,
+        (Some(_), None) => true,
+        (None, Some(_)) => false,
+        (None, None) => open,
+    }
+}
+
 /// Whether `line` is only a string: a route's path (`"/licenses",`).
 fn is_string_only(line: &[u8]) -> bool {
     let text = line.trim_ascii();
@@ -183,19 +195,32 @@ impl<'l> Lists<'l> {
         let mut blocks: Vec<(usize, usize)> = Vec::new();
         // The handler lists open, innermost last: (opener, its indentation).
         let mut open: Vec<(usize, usize)> = Vec::new();
+        // Whether a block comment (`/*` without its `*/`) may be open: read without
+        // strings, so it may be wrong, and it only ever makes lists longer.
+        let mut in_block = false;
         for (index, line) in lines.iter().enumerate() {
+            let maybe_comment = in_block;
+            in_block = opens_block_comment(line, in_block);
             let Some(depth) = indentation(line) else {
                 continue;
             };
             if comments.is_comment(line) {
                 continue;
             }
-            while blocks.last().is_some_and(|&(above, _)| above >= depth) {
-                blocks.pop();
-            }
-            let parent = blocks.last().map(|&(_, at)| at);
-            blocks.push((depth, index));
-            let ends_list = closes_only(line) || !ends_element(line);
+            // A line that may lie inside a block comment (`hello` between `/*` and `*/`
+            // at column 0) ends no list and is no parent, but may be an element.
+            let parent = if maybe_comment {
+                let below = blocks.partition_point(|&(above, _)| above < depth);
+                below.checked_sub(1).map(|at| blocks[at].1)
+            } else {
+                while blocks.last().is_some_and(|&(above, _)| above >= depth) {
+                    blocks.pop();
+                }
+                let parent = blocks.last().map(|&(_, at)| at);
+                blocks.push((depth, index));
+                parent
+            };
+            let ends_list = !maybe_comment && (closes_only(line) || !ends_element(line));
             while open
                 .last()
                 .is_some_and(|&(_, outer)| outer >= depth && ends_list)
@@ -374,6 +399,9 @@ mod tests {
             "app.post(\"/licenses\", skipper,",
         );
         assert_eq!(decider(&inline, 1, "bearerAuth"), Some(2));
+        // A block comment whose middle line stands at column 0.
+        let block = GUARDED.replace("  skipper,\n", "  skipper,\n  /*\nhello\n  */\n");
+        assert_eq!(decider(&block, 3, "bearerAuth"), Some(7));
         // A trailing comment on the opener.
         let noted = GUARDED.replace("app.post(", "app.post( // v2");
         assert_eq!(decider(&noted, 3, "bearerAuth"), Some(4));
