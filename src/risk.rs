@@ -7,6 +7,7 @@
 //! a [`Classification`] whose [`Finding`]s say exactly why, down to the rule, the file
 //! and the line. The policy does not depend on this module: it is consumed here.
 
+mod bound_settings;
 mod callbacks;
 mod chains;
 mod classify;

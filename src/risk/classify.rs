@@ -11,7 +11,8 @@
 //! files and rules, never with lines. Auth is not read into the name of a browser
 //! component (its path, or its definitions' names), only into its lines. (Scope rules, read last, report every
 //! definition they fire on: see `enclosing`; then Rails callbacks by the methods they name,
-//! `callbacks`, and changed elements of handler lists by their siblings, `chains`.)
+//! `callbacks`, settings classes bound by a file beside them, `bound_settings`, and
+//! changed elements of handler lists by their siblings, `chains`.)
 //!
 //! A `handoff:allow` marker the change writes (on an added line, comment or not) raises
 //! the trigger it names where the marker could later cover something of the file: a path
@@ -22,6 +23,7 @@
 mod stream;
 mod whole_file;
 
+use super::bound_settings::bound_settings_findings;
 use super::callbacks::rails_callback_findings;
 use super::chains::middleware_chain_findings;
 use super::enclosing::scope_findings;
@@ -158,6 +160,15 @@ pub fn classify_keeping_rules(
         (&base_rev, head),
         &matcher,
         &mut visitor.project,
+        &visitor.candidates,
+        &findings,
+        risk_so_far,
+    )?);
+    let risk_so_far = risk_of(&findings)?;
+    findings.extend(bound_settings_findings(
+        repo,
+        (&base_rev, head),
+        &matcher,
         &visitor.candidates,
         &findings,
         risk_so_far,

@@ -3262,3 +3262,60 @@ fn a_manifest_that_only_runs_a_payment_service_is_not_payment_by_its_name() {
         assert_edit_class(path, &text, edit, class, trigger);
     }
 }
+
+/// A settings class that names no loader is an env setting when a settings class beside
+/// it binds it: a Spring properties class held by a `@ConfigurationProperties` class or
+/// named by `@EnableConfigurationProperties`, a pydantic model used as a field's type of a
+/// `BaseSettings` class. A class no binder beside it names is not.
+#[test]
+fn a_settings_class_bound_by_a_file_beside_it_is_an_env_setting() {
+    let folder = "app/src/main/java/run/app/infra/properties";
+    let halo = "package run.app.infra.properties;\n\n@ConfigurationProperties(prefix = \"halo\")\npublic class HaloProperties {\n    private final ThemeProperties theme = new ThemeProperties();\n}\n";
+    let theme = "package run.app.infra.properties;\n\npublic class ThemeProperties {\n    private boolean generatorMetaDisabled = false;\n}\n";
+    let enabling = "package run.app.infra.properties;\n\n@EnableConfigurationProperties(ThemeProperties.class)\npublic class ThemeAutoConfiguration {\n}\n";
+    for (binder_name, binder, class) in [
+        ("HaloProperties.java", halo, RiskClass::High),
+        ("ThemeAutoConfiguration.java", enabling, RiskClass::High),
+        (
+            "HaloProperties.java",
+            &halo.replace(
+                "ThemeProperties theme = new ThemeProperties()",
+                "String name",
+            ),
+            RiskClass::Low,
+        ),
+    ] {
+        let theme_path = format!("{folder}/ThemeProperties.java");
+        let (repo, base) = TestRepo::with_files(&[
+            (&format!("{folder}/{binder_name}") as &str, binder),
+            (&theme_path, theme),
+        ]);
+        repo.write(
+            &theme_path,
+            theme.replace("Disabled = false", "Disabled = true"),
+        );
+        repo.commit("a default");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(result.risk, class, "{binder_name}: {result:?}");
+        assert_eq!(
+            rules(&result).contains(&"env-var.file.bound-settings"),
+            class == RiskClass::High,
+            "{result:?}"
+        );
+    }
+    let settings = "from pydantic_settings import BaseSettings\nfrom .db import DatabaseConfig\n\nclass Settings(BaseSettings):\n    db: DatabaseConfig = DatabaseConfig()\n";
+    let db = "from pydantic import BaseModel\n\nclass DatabaseConfig(BaseModel):\n    pool_size: int = 5\n";
+    let schema =
+        "from pydantic import BaseModel\n\nclass UserRead(BaseModel):\n    page_size: int = 5\n";
+    for (path, text, class) in [
+        ("app/core/db.py", db, RiskClass::High),
+        ("app/core/schemas.py", schema, RiskClass::Low),
+    ] {
+        let (repo, base) =
+            TestRepo::with_files(&[("app/core/settings.py", settings), (path, text)]);
+        repo.write(path, text.replace("= 5", "= 10"));
+        repo.commit("a default");
+        let result = run(&repo, &base, &head_commit(), None);
+        assert_eq!(result.risk, class, "{path}: {result:?}");
+    }
+}
