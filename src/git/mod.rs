@@ -467,6 +467,26 @@ impl Repo {
         .map(Some)
     }
 
+    /// The names of the files directly in directory `dir` (`""`: the root) at `at`,
+    /// sorted; `None` for the working tree, which is not listed. The directory is read
+    /// once a revision, as for [`Repo::names_present_at`].
+    pub fn file_names_at(&self, at: &Head, dir: &str) -> Result<Option<Vec<String>>, GitError> {
+        let Head::Rev(rev) = at else {
+            return Ok(None);
+        };
+        let commit = self.commit_read(rev)?;
+        self.with_dir_entries(commit, dir, |entries| {
+            let mut names: Vec<String> = entries
+                .iter()
+                .filter(|(_, (_, kind))| *kind == Some(git2::ObjectType::Blob))
+                .map(|(name, _)| name.clone())
+                .collect();
+            names.sort();
+            names
+        })
+        .map(Some)
+    }
+
     /// The commit `rev` names, resolved once per revision.
     fn commit_read(&self, rev: &str) -> Result<Oid, GitError> {
         let known = self.commits_read.borrow().get(rev).copied();

@@ -10,8 +10,9 @@
 //! class beside it uses as a field's type (`db: DatabaseSettings`, read from `DB__HOST`).
 //!
 //! For each changed Java, Kotlin or Python file with a changed line of code that declares a
-//! class (Java and Kotlin: any class, the file holding no `@ConfigurationProperties` of its
-//! own; Python: a class deriving `BaseModel`), the files of the same folder at the base
+//! class (Java and Kotlin: a file named for properties, settings, configuration or options,
+//! `ThemeProperties.java`, holding no `@ConfigurationProperties` of its own; Python: a
+//! class deriving `BaseModel`), the files of the same folder at the base
 //! whose names say they hold settings or configuration (`*Properties`, `*Config`,
 //! `*Configuration`, `*Application`, `*Settings` for the JVM; `*settings*`, `*config*`,
 //! `conf.py`, `__init__.py` for Python), at most [`MAX_SIBLINGS`] of them, are read: one
@@ -66,6 +67,20 @@ impl Language {
         match self {
             Language::Jvm => "java",
             Language::Python => "python",
+        }
+    }
+
+    /// Whether a file named `name` (no folder) could hold a settings class bound from
+    /// beside it: a JVM file named for properties, settings, configuration or options
+    /// (Spring's convention: `ThemeProperties`); any Python file (its `BaseModel` classes
+    /// are looked for).
+    fn may_be_bound(self, name: &str) -> bool {
+        let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+        match self {
+            Language::Jvm => ["Properties", "Settings", "Config", "Options"]
+                .iter()
+                .any(|end| stem.ends_with(end)),
+            Language::Python => true,
         }
     }
 
@@ -209,6 +224,10 @@ pub(crate) fn bound_settings_findings(
         if candidate.added.is_empty() && candidate.removed.is_empty() {
             continue;
         }
+        let (folder, own) = side_path.rsplit_once('/').unwrap_or(("", &side_path));
+        if folder.is_empty() || !language.may_be_bound(own) {
+            continue;
+        }
         let Some(text) = repo.read_file_at(at, &side_path)? else {
             continue;
         };
@@ -217,16 +236,12 @@ pub(crate) fn bound_settings_findings(
         if classes.is_empty() {
             continue;
         }
-        let (folder, own) = side_path.rsplit_once('/').unwrap_or(("", &side_path));
-        if folder.is_empty() {
+        let Some(siblings) = repo.file_names_at(base, folder)? else {
             continue;
-        }
-        let siblings = repo.files_under(base, folder)?;
+        };
         let binders = siblings
             .iter()
-            .filter_map(|sibling| sibling.as_str())
-            .filter_map(|sibling| sibling.strip_prefix(folder)?.strip_prefix('/'))
-            .filter(|name| !name.contains('/') && *name != own && language.may_bind(name))
+            .filter(|name| *name != own && language.may_bind(name))
             .take(MAX_SIBLINGS);
         let mut bound = None;
         for name in binders {
@@ -293,6 +308,10 @@ mod tests {
 
     #[test]
     fn binders_are_found_by_name_and_content() {
+        assert!(Language::Jvm.may_be_bound("ThemeProperties.java"));
+        assert!(Language::Jvm.may_be_bound("MailSettings.kt"));
+        assert!(!Language::Jvm.may_be_bound("ThemeService.java"));
+        assert!(Language::Python.may_be_bound("db.py"));
         assert!(Language::Jvm.may_bind("HaloProperties.java"));
         assert!(Language::Jvm.may_bind("PluginAutoConfiguration.kt"));
         assert!(!Language::Jvm.may_bind("AttachmentService.java"));
