@@ -21,6 +21,7 @@
 //! writes a marker is judged at the class of what it would suppress (see `suppress`).
 
 mod stream;
+mod waiting;
 mod whole_file;
 
 use super::bound_settings::bound_settings_findings;

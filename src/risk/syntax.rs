@@ -458,6 +458,60 @@ pub(crate) fn is_code(tree: &Tree, number: usize, column: usize) -> bool {
     true
 }
 
+/// Whether each of `lines` (1-based) of the file at `path` in `at` lies whole in one
+/// comment node of the file's grammar, from its first to its last non-blank byte: a line
+/// the one-line comment test took for code inside a block comment (`|-----` between `/*`
+/// and `*/`). A file without a grammar, one that cannot be read or parsed, a syntax error
+/// around a line, or a line past the file's end: false (the lines stay code).
+pub(crate) fn lines_in_comments(
+    repo: &Repo,
+    at: &Head,
+    path: &RepoPath,
+    lines: &[usize],
+) -> Result<bool, GitError> {
+    let text = path.to_string_lossy();
+    let Some(grammar) = Grammar::for_path(&text) else {
+        return Ok(false);
+    };
+    let Some(bytes) = repo.read_file_at(at, &text)? else {
+        return Ok(false);
+    };
+    let Some(tree) = grammar.parse(&bytes) else {
+        return Ok(false);
+    };
+    let rows: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    Ok(lines.iter().all(|&number| {
+        let Some(row) = number.checked_sub(1) else {
+            return false;
+        };
+        let Some(line) = rows.get(row) else {
+            return false;
+        };
+        let first = line.iter().position(|b| !b.is_ascii_whitespace());
+        let last = line.iter().rposition(|b| !b.is_ascii_whitespace());
+        let (Some(first), Some(last)) = (first, last) else {
+            return true;
+        };
+        let (start, end) = (Point::new(row, first), Point::new(row, last));
+        let smallest = tree.root_node().descendant_for_point_range(start, start);
+        let mut ancestors = std::iter::successors(smallest, Node::parent);
+        if ancestors
+            .clone()
+            .any(|n| n.is_error() || n.is_missing() || n.has_error())
+        {
+            return false;
+        }
+        ancestors
+            .find(|n| COMMENT_KINDS.contains(&n.kind()))
+            .is_some_and(|comment| {
+                comment.start_position() <= start && comment.end_position() > end
+            })
+    }))
+}
+
+/// The node kinds of comments.
+const COMMENT_KINDS: &[&str] = &["comment", "line_comment", "block_comment", "html_comment"];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,6 +19,7 @@ mod cmd;
 mod contract;
 mod contracts;
 mod dependencies;
+mod fifteenth_set;
 mod forged_output;
 mod formats;
 mod fuzz_regressions;

@@ -2,6 +2,7 @@
 //! state ([`Classifier`]), the [`ChangeVisitor`] that feeds it, and the hunks held back
 //! until the lines that replace them are seen (see `rewrite`).
 
+use super::waiting::{release, Waiting};
 use crate::git::{ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::{Policy, Trigger};
 use crate::risk::comments::CommentStyle;
@@ -17,7 +18,12 @@ use std::collections::HashSet;
 
 /// The scope rules that read auth into a definition's name (`function LoginForm()`,
 /// `class AuthPanel`): like a file's name, not read in a browser component.
-const NAME_SCOPE_RULES: &[&str] = &["auth.scope.guard", "auth.scope.class", "auth.scope.token"];
+const NAME_SCOPE_RULES: &[&str] = &[
+    "auth.scope.guard",
+    "auth.scope.class",
+    "auth.scope.token",
+    "auth.scope.webauthn",
+];
 
 /// The trigger whose rules read records and binary files too.
 const CREDENTIAL_ONLY: Option<&str> = Some("credential");
@@ -39,6 +45,9 @@ pub(super) struct Classifier<'a> {
     /// For the current file: path findings of triggers that need a changed line of code,
     /// kept until one is seen (then reported) or the file ends (then dropped).
     pending: Vec<Finding>,
+    /// For the current file: what its changed lines of code release of `pending` (block
+    /// comments, container build files: see `waiting`).
+    waiting: Waiting,
     /// For the current file: whether any changed line was seen.
     saw_line: bool,
     /// For the current file: whether a test-file path rule matched it.
@@ -112,6 +121,7 @@ impl<'a> Classifier<'a> {
             open_in_comments: vec![false; matcher.line_rules.len()],
             fired_by_path: vec![false; matcher.triggers.len()],
             pending: Vec::new(),
+            waiting: Waiting::default(),
             saw_line: false,
             is_test: false,
             project: ProjectModel::default(),
@@ -156,14 +166,31 @@ impl<'a> Classifier<'a> {
         self.release_hunk();
         self.hunk = Hunk::default();
         self.rewrites = None;
-        if self.saw_line {
-            self.pending.clear();
-        } else {
+        let counts = !self.saw_line || (!self.pending.is_empty() && !self.held_are_comments());
+        if counts {
             self.findings.append(&mut self.pending);
         }
+        self.pending.clear();
+        self.waiting = Waiting::default();
         self.saw_line = false;
         self.scoped.clear();
         self.candidates.extend(self.candidate.take());
+    }
+
+    /// Whether the current file's held lines are comments (see `waiting`); an error
+    /// reading the file is kept and answers no (fail closed).
+    fn held_are_comments(&mut self) -> bool {
+        if !self.waiting.holds() {
+            return true;
+        }
+        let heads = (&self.base, &self.head);
+        match self.waiting.held_are_comments(self.repo, heads) {
+            Ok(answer) => answer,
+            Err(error) => {
+                self.error.get_or_insert(error);
+                false
+            }
+        }
     }
 
     /// Records the path rules the file fires: one finding per trigger and path. Those of
@@ -401,6 +428,7 @@ impl<'a> Classifier<'a> {
     fn open_line_rules(&mut self, file: &ChangedFile, only: Option<&str>) {
         let path = file.path.to_string_lossy();
         self.comments = CommentStyle::for_path(&path);
+        self.waiting = Waiting::for_path(&path);
         self.rewrites = Some(Rewrites::for_path(&path, self.comments));
         self.grammar = Grammar::for_path(&path);
         self.in_code_matches.iter_mut().for_each(|count| *count = 0);
@@ -590,11 +618,14 @@ impl Classifier<'_> {
         // Only secrets count in comment lines (see `comments`); asked only of the lines
         // that need the answer.
         let mut comment = no_code.then_some(true);
-        if !self.pending.is_empty()
-            && !is_blank(line.content)
-            && !*comment.get_or_insert_with(|| self.comments.is_comment(line.content))
-        {
-            self.findings.append(&mut self.pending);
+        if !self.pending.is_empty() {
+            let is_comment = !is_blank(line.content)
+                && *comment.get_or_insert_with(|| self.comments.is_comment(line.content));
+            let read = (line.side, line.number, line.content);
+            let style = self.comments;
+            if let Some(released) = self.waiting.read(style, file, read, is_comment) {
+                release(&released, &mut self.pending, &mut self.findings);
+            }
         }
         if !self.scoped.is_empty()
             && !is_blank(line.content)

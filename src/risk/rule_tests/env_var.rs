@@ -31,6 +31,13 @@ pub(super) const YES: &[Case] = &[
     ("env-var.line.compose", "docker-compose.yml", "      - POSTGRES_DB=app"),
     ("env-var.line.ci", ".github/workflows/ci.yml", "    env:"),
     ("env-var.line.ci", ".github/workflows/ci.yml", "      RUST_LOG: debug"),
+    // The fifteenth set: a workflow variable whose name starts with `_`, and any key of a
+    // workflow's `env:` map, whatever its case.
+    ("env-var.line.ci", ".github/workflows/build-gov.yml", "  _REGISTRY: \"registry.example.org\""),
+    ("env-var.data.env-block", "deploy/values.yaml", "/worker.env._TAG_SUFFIX"),
+    ("env-var.data.workflow-env", ".github/workflows/build-gov.yml", "/env._REGISTRY"),
+    ("env-var.data.workflow-env", ".github/workflows/release.yml", "/jobs.build.steps.-.env.version"),
+    ("env-var.data.workflow-env", ".github/workflows/ci.yml", "/jobs.test.services.db.env.postgres_password"),
     ("env-var.line.kubernetes", "k8s/api/deployment.yaml", "          env:"),
     ("env-var.line.kubernetes", "k8s/api/deployment.yaml", "              secretKeyRef:"),
     // Issue 12: the classes of misses seen on real commits, each in a shape of its own.
@@ -135,6 +142,10 @@ pub(super) const NO: &[Case] = &[
     ("env-var.line.compose", "docker-compose.yml", "    image: postgres:16"),
     ("env-var.line.ci", ".github/workflows/ci.yml", "    environment: production"),
     ("env-var.line.ci", "config/app.yml", "    env:"),
+    ("env-var.line.ci", ".github/workflows/ci.yml", "      _: ignored"),
+    ("env-var.data.workflow-env", ".github/workflows/ci.yml", "/jobs.deploy.environment.name"),
+    ("env-var.data.workflow-env", ".github/workflows/ci.yml", "/jobs.build.steps.-.with.node-version"),
+    ("env-var.data.workflow-env", "deploy/values.yaml", "/env.version"),
     ("env-var.line.kubernetes", "k8s/api/deployment.yaml", "          image: api:1.2"),
     ("env-var.line.rust", "src/main.rs", "const VERSION: &str = env!(\"CARGO_PKG_VERSION\");"),
     ("env-var.line.rust", "src/lib.rs", "include!(concat!(env!(\"OUT_DIR\"), \"/gen.rs\"));"),
