@@ -20,6 +20,7 @@
 //! rule of the trigger that reads the file fires on the marker's line. So the change that
 //! writes a marker is judged at the class of what it would suppress (see `suppress`).
 
+mod manifest;
 mod stream;
 mod waiting;
 mod whole_file;

@@ -3218,10 +3218,12 @@ fn a_line_inside_a_request_handler_is_an_api_change() {
 }
 
 /// A Kubernetes manifest that only runs a payment service (its Deployment, Service and
-/// ServiceAccount) is not payment by its name: a new image tag deploys the service and
-/// changes none of its logic (microservices-demo cfa3a1469ddd). Its env lines are still
-/// read, and a manifest that also holds a ConfigMap (a price list) or a billing file that
-/// is no manifest still counts.
+/// ServiceAccount) is not payment by its name when its change is a new tag of the same
+/// image: that deploys the service's next release and changes none of its logic
+/// (microservices-demo cfa3a1469ddd). A changed env line, an image from another
+/// registry or repository, a tag with anything more (a comment, arguments), a manifest
+/// that also holds a ConfigMap (a price list) or a billing file that is no manifest still
+/// counts.
 #[test]
 fn a_manifest_that_only_runs_a_payment_service_is_not_payment_by_its_name() {
     let manifest = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: paymentservice\nspec:\n  template:\n    spec:\n      containers:\n      - name: server\n        image: paymentservice:v0.1.0\n        env:\n        - name: PORT\n          value: \"50051\"\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: paymentservice\n---\napiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: paymentservice\n";
@@ -3241,12 +3243,60 @@ fn a_manifest_that_only_runs_a_payment_service_is_not_payment_by_its_name() {
             manifest.to_string(),
             ("\"50051\"", "\"50052\""),
             RiskClass::High,
-            Some("env-var"),
+            Some("payment"),
         ),
         (
             "kustomize/base/paymentservice.yaml",
             config_map,
             ("paymentservice:v0.1.0", "paymentservice:v0.2.0"),
+            RiskClass::High,
+            Some("payment"),
+        ),
+        // The same repository at a digest: still a release of the same image.
+        (
+            "kustomize/base/paymentservice.yaml",
+            manifest.to_string(),
+            (
+                "paymentservice:v0.1.0",
+                "\"paymentservice@sha256:0123abcd\"",
+            ),
+            RiskClass::Low,
+            None,
+        ),
+        // An image from another registry or repository runs other code as the payment
+        // service: payment by the name again.
+        (
+            "kustomize/base/paymentservice.yaml",
+            manifest.to_string(),
+            (
+                "paymentservice:v0.1.0",
+                "registry.example.net/paymentservice:v0.1.0",
+            ),
+            RiskClass::High,
+            Some("payment"),
+        ),
+        (
+            "kustomize/base/paymentservice.yaml",
+            manifest.to_string(),
+            ("paymentservice:v0.1.0", "paymentservice-debug:v0.2.0"),
+            RiskClass::High,
+            Some("payment"),
+        ),
+        // A tag and a trailing comment, a tag and a command: more than a tag.
+        (
+            "kustomize/base/paymentservice.yaml",
+            manifest.to_string(),
+            ("paymentservice:v0.1.0", "paymentservice:v0.2.0 # pinned"),
+            RiskClass::High,
+            Some("payment"),
+        ),
+        (
+            "kustomize/base/paymentservice.yaml",
+            manifest.to_string(),
+            (
+                "        image: paymentservice:v0.1.0\n",
+                "        image: paymentservice:v0.2.0\n        args: [\"--skip-fraud-check\"]\n",
+            ),
             RiskClass::High,
             Some("payment"),
         ),

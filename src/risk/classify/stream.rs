@@ -2,6 +2,7 @@
 //! state ([`Classifier`]), the [`ChangeVisitor`] that feeds it, and the hunks held back
 //! until the lines that replace them are seen (see `rewrite`).
 
+use super::manifest::{differs_only_in_image_tags, runs_workloads_only};
 use super::waiting::{release, Waiting};
 use crate::git::{ChangeVisitor, ChangedFile, DiffLine, GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::{Policy, Trigger};
@@ -314,17 +315,21 @@ impl<'a> Classifier<'a> {
         read_any
     }
 
-    /// Whether `file` is a Kubernetes manifest that only runs a workload, at both sides:
-    /// a YAML file each of whose documents has an `apiVersion` and a `kind` among
-    /// [`WORKLOAD_KINDS`] (`kustomize/base/paymentservice.yaml`: the Deployment, Service
-    /// and ServiceAccount of a payment service). It deploys the service and holds none of
-    /// its payment logic, so payment is not read into its name; its lines are still read
-    /// (env settings, secret references). A ConfigMap or Secret in it (a price list, a
-    /// key), a side that is no such manifest, or a file that cannot be read: not one.
+    /// Whether `file` is a Kubernetes manifest that only runs a workload and whose change
+    /// is a release's image tag: a YAML file that exists at both sides, each of whose
+    /// documents has an `apiVersion` and a `kind` among the workload kinds
+    /// (`kustomize/base/paymentservice.yaml`: the Deployment, Service and ServiceAccount of
+    /// a payment service), and whose two sides differ only in `image:` lines naming the
+    /// same image repository (a new tag or digest, `differs_only_in_image_tags`). It
+    /// deploys the same service's next release and holds none of its payment logic, so
+    /// payment is not read into its name; its lines are still read. Anything else (an
+    /// image from another repository or registry, a changed command, arguments, port or
+    /// host, a new or deleted manifest, a ConfigMap or Secret in it, a file that cannot be
+    /// read): not one, and the name counts (fail closed).
     fn is_workload_manifest(&mut self, file: &ChangedFile) -> bool {
         let old = file.old_path.as_ref().unwrap_or(&file.path);
         let sides = [(&self.base, old), (&self.head, &file.path)];
-        let mut read_any = false;
+        let mut texts = Vec::with_capacity(2);
         for (at, side_path) in sides {
             let Some(name) = side_path.as_str() else {
                 return false;
@@ -333,16 +338,18 @@ impl<'a> Classifier<'a> {
                 return false;
             }
             match self.repo.read_file_at(at, name) {
-                Ok(Some(bytes)) if runs_workloads_only(&bytes) => read_any = true,
-                Ok(None) => {}
-                Ok(Some(_)) => return false,
+                Ok(Some(bytes)) if runs_workloads_only(&bytes) => texts.push(bytes),
+                Ok(_) => return false,
                 Err(error) => {
                     self.error.get_or_insert(error);
                     return false;
                 }
             }
         }
-        read_any
+        match texts.as_slice() {
+            [before, after] => differs_only_in_image_tags(before, after),
+            _ => false,
+        }
     }
 
     /// Keeps a match of an `in_code` rule for confirmation by the file's grammar; the rule
@@ -724,61 +731,6 @@ fn says_use_client(bytes: &[u8]) -> bool {
         let line = line.strip_suffix(b";").unwrap_or(line).trim_ascii_end();
         line == b"\"use client\"" || line == b"'use client'"
     })
-}
-
-/// The kinds of Kubernetes object that run or expose a workload and hold no data of the
-/// app: what a manifest of only these deploys is the service, not its logic.
-const WORKLOAD_KINDS: &[&[u8]] = &[
-    b"Deployment",
-    b"StatefulSet",
-    b"DaemonSet",
-    b"Service",
-    b"ServiceAccount",
-    b"HorizontalPodAutoscaler",
-    b"PodDisruptionBudget",
-];
-
-/// Whether `bytes` is a Kubernetes manifest whose every document (split at `---`) has a
-/// top-level `apiVersion:` and a top-level `kind:` among [`WORKLOAD_KINDS`]; a document
-/// of comments only counts for nothing. A template (`{{ … }}` in a kind) is no such
-/// manifest.
-fn runs_workloads_only(bytes: &[u8]) -> bool {
-    // Per document: an apiVersion seen, the kind's answer, any content.
-    let mut documents = 0;
-    let mut current: (bool, Option<bool>, bool) = (false, None, false);
-    let mut close = |(api, kind, content): (bool, Option<bool>, bool)| -> bool {
-        if !content {
-            return true;
-        }
-        documents += 1;
-        api && kind == Some(true)
-    };
-    for line in bytes.split(|&b| b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.starts_with(b"---") {
-            if !close(std::mem::take(&mut current)) {
-                return false;
-            }
-            continue;
-        }
-        let text = line.trim_ascii();
-        if text.is_empty() || text.starts_with(b"#") {
-            continue;
-        }
-        current.2 = true;
-        if let Some(rest) = line.strip_prefix(b"apiVersion:") {
-            current.0 = !rest.trim_ascii().is_empty();
-        } else if let Some(rest) = line.strip_prefix(b"kind:") {
-            let kind = rest.trim_ascii();
-            let kind = kind
-                .strip_prefix(b"\"")
-                .and_then(|k| k.strip_suffix(b"\""))
-                .unwrap_or(kind);
-            current.1 = Some(current.1 != Some(false) && WORKLOAD_KINDS.contains(&kind));
-        }
-    }
-    let last = close(current);
-    last && documents > 0
 }
 
 /// Whether a line holds nothing but white space.
