@@ -70,8 +70,8 @@ pub use identity::{is_invisible, same_agent, task_key, visible, AgentName, NameE
 pub use init::{init_repository, InitStep, Initialised};
 pub use policy::{
     defaults as default_policy, Allowance, EvidencePolicy, Policy, PolicyError, PolicySource,
-    ReviewerPolicy, RiskClass, Rule, RuleMatch, Trigger, TriggerPolicy, UnknownRiskClass,
-    MAX_POLICY_BYTES, OVERRIDE_RULE, POLICY_FILE,
+    PolicyText, ReviewerPolicy, RiskClass, Rule, RuleMatch, Trigger, TriggerPolicy,
+    UnknownRiskClass, MAX_POLICY_BYTES, OVERRIDE_RULE, POLICY_FILE,
 };
 pub use risk::{
     classify, classify_keeping_rules, Classification, ClassifyError, CompileError, CompiledRules,

@@ -12,10 +12,11 @@
 //! classifier compiles them when needed, and the tests check each one compiles.
 
 use super::{
-    ErrorContext, EvidencePolicy, Policy, PolicyError, PolicySource, ReviewerPolicy, RiskClass,
-    Rule, RuleMatch, Trigger, TriggerPolicy,
+    ErrorContext, EvidencePolicy, Policy, PolicyError, PolicySource, PolicyText, ReviewerPolicy,
+    RiskClass, Rule, RuleMatch, Trigger, TriggerPolicy,
 };
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -170,7 +171,7 @@ impl BuiltTrigger {
         Ok(TriggerDefinition {
             name: self.name.to_string(),
             class,
-            description: self.description.to_string(),
+            description: Cow::Borrowed(self.description),
             reads_removed_lines: self.reads_removed_lines,
             secret: self.secret,
             reads_test_files: self.reads_test_files,
@@ -197,13 +198,13 @@ impl BuiltRule {
 
     fn definition(&self) -> RuleDefinition {
         RuleDefinition {
-            id: self.id.to_string(),
-            paths: strings(self.paths),
-            line: self.line.map(str::to_string),
-            files: strings(self.files),
+            id: Cow::Borrowed(self.id),
+            paths: texts(self.paths),
+            line: self.line.map(Cow::Borrowed),
+            files: texts(self.files),
             reads_test_files: self.reads_test_files,
             code_only: self.code_only,
-            stack: self.stack.map(str::to_string),
+            stack: self.stack.map(Cow::Borrowed),
             scope: self.scope,
             in_code: self.in_code,
             data: self.data,
@@ -233,6 +234,11 @@ fn strings(texts: &[&str]) -> Vec<String> {
     texts.iter().map(|text| text.to_string()).collect()
 }
 
+/// `texts`, borrowed.
+fn texts(texts: &'static [&'static str]) -> Vec<PolicyText> {
+    texts.iter().map(|&text| Cow::Borrowed(text)).collect()
+}
+
 /// The whole defaults file.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -253,7 +259,7 @@ struct DefaultsFile {
 struct TriggerDefinition {
     name: String,
     class: RiskClass,
-    description: String,
+    description: PolicyText,
     #[serde(default = "yes")]
     reads_removed_lines: bool,
     #[serde(default)]
@@ -273,16 +279,16 @@ fn yes() -> bool {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RuleDefinition {
-    id: String,
+    id: PolicyText,
     #[serde(default)]
-    paths: Vec<String>,
-    line: Option<String>,
+    paths: Vec<PolicyText>,
+    line: Option<PolicyText>,
     #[serde(default)]
-    files: Vec<String>,
+    files: Vec<PolicyText>,
     reads_test_files: Option<bool>,
     #[serde(default)]
     code_only: bool,
-    stack: Option<String>,
+    stack: Option<PolicyText>,
     #[serde(default)]
     scope: bool,
     #[serde(default)]
@@ -366,12 +372,12 @@ fn policy(file: DefaultsFile) -> Result<Policy, PolicyError> {
 /// Expands `.‹code›` in a glob to the list of code extensions (`code`: `.{py,…}`).
 /// A glob without `‹` (nearly all) is kept as it is: replacing in every one built a
 /// substring searcher and a new string each, a quarter of reading the defaults.
-fn expand_code(globs: Vec<String>, code: &str) -> Vec<String> {
+fn expand_code(globs: Vec<PolicyText>, code: &str) -> Vec<PolicyText> {
     globs
         .into_iter()
         .map(|glob| {
             if glob.contains('‹') {
-                glob.replace(".‹code›", code)
+                Cow::Owned(glob.replace(".‹code›", code))
             } else {
                 glob
             }
@@ -415,7 +421,7 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
                 from_policy: false,
                 reads_test_files: rule.reads_test_files.unwrap_or(definition.reads_test_files),
                 code_only: rule.code_only,
-                stack: rule.stack.unwrap_or_else(|| "any".to_string()),
+                stack: rule.stack.unwrap_or(Cow::Borrowed("any")),
                 scope: rule.scope,
                 in_code: rule.in_code,
                 data: rule.data,
@@ -424,7 +430,7 @@ fn trigger(definition: TriggerDefinition, code: &str) -> Result<TriggerPolicy, S
         })
         .collect::<Result<Vec<Rule>, String>>()?;
     Ok(TriggerPolicy {
-        name: name.as_str().to_string(),
+        name: Cow::Borrowed(name.as_str()),
         description: definition.description,
         class: definition.class,
         builtin: true,
@@ -452,7 +458,7 @@ mod tests {
     #[test]
     fn the_defaults_define_every_built_in_trigger_in_order_with_well_named_rules() {
         let policy = read_defaults(DEFAULTS).unwrap_or_else(|error| panic!("{error}"));
-        let names: Vec<&str> = policy.triggers.iter().map(|t| t.name.as_str()).collect();
+        let names: Vec<&str> = policy.triggers.iter().map(|t| &*t.name).collect();
         let builtin: Vec<&str> = Trigger::ALL.iter().map(|t| t.as_str()).collect();
         assert_eq!(names, builtin);
         let mut seen = std::collections::BTreeSet::new();
@@ -500,10 +506,10 @@ mod tests {
                     RuleMatch::Line { regex, files } => (files, Some(regex)),
                 };
                 for glob in globs {
-                    accepted(Glob::validate(glob.clone()).map(drop));
+                    accepted(Glob::validate(glob.to_string()).map(drop));
                 }
                 if let Some(regex) = regex {
-                    accepted(LineRegex::validate(regex.clone()).map(drop));
+                    accepted(LineRegex::validate(regex.to_string()).map(drop));
                 }
             }
         }

@@ -182,7 +182,7 @@ impl Validated for Removal {
             .any(|rule| {
                 rule.id == name
                     || match &rule.matches {
-                        RuleMatch::Paths { globs } => globs.contains(&name),
+                        RuleMatch::Paths { globs } => globs.iter().any(|glob| *glob == name),
                         RuleMatch::Line { regex, .. } => *regex == name,
                     }
             });

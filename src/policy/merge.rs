@@ -101,8 +101,8 @@ impl Policy {
         let mut rules = Vec::new();
         add_rules(&mut rules, &name, custom.paths, custom.lines);
         self.triggers.push(TriggerPolicy {
-            name,
-            description: "custom".to_string(),
+            name: name.into(),
+            description: "custom".into(),
             class: custom.class,
             builtin: false,
             reads_removed_lines: true,
@@ -183,7 +183,7 @@ fn add_rules(
         rules.push(Rule::from_policy_file(
             format!("{trigger}.path.policy-{}", index + 1),
             RuleMatch::Paths {
-                globs: vec![glob.0],
+                globs: vec![glob.0.into()],
             },
         ));
     }
@@ -191,7 +191,7 @@ fn add_rules(
         rules.push(Rule::from_policy_file(
             format!("{trigger}.line.policy-{}", index + 1),
             RuleMatch::Line {
-                regex: regex.0,
+                regex: regex.0.into(),
                 files: Vec::new(),
             },
         ));

@@ -144,7 +144,7 @@ fn file_form(policy: &Policy) -> FileForm<'_> {
             && edits.add_lines.is_empty()
             && edits.remove_lines.is_empty());
         if edited {
-            triggers.insert(trigger.name.as_str(), edits);
+            triggers.insert(&*trigger.name, edits);
         }
     }
     let mut aliases = BTreeMap::new();
@@ -174,7 +174,7 @@ fn file_form(policy: &Policy) -> FileForm<'_> {
 
 fn rule_globs(rule: &Rule) -> Vec<&str> {
     match &rule.matches {
-        RuleMatch::Paths { globs } => globs.iter().map(String::as_str).collect(),
+        RuleMatch::Paths { globs } => globs.iter().map(|glob| &**glob).collect(),
         RuleMatch::Line { .. } => Vec::new(),
     }
 }

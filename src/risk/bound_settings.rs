@@ -262,7 +262,7 @@ pub(crate) fn bound_settings_findings(
         if let Some((number, _)) = bound {
             let line = lines.get(number - 1).copied().unwrap_or_default();
             found.push(Finding {
-                trigger: trigger.name.clone(),
+                trigger: trigger.name.to_string(),
                 class: trigger.class,
                 path: Some(candidate.path.clone()),
                 line: Some(number),

@@ -83,13 +83,13 @@ impl Finding {
     ) -> Finding {
         let trigger = &matcher.triggers[rule.trigger];
         Finding {
-            trigger: trigger.name.clone(),
+            trigger: trigger.name.to_string(),
             class: trigger.class,
             path: Some(path.clone()),
             line: Some(number),
             side: Some(side),
-            rule: rule.id.clone(),
-            stack: rule.stack.clone(),
+            rule: rule.id.to_string(),
+            stack: rule.stack.to_string(),
             excerpt: Some(excerpt),
         }
     }

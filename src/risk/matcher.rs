@@ -29,7 +29,7 @@ use crate::pattern::{
     RegexRequirement, RuleGlobs,
 };
 use crate::policy::RiskClass;
-use crate::policy::{compile_line_regex, Policy, Rule, RuleMatch, TriggerPolicy};
+use crate::policy::{compile_line_regex, Policy, PolicyText, Rule, RuleMatch, TriggerPolicy};
 use globset::{GlobSet, GlobSetBuilder};
 use regex_automata::meta::Regex;
 use regex_automata::PatternID;
@@ -52,7 +52,7 @@ pub struct CompileError {
 /// A trigger as the matcher needs it.
 #[derive(Debug)]
 pub(crate) struct TriggerInfo {
-    pub name: String,
+    pub name: PolicyText,
     pub class: RiskClass,
     /// Whether its path rules need a changed line of code in the file.
     pub needs_code_change: bool,
@@ -62,24 +62,24 @@ pub(crate) struct TriggerInfo {
 #[derive(Debug)]
 pub(crate) struct PathRule {
     pub trigger: usize,
-    pub id: String,
+    pub id: PolicyText,
     /// Whether it reads test files.
     pub reads_test_files: bool,
     /// The stack that enables it.
-    pub stack: String,
+    pub stack: PolicyText,
 }
 
 /// A line rule.
 #[derive(Debug)]
 pub(crate) struct LineRule {
     pub trigger: usize,
-    pub id: String,
+    pub id: PolicyText,
     /// Whether the rule reads every file, or only those its globs match.
     pub any_file: bool,
     /// Whether it reads test files.
     pub reads_test_files: bool,
     /// The stack that enables it.
-    pub stack: String,
+    pub stack: PolicyText,
     /// Whether it reads the definitions around changed lines, not the lines (see
     /// `enclosing`).
     pub scope: bool,
@@ -97,7 +97,7 @@ pub(crate) struct LineRule {
     /// For a credential rule, how its matches are redacted.
     secret: Option<Secret>,
     /// The regex as written.
-    source: String,
+    source: PolicyText,
     /// The regex, compiled on first use.
     regex: OnceLock<Result<Regex, String>>,
     /// For a rule only asked whether a text matches (no spans, no captures): its forward
@@ -223,17 +223,17 @@ impl Matcher {
             .line_rules
             .iter()
             .find_map(|rule| match rule.regex.get() {
-                Some(Err(message)) => Some((rule.id.clone(), message.clone())),
+                Some(Err(message)) => Some((rule.id.to_string(), message.clone())),
                 _ => None,
             });
         let path = self
             .path_globs
             .first_error()
-            .map(|(rule, message)| (self.path_rules[rule].id.clone(), message));
+            .map(|(rule, message)| (self.path_rules[rule].id.to_string(), message));
         let file = self
             .file_globs
             .first_error()
-            .map(|(rule, message)| (self.line_rules[rule].id.clone(), message));
+            .map(|(rule, message)| (self.line_rules[rule].id.to_string(), message));
         line.or(path)
             .or(file)
             .map(|(rule, message)| CompileError { rule, message })
@@ -301,7 +301,7 @@ impl Matcher {
         mut fire: impl FnMut(usize),
     ) {
         let prefilter = self.line_prefilter.get_or_init(|| {
-            let regexes = self.line_rules.iter().map(|rule| rule.source.as_str());
+            let regexes = self.line_rules.iter().map(|rule| &*rule.source);
             Prefilter::of_patterns(regexes, regex_literals)
         });
         for index in prefilter.candidates(content) {

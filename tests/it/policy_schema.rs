@@ -86,7 +86,7 @@ fn every_default_rule_is_documented() {
         .triggers
         .iter()
         .flat_map(|trigger| &trigger.rules)
-        .map(|rule| rule.id.as_str())
+        .map(|rule| &*rule.id)
         .filter(|id| !docs.contains(&format!("`{id}`")))
         .collect();
     assert!(missing.is_empty(), "undocumented rules: {missing:?}");

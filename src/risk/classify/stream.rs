@@ -243,13 +243,13 @@ impl<'a> Classifier<'a> {
                 self.fired_by_path[rule.trigger] = true;
                 let trigger = &self.matcher.triggers[rule.trigger];
                 let finding = Finding {
-                    trigger: trigger.name.clone(),
+                    trigger: trigger.name.to_string(),
                     class: trigger.class,
                     path: Some(path.clone()),
                     line: None,
                     side: None,
-                    rule: rule.id.clone(),
-                    stack: rule.stack.clone(),
+                    rule: rule.id.to_string(),
+                    stack: rule.stack.to_string(),
                     excerpt: None,
                 };
                 if waits && trigger.needs_code_change {
@@ -448,7 +448,7 @@ impl<'a> Classifier<'a> {
                 self.open[index] = false;
             } else if self.open[index] && (rule.scope || rule.data || rule.file_scope) {
                 self.open[index] = false;
-                if !NAME_SCOPE_RULES.contains(&rule.id.as_str())
+                if !NAME_SCOPE_RULES.contains(&&*rule.id)
                     || !self.is_browser_component(file, &file.path)
                 {
                     self.scoped.push(index);

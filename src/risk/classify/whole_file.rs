@@ -123,7 +123,7 @@ pub(super) fn compose_env_file_findings(
         .filter(|path| path.as_str().is_some_and(|name| env_files.contains(name)));
     Ok(named
         .map(|path| Finding {
-            trigger: trigger.name.clone(),
+            trigger: trigger.name.to_string(),
             class: trigger.class,
             path: Some(path.clone()),
             line: None,

@@ -16,7 +16,7 @@ fn forward_and_whole() -> &'static [BothWays] {
         let rules = policy.triggers.iter().flat_map(|trigger| &trigger.rules);
         rules
             .filter_map(|rule| match &rule.matches {
-                RuleMatch::Line { regex, .. } => Some((rule.id.clone(), regex.clone())),
+                RuleMatch::Line { regex, .. } => Some((rule.id.to_string(), regex.to_string())),
                 RuleMatch::Paths { .. } => None,
             })
             .map(|(id, source)| {
@@ -316,8 +316,8 @@ fn paths_near(glob: &str, seed: usize) -> Vec<String> {
 fn rule_globs_agree_with_each_case_insensitive_glob_alone() {
     let policy = Policy::default();
     let matcher = Matcher::new(&policy).expect("the default rules compile");
-    let mut path_globs: Vec<Vec<String>> = Vec::new();
-    let mut file_globs: Vec<Vec<String>> = Vec::new();
+    let mut path_globs: Vec<Vec<PolicyText>> = Vec::new();
+    let mut file_globs: Vec<Vec<PolicyText>> = Vec::new();
     for rule in policy.triggers.iter().flat_map(|trigger| &trigger.rules) {
         match &rule.matches {
             RuleMatch::Paths { globs } => path_globs.push(globs.clone()),
@@ -334,7 +334,7 @@ fn rule_globs_agree_with_each_case_insensitive_glob_alone() {
     paths.extend(["README", "a.b/c", ".env", "x.PY", "Dockerfile"].map(String::from));
     paths.sort();
     paths.dedup();
-    let compile = |globs: &[Vec<String>]| -> Vec<Vec<globset::GlobMatcher>> {
+    let compile = |globs: &[Vec<PolicyText>]| -> Vec<Vec<globset::GlobMatcher>> {
         globs
             .iter()
             .map(|globs| {
@@ -351,7 +351,7 @@ fn rule_globs_agree_with_each_case_insensitive_glob_alone() {
     };
     let (path_matchers, file_matchers) = (compile(&path_globs), compile(&file_globs));
     // Each glob alone, on the path read once (as `GlobMatcher::is_match` reads it).
-    let one_by_one = |globs: &[Vec<String>], path: &globset::Candidate| -> Vec<usize> {
+    let one_by_one = |globs: &[Vec<PolicyText>], path: &globset::Candidate| -> Vec<usize> {
         let matchers = match std::ptr::eq(globs, path_globs.as_slice()) {
             true => &path_matchers,
             false => &file_matchers,
@@ -453,14 +453,14 @@ fn a_rule_that_does_not_compile_never_fires_and_is_reported() {
     policy.triggers[0].rules.push(Rule::from_policy_file(
         "test-file.policy-1".to_string(),
         RuleMatch::Line {
-            regex: "(unclosed".to_string(),
+            regex: "(unclosed".into(),
             files: Vec::new(),
         },
     ));
     policy.triggers[1].rules.push(Rule::from_policy_file(
         "api-route.policy-1".to_string(),
         RuleMatch::Paths {
-            globs: vec!["src/[z-a]".to_string()],
+            globs: vec!["src/[z-a]".into()],
         },
     ));
     let matcher = Matcher::new(&policy).expect("nothing is compiled yet");
@@ -479,7 +479,7 @@ fn a_rule_that_does_not_compile_never_fires_and_is_reported() {
 #[test]
 fn the_built_in_lists_take_the_prefilters_built_ahead_equal_to_those_built_here() {
     let matcher = Matcher::new(&Policy::default()).expect("the defaults compile");
-    let regexes = matcher.line_rules.iter().map(|rule| rule.source.as_str());
+    let regexes = matcher.line_rules.iter().map(|rule| &*rule.source);
     Prefilter::assert_built_ahead(regexes, regex_literals);
     for globs in [&matcher.path_globs, &matcher.file_globs] {
         Prefilter::assert_built_ahead(globs.sources(), crate::pattern::rule_glob_literals);

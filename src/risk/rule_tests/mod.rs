@@ -50,14 +50,14 @@ fn fired(matcher: &Matcher, path: &str, line: &str) -> BTreeSet<String> {
     let mut ids: BTreeSet<String> = matcher
         .path_rules_for(path)
         .into_iter()
-        .map(|index| matcher.path_rules[index].id.clone())
+        .map(|index| matcher.path_rules[index].id.to_string())
         .collect();
     if !line.is_empty() {
         let mut open = vec![false; matcher.line_rules.len()];
         matcher.line_rules_for(path, &mut open);
         matcher.open_matches(LineSide::Added, line.as_bytes(), &open, |index| {
             if matcher.confirms(index, line.as_bytes()) {
-                ids.insert(matcher.line_rules[index].id.clone());
+                ids.insert(matcher.line_rules[index].id.to_string());
             }
         });
     }
@@ -118,7 +118,7 @@ fn removed_lines_count_for_every_trigger_but_credential() {
     let open = vec![true; matcher.line_rules.len()];
     for line in lines {
         matcher.open_matches(LineSide::Removed, line.as_bytes(), &open, |index| {
-            removed.insert(matcher.line_rules[index].id.clone());
+            removed.insert(matcher.line_rules[index].id.to_string());
         });
     }
     let expected: BTreeSet<String> = [
