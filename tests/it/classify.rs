@@ -3282,6 +3282,32 @@ fn a_manifest_that_only_runs_a_payment_service_is_not_payment_by_its_name() {
             RiskClass::High,
             Some("payment"),
         ),
+        // A tag with a character no image reference has: a line break to YAML 1.1
+        // readers (NEL, U+2028), an alias, shell punctuation in a block scalar's line.
+        (
+            "kustomize/base/paymentservice.yaml",
+            manifest.to_string(),
+            (
+                "paymentservice:v0.1.0",
+                "paymentservice:v0.2.0\u{85}spec:\u{85}-\u{85}x",
+            ),
+            RiskClass::High,
+            Some("payment"),
+        ),
+        (
+            "kustomize/base/paymentservice.yaml",
+            manifest.to_string(),
+            ("paymentservice:v0.1.0", "paymentservice:v0.2.0\u{2028}x:"),
+            RiskClass::High,
+            Some("payment"),
+        ),
+        (
+            "kustomize/base/paymentservice.yaml",
+            manifest.to_string(),
+            ("paymentservice:v0.1.0", "paymentservice:v0.2.0;reboot|`x`"),
+            RiskClass::High,
+            Some("payment"),
+        ),
         // A tag and a trailing comment, a tag and a command: more than a tag.
         (
             "kustomize/base/paymentservice.yaml",

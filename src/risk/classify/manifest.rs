@@ -48,10 +48,12 @@ fn image_repository(line: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
         .strip_prefix(b"\"")
         .and_then(|v| v.strip_suffix(b"\""))
         .unwrap_or(value);
-    // A comment, a template or a space could carry more than an image name.
+    // Only the characters of an image reference (registry, path, tag, digest): a comment,
+    // a template, a space, an alias, shell punctuation or a line break of YAML 1.1 (NEL,
+    // U+2028, read so by Kubernetes' YAML) could carry more than an image name.
     if value.is_empty()
-        || value.iter().any(|&b| {
-            b.is_ascii_whitespace() || matches!(b, b'#' | b'{' | b'}' | b'$' | b'"' | b'\'')
+        || !value.iter().all(|&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b':' | b'@')
         })
     {
         return None;
