@@ -167,7 +167,7 @@ impl<'a> Classifier<'a> {
         self.release_hunk();
         self.hunk = Hunk::default();
         self.rewrites = None;
-        let counts = !self.saw_line || (!self.pending.is_empty() && !self.held_are_comments());
+        let counts = !self.saw_line || (!self.pending.is_empty() && !self.held_are_confirmed());
         if counts {
             self.findings.append(&mut self.pending);
         }
@@ -178,14 +178,14 @@ impl<'a> Classifier<'a> {
         self.candidates.extend(self.candidate.take());
     }
 
-    /// Whether the current file's held lines are comments (see `waiting`); an error
+    /// Whether the current file's held lines are confirmed (see `waiting`); an error
     /// reading the file is kept and answers no (fail closed).
-    fn held_are_comments(&mut self) -> bool {
+    fn held_are_confirmed(&mut self) -> bool {
         if !self.waiting.holds() {
             return true;
         }
         let heads = (&self.base, &self.head);
-        match self.waiting.held_are_comments(self.repo, heads) {
+        match self.waiting.held_are_confirmed(self.repo, heads) {
             Ok(answer) => answer,
             Err(error) => {
                 self.error.get_or_insert(error);

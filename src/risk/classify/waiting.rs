@@ -14,12 +14,19 @@
 //!
 //! **Container build files.** A `Dockerfile` in a folder an auth or payment path rule
 //! names (`src/Identity/Dockerfile`, `src/Billing/Dockerfile`) packages the service the
-//! folder holds; its base image, labels, ports, health probe and stop signal decide
-//! nothing about who signs in or what is paid. A changed line that is one of those
-//! instructions (at the line's start, as written at the top level) releases the file's
-//! other waiting findings but not the built-in auth and payment ones; any other changed
-//! line of code (`RUN`, `COPY`, `ENV`, `USER`, `ENTRYPOINT`, a continuation line) releases
-//! them all, and a rule a policy adds (`auth.path.policy-N`) is always released.
+//! folder holds; its labels, ports, working folder, stop signal and a health probe switched
+//! off decide nothing about who signs in or what is paid. A changed line that is one of
+//! those instructions (at the line's start, as written at the top level) releases the
+//! file's other waiting findings but not the built-in auth and payment ones; any other
+//! changed line of code (`RUN`, `COPY`, `ENV`, `USER`, `ENTRYPOINT`, a continuation line)
+//! releases them all, and a rule a policy adds (`auth.path.policy-N`) is always released.
+//! A base image (`FROM`: other code runs the service) and a health probe's command
+//! (`HEALTHCHECK CMD`: it runs in the service's container, beside its keys) are code.
+//! Such lines are confirmed when the file ends, as held lines are: one that continues the
+//! instruction before it (a `\` or `` ` `` at the end of the line before, past comment and
+//! blank lines) or a file with a heredoc (`<<`) releases them all (fail closed). A parser
+//! directive (`# syntax=`, `# escape=`, `# check=`), though written as a comment, releases
+//! them all: it picks the frontend that builds the image and how its lines join.
 
 use crate::git::{ChangedFile, GitError, Head, LineSide, Repo, RepoPath};
 use crate::risk::comments::CommentStyle;
@@ -28,11 +35,9 @@ use crate::risk::syntax::lines_in_comments;
 
 /// Instructions that describe the image, not what runs in it.
 const PACKAGING_INSTRUCTIONS: &[&[u8]] = &[
-    b"FROM",
     b"LABEL",
     b"MAINTAINER",
     b"EXPOSE",
-    b"HEALTHCHECK",
     b"STOPSIGNAL",
     b"WORKDIR",
 ];
@@ -51,6 +56,8 @@ pub(super) struct Waiting {
     /// Held lines: inside a block comment, code by the comment test; and the file they
     /// are of (its path in the head, and in the base when renamed).
     held: Vec<(LineSide, usize)>,
+    /// Packaging instructions, confirmed when the file ends (see the module's essay).
+    packaged: Vec<(LineSide, usize)>,
     file: Option<(RepoPath, Option<RepoPath>)>,
 }
 
@@ -88,6 +95,9 @@ impl Waiting {
         comment: bool,
     ) -> Option<Release> {
         let held = style == CommentStyle::Slash && self.track(side, number, line, comment);
+        if self.container && is_parser_directive(line) {
+            return Some(Release::All);
+        }
         if comment || line.trim_ascii().is_empty() {
             return None;
         }
@@ -98,6 +108,9 @@ impl Waiting {
             return Some(Release::Held);
         }
         if self.container && is_packaging_instruction(line) {
+            self.file
+                .get_or_insert_with(|| (file.path.clone(), file.old_path.clone()));
+            self.packaged.push((side, number));
             return Some(Release::AllButPackaged);
         }
         Some(Release::All)
@@ -121,8 +134,9 @@ impl Waiting {
         inside && !text.is_empty()
     }
 
-    /// Whether the held lines are all comments by the file's grammar. No held line: true.
-    pub fn held_are_comments(
+    /// Whether the held lines are all comments by the file's grammar and the packaging
+    /// instructions all stand alone. No such line: true.
+    pub fn held_are_confirmed(
         &self,
         repo: &Repo,
         (base, head): (&Head, &Head),
@@ -143,13 +157,28 @@ impl Waiting {
             if !lines.is_empty() && !lines_in_comments(repo, at, side_path, &lines)? {
                 return Ok(false);
             }
+            let packaged: Vec<usize> = self
+                .packaged
+                .iter()
+                .filter(|(packaged_side, _)| *packaged_side == side)
+                .map(|&(_, number)| number)
+                .collect();
+            if !packaged.is_empty() {
+                let Some(name) = side_path.as_str() else {
+                    return Ok(false);
+                };
+                match repo.read_file_at(at, name)? {
+                    Some(bytes) if instructions_stand_alone(&bytes, &packaged) => {}
+                    _ => return Ok(false),
+                }
+            }
         }
         Ok(true)
     }
 
-    /// Whether any line is held.
+    /// Whether any line is held or any packaging instruction waits for confirmation.
     pub fn holds(&self) -> bool {
-        !self.held.is_empty()
+        !self.held.is_empty() || !self.packaged.is_empty()
     }
 }
 
@@ -173,14 +202,60 @@ fn is_packaged(finding: &Finding) -> bool {
     PACKAGED_TRIGGERS.contains(&finding.trigger.as_str()) && !finding.rule.contains(".policy-")
 }
 
-/// Whether `line` is a packaging instruction written at its start (`HEALTHCHECK …`,
-/// case-insensitive as Docker reads it), not a continuation line.
+/// Whether `line` of a container build file is written as a parser directive
+/// (`# syntax=…`, `# escape=…`, `# check=…`, any case and spacing): a comment to the comment
+/// test, but it picks the frontend that builds the image, how lines join, or which checks
+/// run. Read wherever it stands (Docker reads it only at the top: fail closed).
+fn is_parser_directive(line: &[u8]) -> bool {
+    let Some(rest) = line.trim_ascii().strip_prefix(b"#") else {
+        return false;
+    };
+    let Some(equals) = rest.iter().position(|&b| b == b'=') else {
+        return false;
+    };
+    let name = rest[..equals].trim_ascii();
+    [&b"syntax"[..], b"escape", b"check"]
+        .iter()
+        .any(|directive| name.eq_ignore_ascii_case(directive))
+}
+
+/// Whether each of `lines` (1-based) of the container build file `bytes` starts an
+/// instruction: the file has no heredoc (`<<`), and the last line before it that is neither
+/// blank nor a comment (Docker skips those inside a continued instruction) does not end in
+/// an escape character (`\\`, or `` ` `` as a parser directive may set it).
+fn instructions_stand_alone(bytes: &[u8], lines: &[usize]) -> bool {
+    if memchr::memmem::find(bytes, b"<<").is_some() {
+        return false;
+    }
+    let rows: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    lines.iter().all(|&number| {
+        let Some(before) = number.checked_sub(1).and_then(|row| rows.get(..row)) else {
+            return false;
+        };
+        if number > rows.len() {
+            return false;
+        }
+        let last = before
+            .iter()
+            .rev()
+            .map(|row| row.trim_ascii())
+            .find(|row| !row.is_empty() && !row.starts_with(b"#"));
+        !last.is_some_and(|row| row.ends_with(b"\\") || row.ends_with(b"`"))
+    })
+}
+
+/// Whether `line` is a packaging instruction written at its start (`EXPOSE …`,
+/// `HEALTHCHECK NONE`, case-insensitive as Docker reads it), not a continuation line.
 fn is_packaging_instruction(line: &[u8]) -> bool {
     let word_end = line
         .iter()
         .position(|b| !b.is_ascii_alphabetic())
         .unwrap_or(line.len());
     let (word, rest) = line.split_at(word_end);
+    if word.eq_ignore_ascii_case(b"HEALTHCHECK") {
+        return rest.trim_ascii().eq_ignore_ascii_case(b"NONE")
+            && (rest[0] == b' ' || rest[0] == b'\t');
+    }
     (rest.is_empty() || rest[0] == b' ' || rest[0] == b'\t')
         && PACKAGING_INSTRUCTIONS
             .iter()
@@ -193,11 +268,14 @@ mod tests {
 
     #[test]
     fn packaging_instructions_are_read_at_the_line_s_start_only() {
-        assert!(is_packaging_instruction(
+        assert!(is_packaging_instruction(b"HEALTHCHECK NONE"));
+        assert!(is_packaging_instruction(b"expose 8080"));
+        assert!(is_packaging_instruction(b"LABEL team=identity\r"));
+        assert!(!is_packaging_instruction(
             b"HEALTHCHECK CMD wget -Y off -q -O- http://localhost:5000/alive || exit 1"
         ));
-        assert!(is_packaging_instruction(b"expose 8080"));
-        assert!(is_packaging_instruction(
+        assert!(!is_packaging_instruction(b"HEALTHCHECK"));
+        assert!(!is_packaging_instruction(
             b"FROM mcr.microsoft.com/dotnet/aspnet:8.0"
         ));
         assert!(!is_packaging_instruction(b"    HEALTHCHECK CMD true"));
@@ -207,6 +285,24 @@ mod tests {
         assert!(!is_packaging_instruction(b"ENV IDENTITY_SERVER_KEY=x"));
         assert!(!is_packaging_instruction(b"FROMAGE x"));
         assert!(!is_packaging_instruction(b"  && apt-get install -y curl"));
+    }
+
+    #[test]
+    fn packaging_lines_stand_alone_unless_they_continue_an_instruction() {
+        let file = b"FROM a\nRUN x \\\n# note\n\nEXPOSE 1\nLABEL b=c\r\nEXPOSE 2 `\nEXPOSE 3\n";
+        assert!(instructions_stand_alone(file, &[1, 6, 7]));
+        assert!(!instructions_stand_alone(file, &[5]));
+        assert!(!instructions_stand_alone(file, &[8]));
+        assert!(!instructions_stand_alone(file, &[0]));
+        assert!(!instructions_stand_alone(file, &[10]));
+        assert!(!instructions_stand_alone(
+            b"RUN <<EOF\nx\nEOF\nEXPOSE 1\n",
+            &[4]
+        ));
+        assert!(is_parser_directive(b"#  Syntax = x"));
+        assert!(is_parser_directive(b"# escape=`"));
+        assert!(!is_parser_directive(b"# see the syntax"));
+        assert!(!is_parser_directive(b"LABEL syntax=x"));
     }
 
     fn read_all(path: &str, lines: &[(LineSide, usize, &str, bool)]) -> (Waiting, Vec<bool>) {
