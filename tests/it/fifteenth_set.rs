@@ -198,9 +198,9 @@ fn a_packaging_instruction_that_runs_code_or_continues_a_run_is_auth() {
         // A parser directive is written as a comment but picks the frontend that builds
         // the image (`syntax`) or how its lines join (`escape`).
         let directive = "# syntax=docker/dockerfile:1\n".to_string() + DOCKERFILE;
-        let high = [
-            high,
-            [
+        let high: Vec<_> = high
+            .into_iter()
+            .chain([
                 edited(
                     &[(path, &directive)],
                     &[(path, "docker/dockerfile:1", "example.org/frontend:1")],
@@ -214,9 +214,14 @@ fn a_packaging_instruction_that_runs_code_or_continues_a_run_is_auth() {
                     &[(path, DOCKERFILE)],
                     &[(path, "EXPOSE 5000\n", "EXPOSE 5000\n# check=skip=all\n")],
                 ),
-            ],
-        ]
-        .concat();
+                // Another working folder: a relative entry point or copy runs or lands
+                // elsewhere.
+                edited(
+                    &[(path, DOCKERFILE)],
+                    &[(path, "EXPOSE 5000\n", "EXPOSE 5000\nWORKDIR /opt/other\n")],
+                ),
+            ])
+            .collect();
         for (case, result) in high.iter().enumerate() {
             assert_eq!(
                 result.risk,

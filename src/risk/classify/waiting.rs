@@ -14,14 +14,16 @@
 //!
 //! **Container build files.** A `Dockerfile` in a folder an auth or payment path rule
 //! names (`src/Identity/Dockerfile`, `src/Billing/Dockerfile`) packages the service the
-//! folder holds; its labels, ports, working folder, stop signal and a health probe switched
-//! off decide nothing about who signs in or what is paid. A changed line that is one of
+//! folder holds; its labels, ports, stop signal and a health probe switched off decide
+//! nothing about who signs in or what is paid. A changed line that is one of
 //! those instructions (at the line's start, as written at the top level) releases the
 //! file's other waiting findings but not the built-in auth and payment ones; any other
 //! changed line of code (`RUN`, `COPY`, `ENV`, `USER`, `ENTRYPOINT`, a continuation line)
 //! releases them all, and a rule a policy adds (`auth.path.policy-N`) is always released.
 //! A base image (`FROM`: other code runs the service) and a health probe's command
-//! (`HEALTHCHECK CMD`: it runs in the service's container, beside its keys) are code.
+//! (`HEALTHCHECK CMD`: it runs in the service's container, beside its keys) are code, and
+//! so is a working folder (`WORKDIR`: a relative entry point or copy runs or lands
+//! elsewhere).
 //! Such lines are confirmed when the file ends, as held lines are: one that continues the
 //! instruction before it (a `\` or `` ` `` at the end of the line before, past comment and
 //! blank lines) or a file with a heredoc (`<<`) releases them all (fail closed). A parser
@@ -34,13 +36,7 @@ use crate::risk::finding::Finding;
 use crate::risk::syntax::lines_in_comments;
 
 /// Instructions that describe the image, not what runs in it.
-const PACKAGING_INSTRUCTIONS: &[&[u8]] = &[
-    b"LABEL",
-    b"MAINTAINER",
-    b"EXPOSE",
-    b"STOPSIGNAL",
-    b"WORKDIR",
-];
+const PACKAGING_INSTRUCTIONS: &[&[u8]] = &[b"LABEL", b"MAINTAINER", b"EXPOSE", b"STOPSIGNAL"];
 
 /// The triggers whose built-in path rules a packaging instruction does not release.
 const PACKAGED_TRIGGERS: &[&str] = &["auth", "payment"];
