@@ -3395,3 +3395,47 @@ fn a_settings_class_bound_by_a_file_beside_it_is_an_env_setting() {
         assert_eq!(result.risk, class, "{path}: {result:?}");
     }
 }
+
+/// The sixteenth set's two misses, read generally: a Passport.js strategy file is auth by
+/// its name (kutt 2e08b358030c: which JWT the strategy accepts), and a variable's entry in
+/// the schema the environment is validated with is env-var (Reactive-Resume 1f5dce22339d:
+/// what `SMTP_URL` may hold, in a zod schema). Near misses: a travel document's number in
+/// a file named for it, and a request body's lower-case schema field.
+#[test]
+fn a_passport_strategy_and_an_env_schema_entry_are_read() {
+    let strategy = "passport.use(\n  new JwtStrategy(options, async (payload, done) => {\n    if (typeof payload.sub === \"string\") {\n      return done(null, false);\n    }\n    return done(null, payload);\n  })\n);\n";
+    let schema = "import { z } from \"zod\";\n\nexport const configSchema = z.object({\n  SMTP_URL: z.string().url().startsWith(\"smtp://\").optional(),\n});\n\nexport const userSchema = z.object({\n  email: z.string().email(),\n});\n";
+    let cases = [
+        (
+            "server/passport.js",
+            strategy,
+            ("=== \"string\")", "=== \"string\" || !payload.sub)"),
+            RiskClass::High,
+            Some("auth"),
+        ),
+        (
+            "src/trips/passportNumber.js",
+            strategy,
+            ("=== \"string\")", "=== \"string\" || !payload.sub)"),
+            RiskClass::Low,
+            None,
+        ),
+        (
+            "apps/server/src/config/schema.ts",
+            schema,
+            (".startsWith(\"smtp://\")", ".startsWith(\"smtps://\")"),
+            RiskClass::High,
+            Some("env-var"),
+        ),
+        (
+            "apps/server/src/config/schema.ts",
+            schema,
+            ("z.string().email()", "z.string().email().max(200)"),
+            RiskClass::Low,
+            None,
+        ),
+    ];
+    for (path, text, edit, class, trigger) in cases {
+        assert_edit_class(path, text, edit, class, trigger);
+    }
+}

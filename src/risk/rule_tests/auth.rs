@@ -43,6 +43,9 @@ pub(super) const YES: &[Case] = &[
     ("auth.path.auth-file", "src/components/LoginForm.tsx", ""),
     ("auth.path.auth-file", "app/views/user_login.py", ""),
     ("auth.path.session", "app/session.py", ""),
+    // kutt 2e08b358030c: the Passport.js strategies (which JWT is accepted).
+    ("auth.path.auth-file", "server/passport.js", ""),
+    ("auth.path.auth-file", "src/config/passport.config.ts", ""),
     ("auth.path.token", "src/utils/jwt.ts", ""),
     ("auth.path.token", "app/refresh_token_store.py", ""),
     ("auth.path.password", "app/views/password_reset.py", ""),
@@ -328,6 +331,8 @@ pub(super) const YES: &[Case] = &[
 
 #[rustfmt::skip]
 pub(super) const NO: &[Case] = &[
+    // A travel document's number is no Passport.js strategy.
+    ("auth.path.auth-file", "src/trips/passportNumber.ts", ""),
     ("auth.line.admin-list", "plume/src/routes/instance.rs", "pub fn admin_users(rockets: PlumeRocket, page: Option<Page>) -> Ructe {"),
     ("auth.line.admin-list", "app/jobs/notify.py", "    admins = User.objects.filter(is_staff=True)"),
     ("auth.line.admin-list", "project/settings.py", "ADMINS = [(\"Ops\", \"ops@example.com\")]"),

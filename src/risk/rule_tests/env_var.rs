@@ -45,6 +45,9 @@ pub(super) const YES: &[Case] = &[
     ("env-var.line.js", "server/mail.ts", "  const key = env('MAIL_API_KEY');"),
     ("env-var.line.js", "server/tracing.ts", "if (env.DATADOG_KEY) {"),
     ("env-var.line.js", "src/config.js", "const { env } = process;"),
+    // Reactive-Resume 1f5dce22339d: the zod schema ConfigModule validates the environment with.
+    ("env-var.line.env-schema", "apps/server/src/config/schema.ts", "  SMTP_URL: z.string().url().optional(),"),
+    ("env-var.line.env-schema", "src/config/env.validation.js", "  DATABASE_URL: Joi.string().uri().required(),"),
     ("env-var.line.java", "src/main/java/x/Service.java", "    @Value(\"${cache.enabled}\")"),
     ("env-var.line.dockerfile", "Dockerfile", "CMD server --port \"${PORT:-8080}\""),
     ("env-var.line.compose", "docker/compose.yml", "      test: ['CMD', 'pg_isready', '-d', '${POSTGRES_DB}']"),
@@ -121,6 +124,10 @@ pub(super) const YES: &[Case] = &[
 
 #[rustfmt::skip]
 pub(super) const NO: &[Case] = &[
+    // A schema of a request body: lower-case keys are fields, not variables.
+    ("env-var.line.env-schema", "src/dto/user.schema.ts", "  email: z.string().email(),"),
+    // An upper-case key holding a plain value is no schema.
+    ("env-var.line.env-schema", "src/constants.ts", "  MAX_ITEMS: 20,"),
     ("env-var.line.compose-bare", "docker/docker-compose.yml", "    command: ['redis-server', '--appendonly', 'yes', '--save', '$$save']"),
     ("env-var.line.compose-bare", "docker/docker-compose.yml", "      test: ['CMD', 'pg_isready', '-d', 'ghostfolio-db']"),
     ("env-var.line.shell", "hooks/post-restore", "cp /storage/backup/db.sqlite3 /rails/storage/db/production.sqlite3"),
