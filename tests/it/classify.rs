@@ -3439,3 +3439,30 @@ fn a_passport_strategy_and_an_env_schema_entry_are_read() {
         assert_edit_class(path, text, edit, class, trigger);
     }
 }
+
+/// A changed line that starts with `*` in a file of `/* */` comments is a comment only if
+/// the grammar says so: `* 0;` continuing a multiplication in a billing file is payment
+/// (the one-line comment test called it a comment), a changed line of a doc comment there
+/// is not.
+#[test]
+fn a_line_starting_with_a_star_is_a_comment_only_by_the_grammar() {
+    let billing = "/**\n * Computes the total.\n */\nexport function total(price: number, quantity: number): number {\n  return price\n    * quantity;\n}\n";
+    let cases = [
+        (
+            ("    * quantity;", "    * quantity * 0;"),
+            RiskClass::High,
+            Some("payment"),
+        ),
+        (
+            (
+                " * Computes the total.",
+                " * Computes the total of an order.",
+            ),
+            RiskClass::Low,
+            None,
+        ),
+    ];
+    for (edit, class, trigger) in cases {
+        assert_edit_class("src/billing/total.ts", billing, edit, class, trigger);
+    }
+}

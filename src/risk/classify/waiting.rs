@@ -11,6 +11,9 @@
 //! in one comment node); a line that is code, a file without a grammar, or one that cannot
 //! be read or parsed releases the findings (fail closed). Line and scope rules still read
 //! held lines as code: holding changes only whether a path finding counts.
+//! A changed line that starts with `*` is held the same way even with no opener before
+//! it: the comment test calls it a comment, but `* rate;` continuing a multiplication is
+//! code, and only the grammar can tell it from a doc comment's ` * Returns…`.
 //!
 //! **Container build files.** A `Dockerfile` in a folder an auth or payment path rule
 //! names (`src/Identity/Dockerfile`, `src/Billing/Dockerfile`) packages the service the
@@ -94,10 +97,14 @@ impl Waiting {
         if self.container && is_parser_directive(line) {
             return Some(Release::All);
         }
-        if comment || line.trim_ascii().is_empty() {
+        // `* rate;` continues an expression as often as ` * Returns…` continues a doc
+        // comment, and the comment test reads one line: the grammar decides.
+        let star =
+            comment && style == CommentStyle::Slash && line.trim_ascii_start().starts_with(b"*");
+        if (comment && !star) || line.trim_ascii().is_empty() {
             return None;
         }
-        if held {
+        if held || star {
             self.file
                 .get_or_insert_with(|| (file.path.clone(), file.old_path.clone()));
             self.held.push((side, number));
@@ -337,7 +344,8 @@ mod tests {
             ],
         );
         assert_eq!(releases, [false, false, false, false, false, true]);
-        assert_eq!(waiting.held, [(removed, 24), (removed, 25)]);
+        // The closer starts with `*`: the grammar confirms it too.
+        assert_eq!(waiting.held, [(removed, 24), (removed, 25), (removed, 27)]);
         // Not consecutive, another side, or a closed opener: nothing is held.
         let added = LineSide::Added;
         let (waiting, _) = read_all(
