@@ -30,11 +30,10 @@
 
 use super::callbacks::split_lines;
 use super::comments::CommentStyle;
-use super::enclosing::ScopeCandidate;
+use super::enclosing::Reading;
 use super::finding::Finding;
-use super::matcher::Matcher;
-use crate::git::{GitError, Head, LineSide, Repo};
-use crate::policy::RiskClass;
+use super::project::ProjectModel;
+use crate::git::{GitError, LineSide};
 
 /// The id of a settings class bound through another file.
 pub(crate) const BOUND_SETTINGS_RULE: &str = "env-var.file.bound-settings";
@@ -190,13 +189,17 @@ fn names(text: &[u8], name: &str) -> bool {
 /// The `env-var` findings of settings classes bound by a file beside them (see the
 /// module's documentation). `risk` is the class the other findings reached.
 pub(crate) fn bound_settings_findings(
-    repo: &Repo,
-    (base, head): (&Head, &Head),
-    matcher: &Matcher,
-    candidates: &[ScopeCandidate],
-    findings: &[Finding],
-    risk: RiskClass,
+    reading: Reading<'_>,
+    _project: &mut ProjectModel,
 ) -> Result<Vec<Finding>, GitError> {
+    let Reading {
+        repo,
+        sides: (base, head),
+        matcher,
+        candidates,
+        findings,
+        risk,
+    } = reading;
     let mut found = Vec::new();
     let Some(trigger) = matcher.triggers.iter().find(|t| t.name == ENV_VAR) else {
         return Ok(found);

@@ -26,12 +26,11 @@
 //! its changed lines that are callback lines.
 
 use super::comments::CommentStyle;
-use super::enclosing::ScopeCandidate;
+use super::enclosing::Reading;
 use super::finding::Finding;
 use super::matcher::Matcher;
 use super::project::ProjectModel;
 use crate::git::{GitError, Head, LineSide, Repo};
-use crate::policy::RiskClass;
 
 /// The rule id of an auth callback.
 pub(crate) const RAILS_CALLBACK_RULE: &str = "auth.scope.rails-callback";
@@ -64,14 +63,17 @@ const CALLBACKS: [&str; 4] = [
 /// bodies fire an auth line rule (see the module's documentation). `risk` is the class
 /// the other findings reached.
 pub(crate) fn rails_callback_findings(
-    repo: &Repo,
-    (base, head): (&Head, &Head),
-    matcher: &Matcher,
+    reading: Reading<'_>,
     project: &mut ProjectModel,
-    candidates: &[ScopeCandidate],
-    findings: &[Finding],
-    risk: RiskClass,
 ) -> Result<Vec<Finding>, GitError> {
+    let Reading {
+        repo,
+        sides: (base, head),
+        matcher,
+        candidates,
+        findings,
+        risk,
+    } = reading;
     let mut found = Vec::new();
     let Some((trigger, class)) = matcher.trigger_above(AUTH, risk) else {
         return Ok(found);

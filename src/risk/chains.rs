@@ -31,12 +31,10 @@
 
 use super::callbacks::split_lines;
 use super::comments::CommentStyle;
-use super::enclosing::{closes_only, indentation, ScopeCandidate};
+use super::enclosing::{closes_only, indentation, Reading};
 use super::finding::Finding;
-use super::matcher::Matcher;
 use super::project::ProjectModel;
-use crate::git::{GitError, Head, Repo};
-use crate::policy::RiskClass;
+use crate::git::GitError;
 use regex::bytes::Regex;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -296,14 +294,17 @@ impl<'l> Lists<'l> {
 /// fire an auth line rule (see the module's documentation). `risk` is the class the
 /// other findings reached.
 pub(crate) fn middleware_chain_findings(
-    repo: &Repo,
-    (base, head): (&Head, &Head),
-    matcher: &Matcher,
+    reading: Reading<'_>,
     project: &mut ProjectModel,
-    candidates: &[ScopeCandidate],
-    findings: &[Finding],
-    risk: RiskClass,
 ) -> Result<Vec<Finding>, GitError> {
+    let Reading {
+        repo,
+        sides: (base, head),
+        matcher,
+        candidates,
+        findings,
+        risk,
+    } = reading;
     let mut found = Vec::new();
     let Some((trigger, class)) = matcher.trigger_above(AUTH, risk) else {
         return Ok(found);

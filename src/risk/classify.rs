@@ -28,9 +28,10 @@ mod whole_file;
 use super::bound_settings::bound_settings_findings;
 use super::callbacks::rails_callback_findings;
 use super::chains::middleware_chain_findings;
-use super::enclosing::scope_findings;
+use super::enclosing::{scope_findings, Reading};
 use super::finding::{Classification, Finding};
 use super::matcher::{CompileError, Matcher};
+use super::project::ProjectModel;
 use super::suppress::Suppressor;
 use super::syntax::{confirmed_findings, ChangedLines};
 use crate::git::{GitError, Head, RenameOptions, Repo, RepoPath};
@@ -147,44 +148,27 @@ pub fn classify_keeping_rules(
         &changed_lines,
         risk_so_far,
     )?);
-    let risk_so_far = risk_of(&findings)?;
-    findings.extend(scope_findings(
-        repo,
-        (&base_rev, head),
-        &matcher,
-        &visitor.candidates,
-        &findings,
-        risk_so_far,
-    )?);
-    let risk_so_far = risk_of(&findings)?;
-    findings.extend(rails_callback_findings(
-        repo,
-        (&base_rev, head),
-        &matcher,
-        &mut visitor.project,
-        &visitor.candidates,
-        &findings,
-        risk_so_far,
-    )?);
-    let risk_so_far = risk_of(&findings)?;
-    findings.extend(bound_settings_findings(
-        repo,
-        (&base_rev, head),
-        &matcher,
-        &visitor.candidates,
-        &findings,
-        risk_so_far,
-    )?);
-    let risk_so_far = risk_of(&findings)?;
-    findings.extend(middleware_chain_findings(
-        repo,
-        (&base_rev, head),
-        &matcher,
-        &mut visitor.project,
-        &visitor.candidates,
-        &findings,
-        risk_so_far,
-    )?);
+    // Readings beyond the changed line, in turn: each sees the findings before it and
+    // adds only what could raise the class they reached.
+    type ReadingFn = fn(Reading<'_>, &mut ProjectModel) -> Result<Vec<Finding>, GitError>;
+    let readings: [ReadingFn; 4] = [
+        scope_findings,
+        rails_callback_findings,
+        bound_settings_findings,
+        middleware_chain_findings,
+    ];
+    for read in readings {
+        let reading = Reading {
+            repo,
+            sides: (&base_rev, head),
+            matcher: &matcher,
+            candidates: &visitor.candidates,
+            findings: &findings,
+            risk: risk_of(&findings)?,
+        };
+        let found = read(reading, &mut visitor.project)?;
+        findings.extend(found);
+    }
     let order = |finding: &Finding| {
         let trigger = policy
             .triggers

@@ -21,6 +21,7 @@ use super::comments::CommentStyle;
 use super::finding::Finding;
 use super::keys::{self, Format};
 use super::matcher::{LineRule, Matcher};
+use super::project::ProjectModel;
 use super::syntax::{is_code, Grammar, CANDIDATES_PER_FILE};
 use crate::git::{GitError, Head, LineSide, Repo, RepoPath};
 use crate::policy::RiskClass;
@@ -28,6 +29,20 @@ use hashbrown::{HashMap, HashSet};
 
 /// Columns a tab counts for.
 const TAB: usize = 4;
+
+/// What a reading beyond the changed line (scope rules here, Rails callbacks, bound
+/// settings, handler lists) is given: the repository and the change's two sides, the
+/// compiled rules, the files with changed lines of code, the findings so far and the
+/// class they reached (a reading adds only findings that could raise it).
+#[derive(Clone, Copy)]
+pub(crate) struct Reading<'a> {
+    pub repo: &'a Repo,
+    pub sides: (&'a Head, &'a Head),
+    pub matcher: &'a Matcher,
+    pub candidates: &'a [ScopeCandidate],
+    pub findings: &'a [Finding],
+    pub risk: RiskClass,
+}
 
 /// The changed lines of code of one file that scope rules are to read.
 #[derive(Debug)]
@@ -377,13 +392,17 @@ pub(crate) fn closes_only(line: &[u8]) -> bool {
 /// reports each changed line whose path it matches. A rule is read only where it could change the answer: its trigger's class is
 /// above `risk` and its trigger has not fired on the file.
 pub(crate) fn scope_findings(
-    repo: &Repo,
-    (base, head): (&Head, &Head),
-    matcher: &Matcher,
-    candidates: &[ScopeCandidate],
-    findings: &[Finding],
-    risk: RiskClass,
+    reading: Reading<'_>,
+    _project: &mut ProjectModel,
 ) -> Result<Vec<Finding>, GitError> {
+    let Reading {
+        repo,
+        sides: (base, head),
+        matcher,
+        candidates,
+        findings,
+        risk,
+    } = reading;
     let mut found = Vec::new();
     for candidate in candidates {
         let rules: Vec<usize> = candidate

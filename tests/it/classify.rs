@@ -25,6 +25,16 @@ fn change(files: &[(&str, &str)]) -> Classification {
     run(&repo, &base, &head_commit(), None)
 }
 
+/// Asserts the class of `result`, and that `rule` fired exactly when that class is high.
+fn assert_class_by_rule(result: &Classification, class: RiskClass, rule: &str, case: &str) {
+    assert_eq!(result.risk, class, "{case}: {result:?}");
+    assert_eq!(
+        rules(result).contains(&rule),
+        class == RiskClass::High,
+        "{case}: {result:?}"
+    );
+}
+
 fn rules(result: &Classification) -> Vec<&str> {
     result
         .findings
@@ -2781,11 +2791,11 @@ fn a_rails_callback_is_read_by_the_method_it_names() {
         repo.write(path, edited);
         repo.commit("a callback");
         let result = run(&repo, &base, &head_commit(), None);
-        assert_eq!(result.risk, class, "{path} {callback}: {result:?}");
-        assert_eq!(
-            rules(&result).contains(&"auth.scope.rails-callback"),
-            class == RiskClass::High,
-            "{path} {callback}: {result:?}"
+        assert_class_by_rule(
+            &result,
+            class,
+            "auth.scope.rails-callback",
+            &format!("{path} {callback}"),
         );
     }
 }
@@ -2839,14 +2849,11 @@ fn a_rails_callback_is_read_in_the_concerns_the_controller_includes() {
         repo.write("app/controllers/messages_controller.rb", edited);
         repo.commit("a callback");
         let result = run(&repo, &base, &head_commit(), None);
-        assert_eq!(
-            result.risk, class,
-            "{include:?} {parent_text:?}: {result:?}"
-        );
-        assert_eq!(
-            rules(&result).contains(&"auth.scope.rails-callback"),
-            class == RiskClass::High,
-            "{include:?}: {result:?}"
+        assert_class_by_rule(
+            &result,
+            class,
+            "auth.scope.rails-callback",
+            &format!("{include:?} {parent_text:?}"),
         );
     }
 }
@@ -2904,11 +2911,11 @@ fn a_rails_callback_whose_concern_lies_past_the_limit_fails_closed() {
         repo.write("app/controllers/messages_controller.rb", edited);
         repo.commit("a callback");
         let result = run(&repo, &base, &head_commit(), None);
-        assert_eq!(result.risk, class, "{own:?}: {result:?}");
-        assert_eq!(
-            rules(&result).contains(&"auth.scope.rails-callback"),
-            class == RiskClass::High,
-            "{own:?}: {result:?}"
+        assert_class_by_rule(
+            &result,
+            class,
+            "auth.scope.rails-callback",
+            &format!("{own:?}"),
         );
     }
 }
@@ -3153,12 +3160,7 @@ fn a_changed_handler_of_a_route_is_read_with_the_handlers_beside_it() {
         repo.write(path, &after);
         repo.commit("handlers");
         let result = run(&repo, &base, &head_commit(), None);
-        assert_eq!(result.risk, class, "{after}: {result:?}");
-        assert_eq!(
-            rules(&result).contains(&"auth.scope.middleware-chain"),
-            class == RiskClass::High,
-            "{after}: {result:?}"
-        );
+        assert_class_by_rule(&result, class, "auth.scope.middleware-chain", &after);
     }
 }
 
@@ -3372,12 +3374,7 @@ fn a_settings_class_bound_by_a_file_beside_it_is_an_env_setting() {
         );
         repo.commit("a default");
         let result = run(&repo, &base, &head_commit(), None);
-        assert_eq!(result.risk, class, "{binder_name}: {result:?}");
-        assert_eq!(
-            rules(&result).contains(&"env-var.file.bound-settings"),
-            class == RiskClass::High,
-            "{result:?}"
-        );
+        assert_class_by_rule(&result, class, "env-var.file.bound-settings", binder_name);
     }
     let settings = "from pydantic_settings import BaseSettings\nfrom .db import DatabaseConfig\n\nclass Settings(BaseSettings):\n    db: DatabaseConfig = DatabaseConfig()\n";
     let db = "from pydantic import BaseModel\n\nclass DatabaseConfig(BaseModel):\n    pool_size: int = 5\n";
