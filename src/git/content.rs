@@ -104,6 +104,56 @@ impl Kept {
     }
 }
 
+/// Contents the one-thread stream read of the files its visitor reads again by path
+/// ([`ChangeVisitor::reads_again`]), up to [`READ_AGAIN_BYTES`] in all: each object's
+/// content by its id, and the object each path of the change's two commits holds, as the
+/// stream listed them. Only objects: a working-tree file is read from the disk again.
+#[derive(Default)]
+pub(super) struct ReadAgain {
+    contents: HashMap<Oid, Vec<u8>>,
+    paths: HashMap<(Oid, Vec<u8>), Oid>,
+    bytes: usize,
+    /// The base commit and the head commit (none for the working tree) of the change
+    /// being streamed.
+    commits: Option<(Oid, Option<Oid>)>,
+}
+
+/// The most content [`ReadAgain`] holds: beyond it, a file is inflated again when read.
+const READ_AGAIN_BYTES: usize = 8 << 20;
+
+impl ReadAgain {
+    /// The change from `base` to `head` (`None`: the working tree) is about to be streamed.
+    pub(super) fn streaming(&mut self, base: Oid, head: Option<Oid>) {
+        self.commits = Some((base, head));
+    }
+
+    /// Keeps the content of `side`, the old side (`old`) or the new one of an entry of the
+    /// change being streamed, when it is an object of a commit and the budget allows.
+    fn keep(&mut self, side: &Side, old: bool, content: &[u8]) {
+        let Some((base, head)) = self.commits else {
+            return;
+        };
+        let commit = if old { Some(base) } else { head };
+        let Some(commit) = commit.filter(|_| !side.in_worktree && !side.id.is_zero()) else {
+            return;
+        };
+        if !self.contents.contains_key(&side.id) {
+            if self.bytes + content.len() > READ_AGAIN_BYTES {
+                return;
+            }
+            self.bytes += content.len();
+            self.contents.insert(side.id, content.to_vec());
+        }
+        self.paths.insert((commit, side.path.clone()), side.id);
+    }
+
+    /// The content kept of `path` at `commit`, if the stream kept it.
+    pub(super) fn content_at(&self, commit: Oid, path: &[u8]) -> Option<&[u8]> {
+        let id = self.paths.get(&(commit, path.to_vec()))?;
+        self.contents.get(id).map(Vec::as_slice)
+    }
+}
+
 impl Repo {
     /// Describes one entry and streams its lines to `visitor` if it asks for them.
     pub(super) fn stream_entry(
@@ -149,10 +199,10 @@ impl Repo {
             return Ok(Some(file));
         }
         let old = old.filter(|_| !visitor.whole(&file));
-        match (old, new) {
-            (None, Some(new)) => stream_whole(&file, &new, LineSide::Added, visitor),
-            (Some(old), None) => stream_whole(&file, &old, LineSide::Removed, visitor),
-            (Some(old), Some(new)) => diff_lines(&old, &new, |side, index, line| {
+        match (&old, &new) {
+            (None, Some(new)) => stream_whole(&file, new, LineSide::Added, visitor),
+            (Some(old), None) => stream_whole(&file, old, LineSide::Removed, visitor),
+            (Some(old), Some(new)) => diff_lines(old, new, |side, index, line| {
                 let content = line.strip_suffix(b"\r").unwrap_or(line);
                 let number = index + 1;
                 visitor.line(
@@ -165,6 +215,15 @@ impl Repo {
                 );
             }),
             (None, None) => {}
+        }
+        if visitor.reads_again(&file) {
+            let mut read_again = self.read_again.borrow_mut();
+            let sides = [(&entry.old, old, true), (&entry.new, new, false)];
+            for (side, content, is_old) in sides {
+                if let (Some(side), Some(content)) = (side, content) {
+                    read_again.keep(side, is_old, &content);
+                }
+            }
         }
         Ok(Some(file))
     }
@@ -327,6 +386,36 @@ pub(super) fn stream_whole(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_again_keeps_only_objects_of_the_streamed_commits_within_its_budget() {
+        let id = |byte: u8| Oid::from_bytes(&[byte; 20]).expect("an object id");
+        let side = |path: &str, byte: u8, in_worktree: bool| Side {
+            path: path.as_bytes().to_vec(),
+            id: id(byte),
+            mode: 0o100644,
+            in_worktree,
+        };
+        let (base, head) = (id(1), id(2));
+        let mut kept = ReadAgain::default();
+        // Before a change is streamed, no side has a commit.
+        kept.keep(&side("a", 3, false), false, b"new a");
+        assert_eq!(kept.content_at(head, b"a"), None);
+        kept.streaming(base, Some(head));
+        kept.keep(&side("a", 3, false), false, b"new a");
+        kept.keep(&side("a", 4, false), true, b"old a");
+        assert_eq!(kept.content_at(head, b"a"), Some(&b"new a"[..]));
+        assert_eq!(kept.content_at(base, b"a"), Some(&b"old a"[..]));
+        // A working-tree file, and whatever is over the budget, are read again.
+        kept.keep(&side("w", 5, true), false, b"w");
+        assert_eq!(kept.content_at(head, b"w"), None);
+        kept.keep(&side("big", 6, false), true, &vec![b'x'; READ_AGAIN_BYTES]);
+        assert_eq!(kept.content_at(base, b"big"), None);
+        // The working tree as head: its new sides have no commit.
+        kept.streaming(base, None);
+        kept.keep(&side("n", 7, false), false, b"n");
+        assert!(kept.paths.keys().all(|(_, path)| path != b"n"));
+    }
 
     #[test]
     fn binary_text_decodes_utf16_and_splits_at_control_bytes() {

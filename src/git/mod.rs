@@ -98,6 +98,14 @@ pub trait ChangeVisitor {
     /// read (not for an added file or a submodule, nor when [`Self::reads_lines`] is
     /// false), before its lines.
     fn old_side_holds(&mut self, _file: &ChangedFile, _holds: bool) {}
+
+    /// Whether the visitor will read `file` again by path ([`Repo::read_file_at`]) once
+    /// its lines are streamed: asked after its last line, when the change is streamed on
+    /// one thread. The contents the stream read of its committed sides are then kept, so
+    /// that reading them again inflates nothing (see [`Repo::read_file_at`]).
+    fn reads_again(&self, _file: &ChangedFile) -> bool {
+        false
+    }
 }
 
 /// An open git repository.
@@ -110,6 +118,9 @@ pub struct Repo {
     /// The commit each revision read files at names: resolving a revision again for every
     /// file read (the project model reads some sixty) cost a fifth of a one-line change.
     commits_read: std::cell::RefCell<std::collections::HashMap<String, Oid>>,
+    /// The contents the stream read of files its visitor reads again (see
+    /// [`ChangeVisitor::reads_again`]), by commit and path.
+    read_again: std::cell::RefCell<content::ReadAgain>,
 }
 
 /// One directory's entries at one commit: name to object id and kind.
@@ -132,6 +143,7 @@ impl Repo {
                 inner,
                 dirs_read: Default::default(),
                 commits_read: Default::default(),
+                read_again: Default::default(),
             })
             .map_err(|error| not_a_repository(path, &error))
     }
@@ -144,6 +156,7 @@ impl Repo {
                 inner,
                 dirs_read: Default::default(),
                 commits_read: Default::default(),
+                read_again: Default::default(),
             })
             .map_err(|error| not_a_repository(dir, &error))
     }
@@ -209,6 +222,7 @@ impl Repo {
         };
         let mut entries = self.entries(base_oid, head_oid)?;
         let (rename_search_skipped, mut kept) = self.pair_renames(&mut entries, renames)?;
+        self.read_again.borrow_mut().streaming(base_oid, head_oid);
         let files = if visitor.reads_lines() && entries.len() >= pipeline::MIN_FILES {
             self.stream_in_parallel(&entries, kept, visitor)?
         } else {
@@ -227,7 +241,9 @@ impl Repo {
     }
 
     /// The content of `path` (relative to the root, `/`-separated) at `at`, or `None` when
-    /// no such file exists there.
+    /// no such file exists there. A file the stream kept for its visitor (see
+    /// [`ChangeVisitor::reads_again`]) is handed out from memory: the stream saw that
+    /// object at that path of that commit, and a commit's trees never change.
     pub fn read_file_at(&self, at: &Head, path: &str) -> Result<Option<Vec<u8>>, GitError> {
         match at {
             Head::WorkTree => self.read_worktree_file(path),
@@ -522,6 +538,9 @@ impl Repo {
 
     fn read_blob_at(&self, rev: &str, path: &str) -> Result<Option<Vec<u8>>, GitError> {
         let commit = self.commit_read(rev)?;
+        if let Some(content) = self.read_again.borrow().content_at(commit, path.as_bytes()) {
+            return Ok(Some(content.to_vec()));
+        }
         let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
         let found = self.with_dir_entries(commit, dir, |entries| entries.get(name).copied())?;
         let Some((id, kind)) = found else {

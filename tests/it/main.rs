@@ -24,6 +24,7 @@ mod forged_output;
 mod formats;
 mod fuzz_regressions;
 mod git_change_set;
+mod git_read_again;
 mod git_renames;
 mod grammars;
 mod init;

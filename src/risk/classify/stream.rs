@@ -518,6 +518,26 @@ impl ChangeVisitor for Classifier<'_> {
         Some(MARKER.as_bytes())
     }
 
+    /// Scope rules (and the readings after them) read a file with changed lines of code
+    /// again, the grammar reads one whose `in_code` match it confirms, each only for a
+    /// rule whose trigger could still raise the class; the end of the file reads one
+    /// whose held lines decide a waiting finding. (The class the findings so far reach is
+    /// a guess of the one those readings see: a file not kept is only inflated again.)
+    fn reads_again(&self, file: &ChangedFile) -> bool {
+        let reached = self.findings.iter().map(|finding| finding.class).max();
+        let raises = |rule: usize| {
+            let trigger = &self.matcher.triggers[self.matcher.line_rules[rule].trigger];
+            reached.is_none_or(|class| trigger.class > class)
+        };
+        let scoped = self.candidate.as_ref();
+        scoped.is_some_and(|candidate| candidate.rules.iter().any(|&rule| raises(rule)))
+            || (self.waiting.holds() && !self.pending.is_empty())
+            || self
+                .in_code
+                .last()
+                .is_some_and(|candidate| candidate.path == file.path && raises(candidate.rule))
+    }
+
     fn old_side_holds(&mut self, file: &ChangedFile, holds: bool) {
         if !holds {
             self.unmarked.insert(file.path.clone());
