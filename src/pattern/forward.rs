@@ -16,8 +16,9 @@
 
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::iter::Searcher;
 use regex_automata::util::syntax;
-use regex_automata::Input;
+use regex_automata::{Anchored, Input, Match, MatchError, PatternID};
 use regex_syntax::hir::Hir;
 use std::sync::Mutex;
 
@@ -25,6 +26,9 @@ use std::sync::Mutex;
 #[derive(Debug)]
 pub(crate) struct Forward {
     dfa: DFA,
+    /// The longest a match can be, in bytes, when the pattern says (a match's start is
+    /// searched for no further back from its end).
+    maximum_len: Option<usize>,
     /// Created on the first search; a search that finds it taken (another thread
     /// searching with it) uses a cache of its own.
     cache: Mutex<Option<Cache>>,
@@ -79,6 +83,7 @@ impl Forward {
             .ok()?;
         Some(Forward {
             dfa,
+            maximum_len: hir.properties().maximum_len(),
             cache: Mutex::new(None),
         })
     }
@@ -87,12 +92,65 @@ impl Forward {
     /// gave up (or quit on a byte it cannot decide on), and only a full regex can say.
     pub(crate) fn is_match(&self, haystack: &[u8]) -> Option<bool> {
         let input = Input::new(haystack).earliest(true);
-        let search = |cache: &mut Cache| self.dfa.try_search_fwd(cache, &input).ok();
-        let found = match self.cache.try_lock() {
+        let found = self.with_cache(|cache| self.dfa.try_search_fwd(cache, &input).ok())?;
+        Some(found.is_some())
+    }
+
+    /// Where each match of the pattern in `haystack` starts: the matches
+    /// `meta::Regex::find_iter` reports (leftmost-first, none overlapping, an empty
+    /// match not where the last one ended), by the same iteration; `None` when the lazy
+    /// DFA gave up, and only a full regex can say.
+    ///
+    /// `meta` finds a match's end with this DFA and its start with a second, reverse
+    /// DFA, whose NFA costs as much to build again (with the capture states, half of
+    /// what compiling a rule cost). A leftmost-first match starts where the first match
+    /// of all starts, so its start is the first position from which an anchored search
+    /// of this same DFA finds any match: the reverse DFA's answer, found forward.
+    pub(crate) fn match_starts(&self, haystack: &[u8]) -> Option<Vec<usize>> {
+        self.with_cache(|cache| {
+            let mut searcher = Searcher::new(Input::new(haystack));
+            let mut starts = Vec::new();
+            while let Some(found) = searcher.try_advance(|input| self.find(cache, input)).ok()? {
+                starts.push(found.start());
+            }
+            Some(starts)
+        })
+    }
+
+    /// The leftmost-first match in `input`'s span: its end by an unanchored search, its
+    /// start the first position of the span from which an anchored search matches (no
+    /// further back from the end than the longest match).
+    fn find(&self, cache: &mut Cache, input: &Input<'_>) -> Result<Option<Match>, MatchError> {
+        let Some(end) = self.dfa.try_search_fwd(cache, input)? else {
+            return Ok(None);
+        };
+        let end = end.offset();
+        let earliest = match self.maximum_len {
+            Some(length) => end.saturating_sub(length).max(input.start()),
+            None => input.start(),
+        };
+        for start in earliest..=end {
+            let anchored = input
+                .clone()
+                .span(start..input.end())
+                .anchored(Anchored::Yes)
+                .earliest(true);
+            if self.dfa.try_search_fwd(cache, &anchored)?.is_some() {
+                return Ok(Some(Match::new(PatternID::ZERO, start..end)));
+            }
+        }
+        // A match ends at `end`, so one starts in the span: not reached. Fail closed
+        // all the same (the whole regex answers).
+        Err(MatchError::gave_up(end))
+    }
+
+    /// Runs `search` with this DFA's cache (created on the first search), or with a
+    /// cache of its own when another thread is searching with it.
+    fn with_cache<T>(&self, search: impl FnOnce(&mut Cache) -> T) -> T {
+        match self.cache.try_lock() {
             Ok(mut guard) => search(guard.get_or_insert_with(|| self.dfa.create_cache())),
             Err(_) => search(&mut self.dfa.create_cache()),
-        }?;
-        Some(found.is_some())
+        }
     }
 }
 
@@ -172,9 +230,72 @@ mod tests {
                     answer.is_none_or(|found| found == meta.is_match(&haystack)),
                     "{capacity}: {answer:?}"
                 );
+                let starts = forward.match_starts(&haystack);
+                gave_up += usize::from(starts.is_none());
+                let expected: Vec<usize> = meta.find_iter(&haystack).map(|m| m.start()).collect();
+                assert!(starts.is_none_or(|starts| starts == expected), "{capacity}");
             }
         }
         assert!(gave_up > 0, "no search gave up: the test proves nothing");
+    }
+
+    #[test]
+    fn match_starts_are_where_the_meta_regex_finds_its_matches() {
+        // Leftmost-first alternations that prefer a shorter or a later-written branch,
+        // overlapping candidates, empty matches (after a match and on their own), word
+        // boundaries and anchors read in a span that starts after the haystack's start.
+        let syntax = syntax::Config::new().unicode(false).utf8(false);
+        let patterns = [
+            r"(?i)\bsessions?_?(?:id|token)\b|^\s*passw(?:or)?d\s*[:=]",
+            r"ab|abcd|bcd|c",
+            r"a*",
+            r"x*|b",
+            r"\b",
+            r"^|$|,",
+            r"(?m)^\w+$",
+            r"aaa|aa",
+            r"[a-z0-9](?:token|tok)(?:\b|_)|_",
+            r"\bfoo",
+            r"[a-z]{2,4}d|z",
+            r"\w+x",
+        ];
+        let haystacks = [
+            "",
+            "a",
+            "abcd",
+            "abcdbcdc",
+            "aaaaaaa",
+            "xxbxxb",
+            "session_id sessionstoken",
+            "  password: x, passwd=",
+            "foo foofoo xfoo",
+            "a_tokenb_tok_",
+            "one\ntwo words\n",
+            "aa aaa aaaa",
+            "\u{17f}ession_id \u{ff} foo\r",
+        ];
+        let mut matched = 0;
+        for pattern in patterns {
+            let forward = Forward::new(pattern, &syntax, line_settings()).expect("builds");
+            let meta = regex_automata::meta::Builder::new()
+                .syntax(syntax)
+                .configure(regex_automata::meta::Config::new().utf8_empty(false))
+                .build(pattern)
+                .expect("builds");
+            for haystack in haystacks {
+                let expected: Vec<usize> = meta
+                    .find_iter(haystack.as_bytes())
+                    .map(|m| m.start())
+                    .collect();
+                matched += expected.len();
+                assert_eq!(
+                    forward.match_starts(haystack.as_bytes()),
+                    Some(expected),
+                    "{pattern} on {haystack:?}"
+                );
+            }
+        }
+        assert!(matched > 50, "{matched}");
     }
 
     #[test]

@@ -100,9 +100,10 @@ pub(crate) struct LineRule {
     source: PolicyText,
     /// The regex, compiled on first use.
     regex: OnceLock<Result<Regex, String>>,
-    /// For a rule only asked whether a text matches (no spans, no captures): its forward
-    /// lazy DFA alone, built on first use instead of the whole regex (`None`: it could
-    /// not be built, and the whole regex answers). Boxed: a rule without one stays
+    /// For a rule only asked whether a text matches or where its matches in a line start
+    /// (no captures, not in a whole file): its forward lazy DFA alone, built on first use
+    /// instead of the whole regex (`None`: it could not be built, and the whole regex
+    /// answers). Boxed: a rule without one stays
     /// small (the policy's rules are built, moved and freed in every process).
     forward: OnceLock<Option<Box<Forward>>>,
     /// What every match requires, read when a line first passes the prefilter.
@@ -129,21 +130,52 @@ impl LineRule {
         if !self.could_match(content) {
             return false;
         }
-        if !self.needs_spans() {
-            let forward = self.forward.get_or_init(|| line_forward(&self.source));
-            if let Some(answer) = forward.as_ref().and_then(|f| f.is_match(content)) {
+        if !self.needs_whole() {
+            if let Some(answer) = self.forward().and_then(|f| f.is_match(content)) {
                 return answer;
             }
         }
         self.regex().is_some_and(|regex| regex.is_match(content))
     }
 
-    /// Whether the classifier asks this rule for more than whether a text matches: where
-    /// its matches start (a rule whose match must start in code, a rule that reads a
-    /// whole file) or its `value` group (a secret rule's placeholder check and
-    /// redaction). Those rules are compiled whole from the start.
-    fn needs_spans(&self) -> bool {
-        self.in_code || self.file_scope || self.secret.is_some()
+    /// Where each match of the regex in `content` starts, as `find_iter` reports them;
+    /// `None` when the regex does not compile. A rule that needs no more of its regex
+    /// (an `in_code` rule) answers by its forward lazy DFA, whose build costs about
+    /// half of the whole regex's (no reverse NFA, no capture states); when that DFA
+    /// gives up, the whole regex answers.
+    pub fn match_starts(&self, content: &[u8]) -> Option<Vec<usize>> {
+        if !self.needs_whole() {
+            if let Some(starts) = self.forward().and_then(|f| f.match_starts(content)) {
+                return Some(starts);
+            }
+        }
+        let regex = self.regex()?;
+        Some(
+            regex
+                .find_iter(content)
+                .map(|found| found.start())
+                .collect(),
+        )
+    }
+
+    /// Whether the rule's regex compiles (as its forward lazy DFA, where that is all it
+    /// needs, or whole).
+    pub fn compiles(&self) -> bool {
+        (!self.needs_whole() && self.forward().is_some()) || self.regex().is_some()
+    }
+
+    /// The forward lazy DFA, built on first use (`None`: it could not be built).
+    fn forward(&self) -> Option<&Forward> {
+        let forward = self.forward.get_or_init(|| line_forward(&self.source));
+        forward.as_deref()
+    }
+
+    /// Whether the classifier asks this rule for more than where its matches start in a
+    /// line: where they start in a whole file (a file rule, see `enclosing`) or its
+    /// `value` group (a secret rule's placeholder check and redaction). Those rules are
+    /// compiled whole from the start.
+    fn needs_whole(&self) -> bool {
+        self.file_scope || self.secret.is_some()
     }
 
     /// Whether `content` could match: until the regex is compiled, `content` must hold

@@ -173,7 +173,7 @@ fn reread<'p>(
         let parsed = trees
             .entry((side, path))
             .or_insert_with(|| Grammar::for_path(&text).and_then(|g| Parsed::new(g, &bytes)));
-        let (Some(parsed), Some(regex)) = (parsed.as_ref(), rule.regex()) else {
+        let Some(parsed) = parsed.as_ref().filter(|_| rule.compiles()) else {
             return Ok(Some(finding(matcher, candidate)));
         };
         let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
@@ -187,7 +187,11 @@ fn reread<'p>(
                     && (rule.reads_test_files || !parsed.in_test_item(number, column))
             };
             let folds = !line.is_ascii() && parsed.grammar == Grammar::Python;
-            let fires = folds || regex.find_iter(line).any(|found| in_code(found.start()));
+            let fires = folds
+                || match rule.match_starts(line) {
+                    Some(starts) => starts.into_iter().any(in_code),
+                    None => return Ok(Some(finding(matcher, candidate))),
+                };
             if fires {
                 return Ok(Some(Finding::of_line(
                     matcher,

@@ -364,14 +364,14 @@ impl<'a> Classifier<'a> {
         folded: Option<&Folded>,
     ) {
         let rule = &self.matcher.line_rules[index];
-        let columns = match (rule.regex(), folded) {
-            (Some(regex), None) => regex.find_iter(line.content).map(|m| m.start()).collect(),
-            (Some(regex), Some(folded)) => regex
-                .find_iter(&folded.text)
-                .map(|m| folded.origin(m.start()))
-                .collect(),
-            (None, _) => Vec::new(),
+        let columns = match folded {
+            None => rule.match_starts(line.content),
+            Some(folded) => rule.match_starts(&folded.text).map(|starts| {
+                let origins = starts.into_iter().map(|start| folded.origin(start));
+                origins.collect()
+            }),
         };
+        let columns = columns.unwrap_or_default();
         self.in_code.push(InCodeCandidate {
             path: file.path.clone(),
             old_path: file.old_path.clone(),

@@ -97,6 +97,15 @@ proptest::proptest! {
             id,
             String::from_utf8_lossy(&line)
         );
+        // And where each match starts (what an `in_code` rule's grammar check reads).
+        let starts: Vec<usize> = whole.find_iter(&line).map(|found| found.start()).collect();
+        proptest::prop_assert_eq!(
+            forward.match_starts(&line),
+            Some(starts),
+            "{} on {:?}",
+            id,
+            String::from_utf8_lossy(&line)
+        );
     }
 }
 
@@ -177,6 +186,13 @@ fn the_forward_dfa_answers_on_long_and_odd_lines() {
                 "{id}: {answer:?} on a line of {} bytes",
                 line.len()
             );
+            let starts = forward.match_starts(line);
+            let expected: Vec<usize> = whole.find_iter(line).map(|found| found.start()).collect();
+            assert!(
+                starts.as_ref().is_none_or(|starts| *starts == expected),
+                "{id}: match starts on a line of {} bytes",
+                line.len()
+            );
         }
     }
 }
@@ -194,6 +210,12 @@ fn the_forward_dfa_answers_on_each_rules_own_words() {
                 assert_eq!(
                     forward.is_match(line.as_bytes()),
                     Some(expected),
+                    "{id}: {line}"
+                );
+                let starts = whole.find_iter(line.as_bytes()).map(|found| found.start());
+                assert_eq!(
+                    forward.match_starts(line.as_bytes()),
+                    Some(starts.collect()),
                     "{id}: {line}"
                 );
             }
