@@ -26,6 +26,7 @@ mod error;
 mod index;
 mod linediff;
 mod listing;
+mod packs;
 mod pipeline;
 mod renames;
 mod similarity;
@@ -139,12 +140,7 @@ impl Repo {
     pub fn open(path: &Path) -> Result<Repo, GitError> {
         skip_hash_verification();
         Repository::open(path)
-            .map(|inner| Repo {
-                inner,
-                dirs_read: Default::default(),
-                commits_read: Default::default(),
-                read_again: Default::default(),
-            })
+            .map(opened)
             .map_err(|error| not_a_repository(path, &error))
     }
 
@@ -152,12 +148,7 @@ impl Repo {
     pub fn discover(dir: &Path) -> Result<Repo, GitError> {
         skip_hash_verification();
         Repository::discover(dir)
-            .map(|inner| Repo {
-                inner,
-                dirs_read: Default::default(),
-                commits_read: Default::default(),
-                read_again: Default::default(),
-            })
+            .map(opened)
             .map_err(|error| not_a_repository(dir, &error))
     }
 
@@ -678,34 +669,18 @@ impl ChangeVisitor for FilesOnly {
 /// and which costs a third of a large diff. The setting is process-wide and idempotent.
 fn skip_hash_verification() {
     git2::opts::strict_hash_verification(false);
-    bound_pack_mappings();
 }
 
-/// How much of a pack file libgit2 maps at once, and at most in all.
-const PACK_WINDOW: usize = 64 << 20;
-const PACK_MAPPED_LIMIT: usize = 128 << 20;
-
-/// Bounds how much of the pack files stays mapped, and so resident. libgit2 maps a pack
-/// in windows of 1 GiB, up to 8 GiB in all, and unmaps none before it must, so every page
-/// a large change reads (with the pages the kernel maps around each) stays in the
-/// process's memory to the end: 29 MiB of a 380 MiB pack on a 2,000-file rails range,
-/// more than git's whole heap. With windows of [`PACK_WINDOW`] and [`PACK_MAPPED_LIMIT`]
-/// in all, libgit2 unmaps the least recently used window beyond the limit; the pages
-/// stay in the page cache, so mapping them again costs little system time.
-/// Process-wide, set once, when the first repository is opened.
-fn bound_pack_mappings() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        // SAFETY: these write two of libgit2's globals, which its pack code reads when
-        // it maps a window. Either value is valid at any time (libgit2 reads each once
-        // per window it maps), and `Once` makes this the only write.
-        let set = unsafe {
-            git2::opts::set_mwindow_size(PACK_WINDOW)
-                .and_then(|()| git2::opts::set_mwindow_mapped_limit(PACK_MAPPED_LIMIT))
-        };
-        // The defaults stay if libgit2 refuses: slower to free, never wrong.
-        drop(set);
-    });
+/// The repository `inner`, opened: how much of its packs stays mapped is bounded (see
+/// [`packs`]).
+fn opened(inner: Repository) -> Repo {
+    packs::bound_pack_mappings(&inner.commondir().join("objects"));
+    Repo {
+        inner,
+        dirs_read: Default::default(),
+        commits_read: Default::default(),
+        read_again: Default::default(),
+    }
 }
 
 fn change_status(delta: Delta) -> Option<ChangeStatus> {
