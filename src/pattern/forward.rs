@@ -22,6 +22,15 @@ use regex_automata::{Anchored, Input, Match, MatchError, PatternID};
 use regex_syntax::hir::Hir;
 use std::sync::Mutex;
 
+/// The bytes the anchored searches that find where matches start may read in one
+/// haystack, beyond [`START_SEARCH_BYTES_PER_BYTE`] per byte of it: no short line
+/// reaches it, and past it the whole regex answers.
+const START_SEARCH_BUDGET: usize = 256 * 1024;
+
+/// The bytes those searches may read per byte of the haystack, beyond
+/// [`START_SEARCH_BUDGET`]: what keeps them linear in the haystack.
+const START_SEARCH_BYTES_PER_BYTE: usize = 16;
+
 /// The forward lazy DFA of one pattern and its cache.
 #[derive(Debug)]
 pub(crate) struct Forward {
@@ -110,7 +119,9 @@ impl Forward {
         self.with_cache(|cache| {
             let mut searcher = Searcher::new(Input::new(haystack));
             let mut starts = Vec::new();
-            while let Some(found) = searcher.try_advance(|input| self.find(cache, input)).ok()? {
+            let mut budget = START_SEARCH_BUDGET + START_SEARCH_BYTES_PER_BYTE * haystack.len();
+            let mut find = |input: &Input<'_>| self.find(cache, input, &mut budget);
+            while let Some(found) = searcher.try_advance(&mut find).ok()? {
                 starts.push(found.start());
             }
             Some(starts)
@@ -119,8 +130,19 @@ impl Forward {
 
     /// The leftmost-first match in `input`'s span: its end by an unanchored search, its
     /// start the first position of the span from which an anchored search matches (no
-    /// further back from the end than the longest match).
-    fn find(&self, cache: &mut Cache, input: &Input<'_>) -> Result<Option<Match>, MatchError> {
+    /// further back from the end than the longest match). Each anchored search reads
+    /// no further than the match's end (a match from an earlier position would be one
+    /// in the whole span; look-around still sees the bytes after it), and the bytes
+    /// they could read are charged to `budget`: a line where finding starts forward
+    /// would cost more than linear work (every position of a long run starting a
+    /// search that reads to the match's end: `get(get(get(…` before an ownership
+    /// check) gives up, and the whole regex, linear by its reverse DFA, answers.
+    fn find(
+        &self,
+        cache: &mut Cache,
+        input: &Input<'_>,
+        budget: &mut usize,
+    ) -> Result<Option<Match>, MatchError> {
         let Some(end) = self.dfa.try_search_fwd(cache, input)? else {
             return Ok(None);
         };
@@ -130,9 +152,12 @@ impl Forward {
             None => input.start(),
         };
         for start in earliest..=end {
+            *budget = budget
+                .checked_sub(end - start + 1)
+                .ok_or_else(|| MatchError::gave_up(start))?;
             let anchored = input
                 .clone()
-                .span(start..input.end())
+                .span(start..end)
                 .anchored(Anchored::Yes)
                 .earliest(true);
             if self.dfa.try_search_fwd(cache, &anchored)?.is_some() {
@@ -258,6 +283,10 @@ mod tests {
             r"\bfoo",
             r"[a-z]{2,4}d|z",
             r"\w+x",
+            r"a\b|b",
+            r"x$|xy",
+            r"(?m)a$|ab|\n",
+            r"a(?:b|bc)\B|\bc",
         ];
         let haystacks = [
             "",
@@ -273,6 +302,8 @@ mod tests {
             "one\ntwo words\n",
             "aa aaa aaaa",
             "\u{17f}ession_id \u{ff} foo\r",
+            "ab a xy x",
+            "a\nab\r\nabcd abc abcc",
         ];
         let mut matched = 0;
         for pattern in patterns {
@@ -296,6 +327,30 @@ mod tests {
             }
         }
         assert!(matched > 50, "{matched}");
+    }
+
+    #[test]
+    fn match_starts_give_up_where_finding_them_forward_would_not_be_linear() {
+        // Every `get(` of a long run starts an anchored search that reads on to the
+        // one match's end, far past it: forward, that is quadratic in the line (a
+        // line of 320 KB took 33 s). Past the budget the DFA gives up and the whole
+        // regex answers; a short line of the same shape is still answered here.
+        let syntax = syntax::Config::new().unicode(false).utf8(false);
+        let pattern = r"\bget\([^)]*\buser=|current_user\.\w+\.find\b";
+        let forward = Forward::new(pattern, &syntax, line_settings()).expect("builds");
+        let meta = regex_automata::meta::Builder::new()
+            .syntax(syntax)
+            .configure(regex_automata::meta::Config::new().utf8_empty(false))
+            .build(pattern)
+            .expect("builds");
+        for (count, answers) in [(20, true), (20_000, false)] {
+            let line = format!("q = {} current_user.posts.find", "get(".repeat(count));
+            let expected: Vec<usize> = meta.find_iter(line.as_bytes()).map(|m| m.start()).collect();
+            assert_eq!(expected.len(), 1, "{count}");
+            let starts = forward.match_starts(line.as_bytes());
+            assert_eq!(starts.is_some(), answers, "{count}");
+            assert!(starts.is_none_or(|starts| starts == expected), "{count}");
+        }
     }
 
     #[test]
