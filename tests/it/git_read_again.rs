@@ -165,3 +165,81 @@ fn the_working_tree_is_read_from_the_disk_and_its_base_from_what_the_stream_read
     assert_eq!(read(&Head::WorkTree).as_deref(), Some("third\n"));
     assert_eq!(read(&Head::Rev(base.clone())).as_deref(), Some("first\n"));
 }
+
+#[test]
+fn paths_that_differ_only_by_case_a_link_and_a_copy_source_read_again_as_git_holds_them() {
+    // Two paths one letter's case apart, a symbolic link whose target changes, and the
+    // source of a copy (`--copies`) that the change also edits: each side of each is
+    // read again from what the stream read, and each is that path's own content.
+    let (repo, base) = TestRepo::with_files(&[
+        ("Auth.py", &body("upper")),
+        ("auth.py", &body("lower")),
+        ("src/source.py", &body("source")),
+    ]);
+    std::os::unix::fs::symlink("auth.py", repo.path().join("link.py")).expect("a link");
+    let base_link = repo.commit("a link");
+    let upper = format!("{}upper edit\n", body("upper"));
+    let lower = format!("{}lower edit\n", body("lower"));
+    let copied = format!("{}copied\n", body("source"));
+    let source = format!("{}source edit\n", body("source"));
+    repo.write("Auth.py", &upper)
+        .write("auth.py", &lower)
+        .write("src/copy.py", &copied)
+        .write("src/source.py", &source)
+        .remove("link.py");
+    std::os::unix::fs::symlink("Auth.py", repo.path().join("link.py")).expect("a link");
+    let head = repo.commit("edit both, copy, relink");
+
+    let opened = Repo::open(repo.path()).unwrap();
+    let options = RenameOptions {
+        copies: true,
+        ..RenameOptions::default()
+    };
+    let change = opened
+        .visit_changes(&base_link, &head_commit(), &options, &mut ReadsAgain(true))
+        .unwrap();
+    assert!(
+        change
+            .files
+            .iter()
+            .any(|file| file.path.as_bytes() == b"src/copy.py"
+                && file
+                    .old_path
+                    .as_ref()
+                    .is_some_and(|old| old.as_bytes() == b"src/source.py")),
+        "the copy is found from its source"
+    );
+    for (rev, path) in [
+        (&base_link, "Auth.py"),
+        (&base_link, "auth.py"),
+        (&base_link, "src/source.py"),
+        (&base_link, "link.py"),
+        (&head, "Auth.py"),
+        (&head, "auth.py"),
+        (&head, "src/copy.py"),
+        (&head, "link.py"),
+    ] {
+        remove_object(&repo, rev, path);
+    }
+
+    let read = |rev: &str, path: &str| {
+        let at = Head::Rev(rev.to_string());
+        text(opened.read_file_at(&at, path).unwrap())
+    };
+    assert_eq!(read(&base_link, "Auth.py"), Some(body("upper")));
+    assert_eq!(read(&base_link, "auth.py"), Some(body("lower")));
+    assert_eq!(read(&head, "Auth.py"), Some(upper));
+    assert_eq!(read(&head, "auth.py"), Some(lower));
+    assert_eq!(read(&base_link, "AUTH.py"), None);
+    assert_eq!(read(&base_link, "src/source.py"), Some(body("source")));
+    assert_eq!(read(&head, "src/source.py"), Some(source));
+    assert_eq!(read(&head, "src/copy.py"), Some(copied));
+    assert_eq!(read(&base_link, "src/copy.py"), None);
+    assert_eq!(read(&base_link, "link.py").as_deref(), Some("auth.py"));
+    assert_eq!(read(&head, "link.py").as_deref(), Some("Auth.py"));
+    assert_eq!(
+        read(&base, "link.py"),
+        None,
+        "the link's first commit is later"
+    );
+}
