@@ -353,6 +353,45 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Where matches start, on patterns made of pieces a policy's own rules use
+        /// (alternations whose earlier branch is shorter, unbounded and empty
+        /// repetitions, word boundaries, anchors, multi-line anchors, case-insensitive
+        /// letters, a Unicode word boundary the DFA quits on) and haystacks of those
+        /// letters, spaces, CRLF and a multi-byte character: meta's starts, or `None`.
+        #[test]
+        fn match_starts_on_composed_patterns_are_meta_s(
+            branches in proptest::collection::vec(proptest::collection::vec(0usize..18, 1..4), 1..4),
+            text in proptest::collection::vec(0usize..9, 0..24),
+        ) {
+            const PIECES: [&str; 18] = [
+                "a", "b", "ab", "a*", "b+", r"\b", r"\B", "^", "$", "(?m:^)", "(?m:$)",
+                "[ab]{1,3}", "(?i:A)", "x?", r"\s*", ".", r"(?u:\b)", r"[^\n]*",
+            ];
+            const LETTERS: [&str; 9] = ["a", "b", " ", "x", "A", "\n", "\r\n", "\u{e9}", "ab"];
+            let pattern = branches
+                .iter()
+                .map(|pieces| pieces.iter().map(|&p| PIECES[p]).collect::<String>())
+                .collect::<Vec<_>>()
+                .join("|");
+            let haystack: String = text.iter().map(|&l| LETTERS[l]).collect();
+            let syntax = syntax::Config::new().unicode(false).utf8(false);
+            let forward = Forward::new(&pattern, &syntax, line_settings()).expect("builds");
+            let meta = regex_automata::meta::Builder::new()
+                .syntax(syntax)
+                .configure(regex_automata::meta::Config::new().utf8_empty(false))
+                .build(&pattern)
+                .expect("builds");
+            let expected: Vec<usize> =
+                meta.find_iter(haystack.as_bytes()).map(|m| m.start()).collect();
+            let starts = forward.match_starts(haystack.as_bytes());
+            proptest::prop_assert!(
+                starts.as_ref().is_none_or(|starts| *starts == expected),
+                "{} on {:?}: {:?} against {:?}", pattern, haystack, starts, expected
+            );
+        }
+    }
+
     #[test]
     fn a_pattern_that_does_not_parse_builds_nothing() {
         let syntax = syntax::Config::new();
