@@ -262,4 +262,41 @@ mod tests {
             assert!(split.is_none() || glob == "*.{test,spec}.{js,ts}", "{glob}");
         }
     }
+
+    proptest::proptest! {
+        /// A glob split at its extension list matches what the glob compiled whole
+        /// matches, for a policy's own globs too: stems with `*`, `**`, a class, a
+        /// leading `/` or a dot of their own, lists in any case with `-` and `_`, on
+        /// paths in any case, with no extension, an empty one, a longer one, a second
+        /// one or one outside ASCII.
+        #[test]
+        fn a_split_glob_matches_what_the_whole_glob_matches(
+            stem in 0usize..9,
+            list in proptest::collection::vec(0usize..8, 1..4),
+            dir in 0usize..4,
+            name in 0usize..8,
+            extension in 0usize..13,
+        ) {
+            const STEMS: [&str; 9] =
+                ["*", "src/*", "**/auth*", "*auth", "a/**/b", "*.test", "[Aa]pp*", "/x*", "?uth"];
+            const LIST: [&str; 8] = ["py", "RB", "Ts", "j-s", "x_1", "PY", "a", "tar"];
+            const DIRS: [&str; 4] = ["", "src/", "a/c/", "A/"];
+            const NAMES: [&str; 8] = ["auth", "Auth", "x.test", "app", "App", "b", "\u{e9}", "oAuth"];
+            const EXTENSIONS: [&str; 13] = [
+                ".py", ".PY", ".rb", ".Rb", ".ts", ".J-S", ".x_1", ".a", ".pyx", ".", "",
+                ".\u{e9}", ".tar.py",
+            ];
+            let list: Vec<&str> = list.iter().map(|&e| LIST[e]).collect();
+            let glob = format!("{}.{{{}}}", STEMS[stem], list.join(","));
+            let path = format!("{}{}{}", DIRS[dir], NAMES[name], EXTENSIONS[extension]);
+            proptest::prop_assert!(split_extensions(&glob).is_some(), "{}", glob);
+            let mut globs = RuleGlobs::default();
+            globs.add(&glob, 3);
+            let mut hits = Vec::new();
+            globs.matches(&path, |rule| hits.push(rule));
+            let whole = glob_matcher(&rule_glob(&glob).expect("compiles")).expect("a matcher");
+            let expected = whole.is_match(lowercase(&path).as_bytes());
+            proptest::prop_assert_eq!(!hits.is_empty(), expected, "{} on {}", glob, path);
+        }
+    }
 }
