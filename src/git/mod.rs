@@ -124,8 +124,9 @@ pub struct Repo {
     read_again: std::cell::RefCell<content::ReadAgain>,
 }
 
-/// One directory's entries at one commit: name to object id and kind.
-type DirEntries = std::collections::HashMap<String, (Oid, Option<git2::ObjectType>)>;
+/// One directory's entries at one commit: name to object id and kind (hashed with
+/// hashbrown's hasher, not std's SipHash: a directory of rails' tests holds hundreds).
+type DirEntries = hashbrown::HashMap<String, (Oid, Option<git2::ObjectType>)>;
 
 impl std::fmt::Debug for Repo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -573,13 +574,13 @@ impl Repo {
         let Some(tree) = tree else {
             return Ok(DirEntries::new());
         };
-        Ok(tree
-            .iter()
-            .filter_map(|entry| {
-                let name = entry.name().ok()?.to_string();
-                Some((name, (entry.id(), entry.kind())))
-            })
-            .collect())
+        // Sized once: grown entry by entry, the table was hashed again at each doubling.
+        let mut entries = DirEntries::with_capacity(tree.len());
+        entries.extend(tree.iter().filter_map(|entry| {
+            let name = entry.name().ok()?.to_string();
+            Some((name, (entry.id(), entry.kind())))
+        }));
+        Ok(entries)
     }
 
     fn tree_files_under(&self, rev: &str, dir: &str) -> Result<Vec<RepoPath>, GitError> {
