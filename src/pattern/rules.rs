@@ -57,9 +57,12 @@ struct RuleGlob {
 #[derive(Debug)]
 struct CompiledGlob {
     stem: Option<GlobMatcher>,
-    /// Where each extension of the glob's list (`py`, `RB`, …, as written) stands in
-    /// its source.
+    /// Where each extension of the glob's list (`py`, `RB`, …) stands in its source.
     extensions: Option<Vec<Range<usize>>>,
+    /// The glob's source in ASCII lower case, when its list has an upper-case letter (the
+    /// extensions are compared in lower case, byte for byte: comparing each in either
+    /// case cost a release range of spring-framework's 9,989 files 88 M instructions).
+    lowered: Option<String>,
 }
 
 impl RuleGlob {
@@ -70,16 +73,21 @@ impl RuleGlob {
                 Some((stem, extensions)) => (stem, Some(extensions)),
                 None => (self.source.as_str(), None),
             };
+            let lowered = (extensions.is_some()
+                && self.source.bytes().any(|b| b.is_ascii_uppercase()))
+            .then(|| self.source.to_ascii_lowercase());
             if stem == "*" && extensions.is_some() {
                 return Ok(CompiledGlob {
                     stem: None,
                     extensions,
+                    lowered,
                 });
             }
             let glob = rule_glob(stem).map_err(|e| e.to_string())?;
             Ok(CompiledGlob {
                 stem: Some(glob_matcher(&glob)?),
                 extensions,
+                lowered,
             })
         });
         let Ok(compiled) = compiled else {
@@ -92,9 +100,9 @@ impl RuleGlob {
         match (&compiled.extensions, split) {
             (None, _) => stem_matches(path),
             (Some(extensions), Some((stem, extension))) => {
-                let source = self.source.as_bytes();
-                let mut listed = extensions.iter().map(|at| &source[at.clone()]);
-                listed.any(|e| e.eq_ignore_ascii_case(extension.as_bytes())) && stem_matches(stem)
+                let lower = compiled.lowered.as_deref().unwrap_or(&self.source);
+                let mut listed = extensions.iter().map(|at| &lower.as_bytes()[at.clone()]);
+                listed.any(|e| e == extension.as_bytes()) && stem_matches(stem)
             }
             (Some(_), None) => false,
         }
